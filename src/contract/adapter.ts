@@ -1,0 +1,39 @@
+/**
+ * The adapter as the suite sees it: every method optional (§4.2), every
+ * return value possibly a promise. Typed loosely on purpose: the suite's job
+ * is to find out what the adapter really returns, so results are `unknown`
+ * until a zod model has checked them.
+ */
+export const adapterMethods = [
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "deleteUser",
+  "linkAccount",
+  "unlinkAccount",
+  "getAccount",
+  "createSession",
+  "getSessionAndUser",
+  "updateSession",
+  "deleteSession",
+  "createVerificationToken",
+  "useVerificationToken",
+  "createAuthenticator",
+  "getAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
+] as const;
+
+export type AdapterMethod = (typeof adapterMethods)[number];
+
+export type AnyAdapter = Partial<Record<AdapterMethod, (...args: any[]) => unknown>>;
+
+export function hasMethod(adapter: AnyAdapter, method: AdapterMethod): boolean {
+  return typeof adapter[method] === "function";
+}
+
+export function presentMethods(adapter: AnyAdapter): AdapterMethod[] {
+  return adapterMethods.filter((method) => hasMethod(adapter, method));
+}

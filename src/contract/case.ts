@@ -1,0 +1,25 @@
+/**
+ * A contract case is data plus one small async function. Cases share no
+ * state: each creates what it needs through the case context.
+ */
+import type { AdapterMethod } from "./adapter.js";
+import type { CapabilityName } from "./capabilities.js";
+import type { CaseContext } from "./context.js";
+
+export interface ContractCase {
+  /** Stable id, e.g. `session.get.unknown-token-is-null`; used by --only/--skip. */
+  id: string;
+  title: string;
+  /** Where the rule comes from in the spec, e.g. "§4.2". */
+  section: string;
+  /** Grouping in reports. */
+  capability: CapabilityName | "flows";
+  /** Methods the case calls; when one is absent the case is skipped (§4.2: all optional). */
+  needs: AdapterMethod[];
+  run(t: CaseContext): Promise<void>;
+}
+
+/** Identity function that gives case literals their type. */
+export function defineCases(cases: ContractCase[]): ContractCase[] {
+  return cases;
+}

@@ -1,0 +1,16 @@
+import type { ContractCase } from "../case.js";
+import { accountCases } from "./accounts.js";
+import { authenticatorCases } from "./authenticators.js";
+import { flowCases } from "./flows.js";
+import { sessionCases } from "./sessions.js";
+import { userCases } from "./users.js";
+import { verificationTokenCases } from "./verification-tokens.js";
+
+export const allCases: ContractCase[] = [
+  ...userCases,
+  ...accountCases,
+  ...sessionCases,
+  ...verificationTokenCases,
+  ...authenticatorCases,
+  ...flowCases,
+];

@@ -1,0 +1,192 @@
+import { adapterUserSchema } from "../../schemas/adapter-models.js";
+import { defineCases } from "../case.js";
+
+const section = "§2.9, §4.2";
+
+export const userCases = defineCases([
+  {
+    id: "user.create.returns-user",
+    title: "createUser returns the user it stored, as an AdapterUser",
+    section,
+    capability: "users",
+    needs: ["createUser"],
+    async run(t) {
+      const user = await t.createUser();
+      t.isNull(user.emailVerified, "createUser result.emailVerified (written as null)");
+    },
+  },
+  {
+    id: "user.get.by-id",
+    title: "getUser finds a created user by its id, every field equal",
+    section,
+    capability: "users",
+    needs: ["createUser", "getUser"],
+    async run(t) {
+      const created = await t.createUser();
+      const found = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser result");
+      t.fields(found, { id: created.id, email: created.email, name: created.name, image: created.image, emailVerified: null }, "getUser result");
+    },
+  },
+  {
+    id: "user.get.unknown-id-is-null",
+    title: "getUser returns null for an unknown id",
+    section: "§4.2",
+    capability: "users",
+    needs: ["getUser"],
+    async run(t) {
+      t.isNull(await t.call("getUser", t.data.unknownId()), "getUser(unknown id)");
+    },
+  },
+  {
+    id: "user.email-verified.date-round-trips",
+    title: "emailVerified written as a Date comes back as an equal Date",
+    section: "§2.9",
+    capability: "users",
+    needs: ["createUser", "getUser"],
+    async run(t) {
+      const verified = t.data.date(-2);
+      const created = await t.createUser({ emailVerified: verified });
+      t.sameDate(created.emailVerified, verified, "createUser result.emailVerified");
+      const found = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser result");
+      t.sameDate(found.emailVerified, verified, "getUser result.emailVerified");
+    },
+  },
+  {
+    id: "user.null-name-and-image-round-trip",
+    title: "a user with null name and image comes back with null name and image",
+    section: "§2.9",
+    capability: "users",
+    needs: ["createUser", "getUser"],
+    async run(t) {
+      const created = await t.createUser({ name: null, image: null });
+      const found = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser result");
+      t.fields(found, { name: null, image: null }, "getUser result");
+    },
+  },
+  {
+    id: "user.get-by-email.finds-user",
+    title: "getUserByEmail finds exactly the user with that email",
+    section: "§4.2",
+    capability: "users",
+    needs: ["createUser", "getUserByEmail"],
+    async run(t) {
+      const first = await t.createUser();
+      const second = await t.createUser();
+      for (const user of [first, second]) {
+        const found = t.model(adapterUserSchema, await t.call("getUserByEmail", user.email), "getUserByEmail result");
+        t.sameId(found.id, user.id, `getUserByEmail(${user.email}).id`);
+      }
+    },
+  },
+  {
+    id: "user.get-by-email.unknown-is-null",
+    title: "getUserByEmail returns null for an unknown email",
+    section: "§4.2",
+    capability: "users",
+    needs: ["getUserByEmail"],
+    async run(t) {
+      t.isNull(await t.call("getUserByEmail", t.data.email()), "getUserByEmail(unknown email)");
+    },
+  },
+  {
+    id: "user.update.persists",
+    title: "updateUser returns the updated user and getUser reads the change back",
+    section: "§4.2",
+    capability: "users",
+    needs: ["createUser", "updateUser", "getUser"],
+    async run(t) {
+      const created = await t.createUser();
+      const change = { name: "Renamed User", image: "https://images.example.test/new.png", email: t.data.email() };
+      const updated = t.model(adapterUserSchema, await t.call("updateUser", { id: created.id, ...change }), "updateUser result");
+      t.fields(updated, { id: created.id, ...change }, "updateUser result");
+      const found = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser after updateUser");
+      t.fields(found, change, "getUser after updateUser");
+    },
+  },
+  {
+    id: "user.update.partial-keeps-other-fields",
+    title: "a partial updateUser leaves the fields it does not name as they were",
+    section: "§4.2",
+    capability: "users",
+    needs: ["createUser", "updateUser", "getUser"],
+    async run(t) {
+      const verified = t.data.date(-1);
+      const created = await t.createUser({ emailVerified: verified });
+      const updated = t.model(adapterUserSchema, await t.call("updateUser", { id: created.id, name: "Only The Name" }), "updateUser result");
+      const unchanged = { email: created.email, image: created.image, emailVerified: verified };
+      t.fields(updated, { name: "Only The Name", ...unchanged }, "updateUser result");
+      const found = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser after partial updateUser");
+      t.fields(found, { name: "Only The Name", ...unchanged }, "getUser after partial updateUser");
+    },
+  },
+  {
+    id: "user.update.sets-email-verified",
+    title: "updateUser can set emailVerified, as the first email sign-in does",
+    section: "§3",
+    capability: "users",
+    needs: ["createUser", "updateUser", "getUser"],
+    async run(t) {
+      const created = await t.createUser();
+      const verified = t.data.date(0);
+      await t.call("updateUser", { id: created.id, emailVerified: verified });
+      const found = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser after updateUser");
+      t.sameDate(found.emailVerified, verified, "getUser result.emailVerified");
+    },
+  },
+  {
+    id: "user.results-are-copies",
+    title: "changing a returned user does not change the stored user",
+    section: "§4.2",
+    capability: "users",
+    needs: ["createUser", "getUser"],
+    async run(t) {
+      const verified = t.data.date(-3);
+      const created = await t.createUser({ emailVerified: verified });
+      const name = created.name;
+      created.name = "Changed After Create";
+      const read = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser result");
+      t.equal(read.name, name, "name after changing createUser's result");
+      read.name = "Changed After Get";
+      read.emailVerified?.setTime(0);
+      const again = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser result");
+      t.equal(again.name, name, "name after changing getUser's result");
+      t.sameDate(again.emailVerified, verified, "emailVerified after changing getUser's Date");
+    },
+  },
+  {
+    id: "user.delete.removes-user",
+    title: "deleteUser removes the user: getUser and getUserByEmail return null",
+    section: "§4.2",
+    capability: "users",
+    needs: ["createUser", "deleteUser", "getUser", "getUserByEmail"],
+    async run(t) {
+      const user = await t.createUser();
+      const other = await t.createUser();
+      const deleted = await t.call("deleteUser", user.id);
+      if (deleted != null) t.sameId(t.model(adapterUserSchema, deleted, "deleteUser result").id, user.id, "deleteUser result.id");
+      t.isNull(await t.call("getUser", user.id), "getUser after deleteUser");
+      t.isNull(await t.call("getUserByEmail", user.email), "getUserByEmail after deleteUser");
+      const kept = t.model(adapterUserSchema, await t.call("getUser", other.id), "getUser(another user) after deleteUser");
+      t.sameId(kept.id, other.id, "the other user");
+    },
+  },
+  {
+    id: "user.delete.removes-sessions-and-accounts",
+    title: "after deleteUser the user's sessions and accounts cannot be found",
+    section: "§2.10, §4.2",
+    capability: "users",
+    needs: ["createUser", "deleteUser", "linkAccount", "getUserByAccount", "createSession", "getSessionAndUser"],
+    async run(t) {
+      const user = await t.createUser();
+      const account = await t.linkAccount(user.id);
+      const session = await t.createSession(user.id);
+      await t.call("deleteUser", user.id);
+      t.isNull(await t.call("getSessionAndUser", session.sessionToken), "getSessionAndUser(deleted user's session)");
+      const key = { provider: account.provider, providerAccountId: account.providerAccountId };
+      t.isNull(await t.call("getUserByAccount", key), "getUserByAccount(deleted user's account)");
+      if (t.has("getAccount")) {
+        t.isNull(await t.call("getAccount", account.providerAccountId, account.provider), "getAccount(deleted user's account)");
+      }
+    },
+  },
+]);

@@ -1,0 +1,95 @@
+import { verificationTokenSchema } from "../../schemas/adapter-models.js";
+import { defineCases } from "../case.js";
+
+export const verificationTokenCases = defineCases([
+  {
+    id: "verification-token.create.returns-token-or-nothing",
+    title: "createVerificationToken returns the token or nothing",
+    section: "§4.2",
+    capability: "email",
+    needs: ["createVerificationToken"],
+    async run(t) {
+      await t.createVerificationToken();
+    },
+  },
+  {
+    id: "verification-token.use.returns-token",
+    title: "useVerificationToken returns the stored token, every field equal",
+    section: "§2.9, §4.2",
+    capability: "email",
+    needs: ["createVerificationToken", "useVerificationToken"],
+    async run(t) {
+      const token = await t.createVerificationToken();
+      const used = t.model(verificationTokenSchema, await t.call("useVerificationToken", { identifier: token.identifier, token: token.token }), "useVerificationToken result");
+      t.fields(used, token, "useVerificationToken result");
+    },
+  },
+  {
+    id: "verification-token.use.single-use",
+    title: "a verification token can be used once (§3: token deleted)",
+    section: "§3, §4.2",
+    capability: "email",
+    needs: ["createVerificationToken", "useVerificationToken"],
+    async run(t) {
+      const token = await t.createVerificationToken();
+      const key = { identifier: token.identifier, token: token.token };
+      t.model(verificationTokenSchema, await t.call("useVerificationToken", key), "first useVerificationToken");
+      t.isNull(await t.call("useVerificationToken", key), "second useVerificationToken");
+    },
+  },
+  {
+    id: "verification-token.use.unknown-is-null",
+    title: "useVerificationToken returns null for an unknown token",
+    section: "§3, §4.2",
+    capability: "email",
+    needs: ["useVerificationToken"],
+    async run(t) {
+      const unknown = t.data.verificationToken();
+      t.isNull(await t.call("useVerificationToken", { identifier: unknown.identifier, token: unknown.token }), "useVerificationToken(unknown token)");
+    },
+  },
+  {
+    id: "verification-token.use.needs-identifier-and-token",
+    title: "a wrong identifier or a wrong token uses nothing, and the right pair still works",
+    section: "§3, §5.4",
+    capability: "email",
+    needs: ["createVerificationToken", "useVerificationToken"],
+    async run(t) {
+      const token = await t.createVerificationToken();
+      const other = t.data.verificationToken();
+      t.isNull(await t.call("useVerificationToken", { identifier: other.identifier, token: token.token }), "useVerificationToken(wrong identifier, right token)");
+      t.isNull(await t.call("useVerificationToken", { identifier: token.identifier, token: other.token }), "useVerificationToken(right identifier, wrong token)");
+      const used = t.model(verificationTokenSchema, await t.call("useVerificationToken", { identifier: token.identifier, token: token.token }), "useVerificationToken(right pair) after wrong attempts");
+      t.equal(used.token, token.token, "useVerificationToken result.token");
+    },
+  },
+  {
+    id: "verification-token.use.other-tokens-of-identifier-survive",
+    title: "using one of several tokens for the same email leaves the others usable",
+    section: "§3",
+    capability: "email",
+    needs: ["createVerificationToken", "useVerificationToken"],
+    async run(t) {
+      const first = await t.createVerificationToken();
+      const second = await t.createVerificationToken({ identifier: first.identifier });
+      await t.call("useVerificationToken", { identifier: first.identifier, token: first.token });
+      const used = t.model(verificationTokenSchema, await t.call("useVerificationToken", { identifier: second.identifier, token: second.token }), "useVerificationToken(second token)");
+      t.fields(used, second, "useVerificationToken(second token)");
+    },
+  },
+  {
+    id: "verification-token.results-are-copies",
+    title: "changing the returned token does not change the stored one",
+    section: "§4.2",
+    capability: "email",
+    needs: ["createVerificationToken", "useVerificationToken"],
+    async run(t) {
+      const input = t.data.verificationToken();
+      const expires = new Date(input.expires.getTime());
+      await t.createVerificationToken(input);
+      input.expires.setTime(0);
+      const used = t.model(verificationTokenSchema, await t.call("useVerificationToken", { identifier: input.identifier, token: input.token }), "useVerificationToken result");
+      t.sameDate(used.expires, expires, "expires after the caller changed the Date it passed in");
+    },
+  },
+]);

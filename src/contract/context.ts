@@ -1,0 +1,200 @@
+/**
+ * What a case works with: the adapter (only through its methods), fresh data,
+ * checks that throw ContractFailure, and helpers that create records and
+ * remember how to remove them afterwards.
+ */
+import type { z } from "zod";
+import {
+  adapterAccountSchema,
+  adapterAuthenticatorSchema,
+  adapterSessionSchema,
+  adapterUserSchema,
+  verificationTokenSchema,
+} from "../schemas/adapter-models.js";
+import { describeThrown } from "../lib/errors.js";
+import { type AdapterMethod, type AnyAdapter, hasMethod } from "./adapter.js";
+import { DataFactory } from "./data.js";
+import { ContractFailure, describeValue } from "./failure.js";
+import type { Random } from "./random.js";
+
+type Row = Record<string, any>;
+const idKeys = new Set(["id", "userId"]);
+
+export class CaseContext {
+  readonly data: DataFactory;
+  readonly warnings: string[] = [];
+  private readonly cleanups: Array<() => unknown> = [];
+
+  constructor(
+    private readonly adapter: AnyAdapter,
+    random: Random,
+  ) {
+    this.data = new DataFactory(random);
+  }
+
+  has(method: AdapterMethod): boolean {
+    return hasMethod(this.adapter, method);
+  }
+
+  warn(message: string): void {
+    if (!this.warnings.includes(message)) this.warnings.push(message);
+  }
+
+  /** Calls an adapter method; a throw becomes a failure naming the call. */
+  async call(method: AdapterMethod, ...args: unknown[]): Promise<any> {
+    const fn = this.adapter[method];
+    if (typeof fn !== "function") throw new ContractFailure(`${method} is not implemented`);
+    try {
+      return await fn.apply(this.adapter, args);
+    } catch (error) {
+      throw new ContractFailure(`${method}(${args.map((a) => describeValue(a)).join(", ")}) threw`, {
+        expected: "a result",
+        received: describeThrown(error),
+      });
+    }
+  }
+
+  /** §7.2: some failures must throw rather than return. */
+  async callExpectingThrow(method: AdapterMethod, rule: string, ...args: unknown[]): Promise<void> {
+    const fn = this.adapter[method];
+    let result: unknown;
+    try {
+      result = await fn!.apply(this.adapter, args);
+    } catch {
+      return;
+    }
+    throw new ContractFailure(`${method} did not throw: ${rule}`, { expected: "a thrown error", received: describeValue(result) });
+  }
+
+  /** Validates a result against a §2.9 model; returns the original object, not a copy. */
+  model<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> & Row {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const path = issue.path.length > 0 ? `.${issue.path.join(".")}` : "";
+      throw new ContractFailure(`${what}${path}: ${issue.message}`, { received: describeValue(value) });
+    }
+    this.warnOnNumericIds(value, what);
+    return value as z.infer<S> & Row;
+  }
+
+  private warnOnNumericIds(value: unknown, what: string): void {
+    if (typeof value !== "object" || value === null) return;
+    for (const [key, v] of Object.entries(value)) {
+      if (idKeys.has(key) && typeof v === "number") {
+        this.warn(`${what}: ${key} is a number (${v}); §2.9 types ids as strings`);
+      } else if (typeof v === "object" && !(v instanceof Date)) {
+        this.warnOnNumericIds(v, what);
+      }
+    }
+  }
+
+  /** Exactly null, not undefined (§7.3 and the getters of §4.2). */
+  isNull(value: unknown, what: string): void {
+    if (value !== null) throw new ContractFailure(`${what} should be null`, { expected: "null", received: describeValue(value) });
+  }
+
+  isNullish(value: unknown, what: string): void {
+    if (value != null) throw new ContractFailure(`${what} should be null or nothing`, { expected: "null or undefined", received: describeValue(value) });
+  }
+
+  /** Ids compare as strings: stores may hand back numbers for SERIAL keys. */
+  sameId(actual: unknown, expected: unknown, what: string): void {
+    if (actual == null || String(actual) !== String(expected)) {
+      throw new ContractFailure(`${what} is the wrong id`, { expected: describeValue(expected), received: describeValue(actual) });
+    }
+  }
+
+  /** Dates compare to the second: some databases drop sub-second precision. */
+  sameDate(actual: unknown, expected: Date, what: string): void {
+    const ok = actual instanceof Date && Math.floor(actual.getTime() / 1000) === Math.floor(expected.getTime() / 1000);
+    if (!ok) throw new ContractFailure(`${what} is not the date written`, { expected: describeValue(expected), received: describeValue(actual) });
+  }
+
+  equal(actual: unknown, expected: unknown, what: string): void {
+    if (expected instanceof Date) return this.sameDate(actual, expected, what);
+    const ok = expected === null ? actual == null : actual === expected;
+    if (!ok) throw new ContractFailure(`${what} differs from what was written`, { expected: describeValue(expected), received: describeValue(actual) });
+  }
+
+  /** Every field of `expected` comes back equal in `actual`. */
+  fields(actual: Row, expected: Row, what: string): void {
+    for (const [key, value] of Object.entries(expected)) {
+      if (idKeys.has(key)) this.sameId(actual[key], value, `${what}.${key}`);
+      else this.equal(actual[key], value, `${what}.${key}`);
+    }
+  }
+
+  check(condition: boolean, message: string, details: { expected?: string; received?: string } = {}): void {
+    if (!condition) throw new ContractFailure(message, details);
+  }
+
+  private onCleanup(method: AdapterMethod, ...args: unknown[]): void {
+    if (this.has(method)) this.cleanups.push(() => this.adapter[method]!(...args));
+  }
+
+  /** Removes what the case created, newest first; a record already gone is fine. */
+  async cleanup(): Promise<void> {
+    for (const undo of this.cleanups.reverse()) {
+      try {
+        await undo();
+      } catch {
+        // Already deleted by the case, or removed by a cascade.
+      }
+    }
+  }
+
+  async createUser(overrides: Row = {}): Promise<Row> {
+    const input = this.data.user(overrides);
+    const user = this.model(adapterUserSchema, await this.call("createUser", input), "createUser result");
+    this.onCleanup("deleteUser", user.id);
+    this.fields(user, { email: input.email, name: input.name, image: input.image }, "createUser result");
+    return user;
+  }
+
+  /** Links an account; checks the result when the adapter returns one (§4.2: "nothing, or the account"). */
+  async linkAccount(userId: unknown, overrides: Row = {}): Promise<Row> {
+    const input = this.data.account(userId, overrides);
+    const result = await this.call("linkAccount", input);
+    this.onCleanup("unlinkAccount", { provider: input.provider, providerAccountId: input.providerAccountId });
+    if (result != null) {
+      this.model(adapterAccountSchema, result, "linkAccount result");
+      this.fields(result, { userId, provider: input.provider, providerAccountId: input.providerAccountId }, "linkAccount result");
+    }
+    return input;
+  }
+
+  async createSession(userId: unknown, overrides: Row = {}): Promise<Row> {
+    const input = this.data.session(userId, overrides);
+    const session = this.model(adapterSessionSchema, await this.call("createSession", input), "createSession result");
+    this.onCleanup("deleteSession", input.sessionToken);
+    this.fields(session, input, "createSession result");
+    return session;
+  }
+
+  async createVerificationToken(overrides: Row = {}): Promise<Row> {
+    const input = this.data.verificationToken(overrides);
+    const result = await this.call("createVerificationToken", input);
+    this.onCleanup("useVerificationToken", { identifier: input.identifier, token: input.token });
+    if (result != null) {
+      this.model(verificationTokenSchema, result, "createVerificationToken result");
+      this.fields(result, input, "createVerificationToken result");
+    }
+    return input;
+  }
+
+  /** Authenticators have no delete method; deleting their user removes them. */
+  async createAuthenticator(userId: unknown, providerAccountId: string, overrides: Row = {}): Promise<Row> {
+    const input = this.data.authenticator(userId, providerAccountId, overrides);
+    const created = this.model(adapterAuthenticatorSchema, await this.call("createAuthenticator", input), "createAuthenticator result");
+    this.fields(created, input, "createAuthenticator result");
+    return created;
+  }
+
+  /** A user with a linked account, as WebAuthn needs (§2.9 authenticator.providerAccountId). */
+  async createUserWithAccount(accountOverrides: Row = {}): Promise<{ user: Row; account: Row }> {
+    const user = await this.createUser();
+    const account = await this.linkAccount(user.id, accountOverrides);
+    return { user, account };
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Fresh, unique input records for one case. Every value that an adapter may
+ * index (emails, tokens, provider account ids, credential ids) is random, so
+ * cases never collide with each other or with the user's own data.
+ */
+import { createHash } from "node:crypto";
+import { base64url, hex, type Random, uuid } from "./random.js";
+
+const day = 24 * 60 * 60 * 1000;
+
+/**
+ * Whole seconds only: several databases drop or round sub-second precision,
+ * and the suite compares dates to the second.
+ */
+function wholeSeconds(ms: number): Date {
+  return new Date(Math.floor(ms / 1000) * 1000);
+}
+
+export class DataFactory {
+  constructor(
+    private readonly random: Random,
+    private readonly now = Date.now(),
+  ) {}
+
+  /** A uuid-shaped key that no record has: for "unknown" lookups. */
+  unknownId(): string {
+    return uuid(this.random);
+  }
+
+  email(): string {
+    return `user-${hex(this.random, 8)}@example.test`;
+  }
+
+  provider(): string {
+    return `provider-${hex(this.random, 4)}`;
+  }
+
+  /** A date `days` from now (negative for the past), in whole seconds. */
+  date(days: number): Date {
+    return wholeSeconds(this.now + days * day);
+  }
+
+  user(overrides: Record<string, unknown> = {}) {
+    return {
+      id: uuid(this.random),
+      email: this.email(),
+      emailVerified: null as Date | null,
+      name: `Test User ${hex(this.random, 3)}`,
+      image: `https://images.example.test/${hex(this.random, 6)}.png`,
+      ...overrides,
+    };
+  }
+
+  /** An OAuth account with every token field of §2.9 and §2.10 filled in. */
+  account(userId: unknown, overrides: Record<string, unknown> = {}) {
+    return {
+      userId,
+      type: "oauth",
+      provider: this.provider(),
+      providerAccountId: hex(this.random, 10),
+      access_token: `at-${base64url(this.random, 24)}`,
+      refresh_token: `rt-${base64url(this.random, 24)}`,
+      id_token: `it-${base64url(this.random, 24)}`,
+      scope: "openid email profile",
+      expires_at: Math.floor(this.now / 1000) + 3600,
+      token_type: "bearer",
+      session_state: `state-${hex(this.random, 6)}`,
+      ...overrides,
+    };
+  }
+
+  session(userId: unknown, overrides: Record<string, unknown> = {}) {
+    return { sessionToken: uuid(this.random), userId, expires: this.date(30), ...overrides };
+  }
+
+  /** §2.9 / §5.4: the stored token is a hash of what the link carries. */
+  verificationToken(overrides: Record<string, unknown> = {}) {
+    const secretToken = hex(this.random, 32);
+    return {
+      identifier: this.email(),
+      token: createHash("sha256").update(`${secretToken}test-secret`).digest("hex"),
+      expires: this.date(1),
+      ...overrides,
+    };
+  }
+
+  authenticator(userId: unknown, providerAccountId: string, overrides: Record<string, unknown> = {}) {
+    return {
+      credentialID: base64url(this.random, 32),
+      credentialPublicKey: Buffer.from(hex(this.random, 32), "hex").toString("base64"),
+      counter: Math.floor(this.random() * 100),
+      credentialDeviceType: "multiDevice",
+      credentialBackedUp: true,
+      providerAccountId,
+      userId,
+      transports: "internal,hybrid",
+      ...overrides,
+    };
+  }
+}
