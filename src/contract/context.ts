@@ -67,7 +67,7 @@ export class CaseContext {
   }
 
   /** Validates a result against a §2.9 model; returns the original object, not a copy. */
-  model<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> & Row {
+  model<S extends z.ZodTypeAny>(schema: S, value: unknown, what: string): z.infer<S> & Row {
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;

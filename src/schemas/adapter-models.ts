@@ -12,7 +12,7 @@ import { z } from "zod";
 export const idSchema = z.union([z.string().min(1), z.number().int()]);
 
 /** A real, valid Date object: never a string or a number (§2.9). */
-export const dateSchema = z.date({ error: "expected a Date object" }).refine((d) => !Number.isNaN(d.getTime()), {
+export const dateSchema = z.date({ invalid_type_error: "expected a Date object" }).refine((d) => !Number.isNaN(d.getTime()), {
   message: "expected a valid Date (got Invalid Date)",
 });
 
@@ -20,19 +20,19 @@ export const dateSchema = z.date({ error: "expected a Date object" }).refine((d)
  * Optional fields of §2.9 may be absent. SQL stores cannot tell "absent" from
  * NULL, so null is accepted wherever a field is optional.
  */
-const optional = <T extends z.ZodType>(schema: T) => schema.nullish();
+const optional = <T extends z.ZodTypeAny>(schema: T) => schema.nullish();
 
 export const adapterAccountTypeSchema = z.enum(["oauth", "oidc", "email", "webauthn"]);
 
-export const adapterUserSchema = z.looseObject({
+export const adapterUserSchema = z.object({
   id: idSchema,
   email: z.string(),
   emailVerified: dateSchema.nullable(),
   name: optional(z.string()),
   image: optional(z.string()),
-});
+}).passthrough();
 
-export const adapterAccountSchema = z.looseObject({
+export const adapterAccountSchema = z.object({
   userId: idSchema,
   type: adapterAccountTypeSchema,
   provider: z.string(),
@@ -45,21 +45,21 @@ export const adapterAccountSchema = z.looseObject({
   expires_at: optional(z.number()),
   // §2.9: "Always stored lowercased".
   token_type: optional(z.string().refine((t) => t === t.toLowerCase(), { message: "token_type must be lowercase" })),
-});
+}).passthrough();
 
-export const adapterSessionSchema = z.looseObject({
+export const adapterSessionSchema = z.object({
   sessionToken: z.string(),
   userId: idSchema,
   expires: dateSchema,
-});
+}).passthrough();
 
-export const verificationTokenSchema = z.looseObject({
+export const verificationTokenSchema = z.object({
   identifier: z.string(),
   token: z.string(),
   expires: dateSchema,
-});
+}).passthrough();
 
-export const adapterAuthenticatorSchema = z.looseObject({
+export const adapterAuthenticatorSchema = z.object({
   credentialID: z.string(),
   credentialPublicKey: z.string(),
   counter: z.number(),
@@ -68,12 +68,12 @@ export const adapterAuthenticatorSchema = z.looseObject({
   providerAccountId: z.string(),
   userId: idSchema,
   transports: optional(z.string()),
-});
+}).passthrough();
 
-export const sessionAndUserSchema = z.looseObject({
+export const sessionAndUserSchema = z.object({
   session: adapterSessionSchema,
   user: adapterUserSchema,
-});
+}).passthrough();
 
 export type AdapterUser = z.infer<typeof adapterUserSchema>;
 export type AdapterAccount = z.infer<typeof adapterAccountSchema>;

@@ -1,0 +1,145 @@
+/**
+ * `create-auth verify-adapter <module>`: load the user's adapter module and
+ * run the adapter contract (§2.9, §3, §4.2, §5, §7) against it.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import kleur from "kleur";
+import picomatch from "picomatch";
+import { z } from "zod";
+import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
+import { capabilityNames, type CapabilityName } from "../contract/capabilities.js";
+import type { ContractCase } from "../contract/case.js";
+import { allCases } from "../contract/cases/index.js";
+import { loadAdapterModule } from "../contract/loader.js";
+import { newSeed } from "../contract/random.js";
+import { fileReporters, type ReporterName, reporterNames, reporters } from "../contract/reporters/index.js";
+import { type RunSummary, runContract } from "../contract/runner.js";
+
+const list = z.array(z.string()).transform((items) => items.flatMap((item) => item.split(",")).map((s) => s.trim()).filter(Boolean));
+const wholeNumber = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const verifyAdapterOptions = z.object({
+  module: z.string().min(1),
+  export: z.string().min(1).optional(),
+  only: list.default([]),
+  skip: list.default([]),
+  require: list
+    .default([])
+    .pipe(z.array(z.enum(["all", ...capabilityNames])))
+    .transform((names): CapabilityName[] => (names.includes("all") ? [...capabilityNames] : (names as CapabilityName[]))),
+  timeout: wholeNumber(1, 3_600_000).default(5000),
+  concurrency: wholeNumber(1, 64).default(1),
+  seed: wholeNumber(0, 2 ** 31 - 1).optional(),
+  reporter: z.array(z.enum(reporterNames as [ReporterName, ...ReporterName[]])).default(["pretty"]),
+  outputFile: z.array(z.string().min(1)).default([]),
+  color: z.boolean().optional(),
+  list: z.boolean().default(false),
+});
+
+export type VerifyAdapterInput = z.input<typeof verifyAdapterOptions>;
+export type VerifyAdapterOptions = z.output<typeof verifyAdapterOptions>;
+
+const flagNames: Record<string, string> = { outputFile: "--output-file", module: "<module>" };
+const allowed: Record<string, string> = {
+  require: `${capabilityNames.join(", ")} or all`,
+  reporter: reporterNames.join(", "),
+  timeout: "a whole number of milliseconds, at least 1",
+  concurrency: "a whole number from 1 to 64",
+  seed: `a whole number from 0 to ${2 ** 31 - 1}`,
+};
+
+export function parseVerifyAdapterOptions(input: VerifyAdapterInput): VerifyAdapterOptions {
+  const parsed = verifyAdapterOptions.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const key = String(issue.path[0]);
+  const flag = flagNames[key] ?? `--${key}`;
+  const value = (input as Record<string, unknown>)[key];
+  const shown = Array.isArray(value) ? value.join(",") : String(value);
+  throw new UsageError(`${flag}: invalid value "${shown}"${allowed[key] ? `; expected ${allowed[key]}` : ` (${issue.message})`}.`);
+}
+
+/** --only/--skip take ids or globs; a pattern that matches nothing is a typo. */
+export function selectCases(cases: ContractCase[], only: string[], skip: string[]): ContractCase[] {
+  const matcher = (flag: string, pattern: string) => {
+    const isMatch = picomatch(pattern);
+    if (!cases.some((c) => isMatch(c.id))) throw new UsageError(`${flag} ${pattern} matches no case.`, "List the case ids with: create-auth verify-adapter --list");
+    return isMatch;
+  };
+  const included = only.map((p) => matcher("--only", p));
+  const excluded = skip.map((p) => matcher("--skip", p));
+  return cases.filter((c) => (included.length === 0 || included.some((m) => m(c.id))) && !excluded.some((m) => m(c.id)));
+}
+
+/** Pairs each reporter with a file (from --output-file) or stdout. */
+function planOutputs(names: ReporterName[], outputFiles: string[]): Map<ReporterName, string | undefined> {
+  const outputs = new Map<ReporterName, string | undefined>(names.map((n) => [n, undefined]));
+  for (const entry of outputFiles) {
+    const match = /^([a-z]+)=(.+)$/.exec(entry);
+    const named = match && (reporterNames as string[]).includes(match[1]!) ? (match[1] as ReporterName) : undefined;
+    const target = named ?? [...outputs.keys()].find((n) => fileReporters.has(n) && outputs.get(n) === undefined);
+    if (!target || !outputs.has(target)) {
+      throw new UsageError(`--output-file ${entry}: no ${named ?? "json or junit"} reporter to write it.`, "Add --reporter json or --reporter junit, or name it: --output-file junit=report.xml");
+    }
+    outputs.set(target, resolve(named ? match![2]! : entry));
+  }
+  const toStdout = [...outputs].filter(([, file]) => file === undefined).map(([n]) => n);
+  const documents = toStdout.filter((n) => fileReporters.has(n));
+  if (documents.length > 0 && toStdout.length > 1) {
+    throw new UsageError(`--reporter ${documents[0]} would mix its output with ${toStdout.filter((n) => n !== documents[0]).join(", ")} on stdout.`, `Give it a file: --output-file ${documents[0]}=report.${documents[0] === "junit" ? "xml" : "json"}`);
+  }
+  return outputs;
+}
+
+function listCases(cases: ContractCase[]): string {
+  return cases.map((c) => `${c.id.padEnd(58)} ${c.section.padEnd(20)} ${c.title}`).join("\n") + "\n";
+}
+
+export async function runVerifyAdapter(input: VerifyAdapterInput, out: NodeJS.WritableStream = process.stdout): Promise<ExitCodeValue> {
+  const options = parseVerifyAdapterOptions(input);
+  if (options.list) {
+    out.write(listCases(allCases));
+    return ExitCode.ok;
+  }
+  const cases = selectCases(allCases, options.only, options.skip);
+  const outputs = planOutputs(options.reporter, options.outputFile);
+  const loaded = await loadAdapterModule(options.module, { exportName: options.export });
+
+  const context = {
+    modulePath: options.module,
+    exportName: loaded.exportName,
+    color: options.color ?? kleur.enabled,
+    interactive: Boolean((out as NodeJS.WriteStream).isTTY) && !process.env.CI,
+  };
+  const active = [...outputs].map(([name, file]) => ({ file, report: reporters[name](context), text: [] as string[] }));
+
+  let summary: RunSummary;
+  try {
+    const adapter = await loaded.open();
+    summary = await runContract({
+      adapter,
+      cases,
+      seed: options.seed ?? newSeed(),
+      timeoutMs: options.timeout,
+      concurrency: options.concurrency,
+      require: options.require,
+      onEvent(event) {
+        for (const reporter of active) {
+          const text = reporter.report(event);
+          if (text === undefined) continue;
+          if (reporter.file) reporter.text.push(text);
+          else out.write(text);
+        }
+      },
+    });
+  } finally {
+    await loaded.close();
+  }
+  for (const { file, text } of active) {
+    if (!file) continue;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text.join(""));
+  }
+  return summary.ok ? ExitCode.ok : ExitCode.contractFailed;
+}

@@ -1,0 +1,30 @@
+/**
+ * GitHub Actions workflow commands: each failure becomes an error annotation
+ * on the adapter file, each warning a warning annotation.
+ */
+import { relative } from "node:path";
+import type { ReporterFactory } from "./reporter.js";
+
+// Workflow command data and properties have their own escaping rules.
+const escapeData = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+const escapeProperty = (s: string) => escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
+
+export const githubReporter: ReporterFactory = (context) => (event) => {
+  if (event.type !== "run:end") return undefined;
+  const file = escapeProperty(relative(process.cwd(), context.modulePath) || context.modulePath);
+  const lines: string[] = [];
+  for (const r of event.results) {
+    if (r.status === "failed") {
+      const f = r.failure!;
+      const message = [f.message, f.expected !== undefined ? `expected: ${f.expected}` : "", f.received !== undefined ? `received: ${f.received}` : "", `spec ${r.case.section}`].filter(Boolean).join("\n");
+      lines.push(`::error file=${file},title=${escapeProperty(`adapter contract: ${r.case.id}`)}::${escapeData(message)}`);
+    }
+    for (const w of r.warnings) lines.push(`::warning file=${file},title=${escapeProperty(`adapter contract: ${r.case.id}`)}::${escapeData(w)}`);
+  }
+  for (const cap of event.summary.unmetRequirements) {
+    lines.push(`::error file=${file},title=${escapeProperty(`required capability: ${cap.name}`)}::${escapeData(`missing ${cap.missing.join(", ")}`)}`);
+  }
+  const s = event.summary;
+  lines.push(`::notice title=adapter contract::${escapeData(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings (seed ${s.seed})`)}`);
+  return `${lines.join("\n")}\n`;
+};

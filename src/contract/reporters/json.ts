@@ -1,0 +1,28 @@
+/** Machine-readable report: one JSON document at the end of the run. */
+import type { ReporterFactory } from "./reporter.js";
+
+export const jsonReporter: ReporterFactory = (context) => {
+  let capabilities: unknown;
+  return (event) => {
+    if (event.type === "run:start") capabilities = event.capabilities;
+    if (event.type !== "run:end") return undefined;
+    const report = {
+      module: context.modulePath,
+      export: context.exportName,
+      ...event.summary,
+      capabilities,
+      cases: event.results.map((r) => ({
+        id: r.case.id,
+        title: r.case.title,
+        section: r.case.section,
+        capability: r.case.capability,
+        status: r.status,
+        durationMs: Math.round(r.durationMs * 10) / 10,
+        failure: r.failure,
+        skipReason: r.skipReason,
+        warnings: r.warnings,
+      })),
+    };
+    return `${JSON.stringify(report, null, 2)}\n`;
+  };
+};

@@ -1,0 +1,57 @@
+/** JUnit XML, the format CI test-report pages read. One suite per capability. */
+import type { CaseResult } from "../runner.js";
+import { capabilityTitle, type ReporterFactory } from "./reporter.js";
+
+const escapeXml = (text: string) =>
+  text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[ch]!)
+    // XML 1.0 forbids most control characters even when escaped.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function testcase(r: CaseResult, suite: string): string {
+  const open = `    <testcase name="${escapeXml(r.case.id)}" classname="${escapeXml(suite)}" time="${seconds(r.durationMs)}">`;
+  const inner: string[] = [];
+  if (r.status === "failed") {
+    const details = [r.case.title, `spec: ${r.case.section}`, r.failure!.expected !== undefined ? `expected: ${r.failure!.expected}` : "", r.failure!.received !== undefined ? `received: ${r.failure!.received}` : ""];
+    inner.push(`      <failure message="${escapeXml(r.failure!.message)}" type="ContractFailure">${escapeXml(details.filter(Boolean).join("\n"))}</failure>`);
+  }
+  if (r.status === "skipped") inner.push(`      <skipped message="${escapeXml(r.skipReason ?? "")}"/>`);
+  if (r.warnings.length > 0) inner.push(`      <system-out>${escapeXml(r.warnings.map((w) => `warning: ${w}`).join("\n"))}</system-out>`);
+  return [open, ...inner, "    </testcase>"].join("\n");
+}
+
+export const junitReporter: ReporterFactory = (context) => {
+  const titles = new Map<string, string>();
+  return (event) => {
+    if (event.type === "run:start") for (const cap of event.capabilities) titles.set(cap.name, cap.title);
+    if (event.type !== "run:end") return undefined;
+    const { summary, results } = event;
+    const groups = new Map<string, CaseResult[]>();
+    for (const r of results) groups.set(r.case.capability, [...(groups.get(r.case.capability) ?? []), r]);
+    const suites = [...groups].map(([capability, group]) => {
+      const name = `${context.modulePath}: ${capabilityTitle(capability, titles)}`;
+      const count = (s: string) => group.filter((r) => r.status === s).length;
+      const time = seconds(group.reduce((t, r) => t + r.durationMs, 0));
+      return [
+        `  <testsuite name="${escapeXml(name)}" tests="${group.length}" failures="${count("failed")}" skipped="${count("skipped")}" errors="0" time="${time}">`,
+        ...group.map((r) => testcase(r, name)),
+        "  </testsuite>",
+      ].join("\n");
+    });
+    const requirementSuite = summary.unmetRequirements.length
+      ? [`  <testsuite name="${escapeXml(`${context.modulePath}: required capabilities`)}" tests="${summary.unmetRequirements.length}" failures="${summary.unmetRequirements.length}" errors="0" skipped="0">`,
+          ...summary.unmetRequirements.map((cap) => `    <testcase name="require.${cap.name}" classname="required capabilities"><failure message="${escapeXml(`missing ${cap.missing.join(", ")}`)}"/></testcase>`),
+          "  </testsuite>"]
+      : [];
+    const failures = summary.failed + summary.unmetRequirements.length;
+    return [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      `<testsuites name="create-auth verify-adapter" tests="${results.length + summary.unmetRequirements.length}" failures="${failures}" skipped="${summary.skipped}" errors="0" time="${seconds(summary.durationMs)}">`,
+      ...suites,
+      ...requirementSuite,
+      "</testsuites>",
+      "",
+    ].join("\n");
+  };
+};
