@@ -10,7 +10,9 @@ import { version } from "./version.js";
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function buildProgram(setExitCode: (code: number) => void): Command {
+  // exitOverride first: subcommands copy the program's settings when created.
   const program = new Command("create-auth")
+    .exitOverride()
     .description("Set up Auth.js-style authentication, add sign-in providers, and check database adapters against the adapter contract.")
     .version(version, "-v, --version")
     .showSuggestionAfterError()
@@ -80,7 +82,7 @@ function report(error: unknown): number {
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   let code: number = ExitCode.ok;
-  const program = buildProgram((c) => (code = c)).exitOverride();
+  const program = buildProgram((c) => (code = c));
   try {
     await program.parseAsync(argv);
   } catch (error) {

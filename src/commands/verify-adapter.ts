@@ -4,9 +4,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import kleur from "kleur";
 import picomatch from "picomatch";
 import { z } from "zod";
+import { shouldColor } from "../lib/color.js";
 import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { capabilityNames, type CapabilityName } from "../contract/capabilities.js";
 import type { ContractCase } from "../contract/case.js";
@@ -109,7 +109,7 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, out: NodeJS.Wr
   const context = {
     modulePath: options.module,
     exportName: loaded.exportName,
-    color: options.color ?? kleur.enabled,
+    color: options.color ?? shouldColor(out as NodeJS.WriteStream),
     interactive: Boolean((out as NodeJS.WriteStream).isTTY) && !process.env.CI,
   };
   const active = [...outputs].map(([name, file]) => ({ file, report: reporters[name](context), text: [] as string[] }));

@@ -50,7 +50,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 const usable = (value: unknown) => typeof value === "function" || isAdapterObject(value) || isThenable(value);
 
 function describeKind(value: unknown): string {
-  if (value === null) return "null";
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object with none of the adapter methods of §4.2";
   return `a ${typeof value}`;
