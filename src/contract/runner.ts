@@ -61,7 +61,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
-async function runCase(adapter: AnyAdapter, contractCase: ContractCase, seed: number, timeoutMs: number): Promise<CaseResult> {
+export async function runCase(adapter: AnyAdapter, contractCase: ContractCase, seed: number, timeoutMs: number): Promise<CaseResult> {
   const started = performance.now();
   const finish = (result: Omit<CaseResult, "case" | "durationMs">): CaseResult => ({
     case: contractCase,

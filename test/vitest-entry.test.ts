@@ -1,0 +1,31 @@
+// Runs vitest as a user would, on projects that use create-auth/vitest.
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { fixture, root } from "./helpers.js";
+
+const runVitest = (file: string) =>
+  execa(join(root, "node_modules", ".bin", "vitest"), ["run", "--config", fixture("vitest", "vitest.config.ts"), "--reporter", "verbose", file], {
+    cwd: root,
+    reject: false,
+    env: { NO_COLOR: "1", CI: "true" },
+  });
+
+describe("create-auth/vitest", () => {
+  it("registers every case as a passing test for a correct adapter", async () => {
+    const result = await runVitest("memory.contract.ts");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/✓ .*user\.get\.unknown-id-is-null: getUser returns null for an unknown id/);
+    expect(result.stdout).toMatch(/Tests\s+5[0-9] passed \(5[0-9]\)/);
+  });
+
+  it("fails the cases an adapter breaks, skips what it lacks, and fails a missing required capability", async () => {
+    const result = await runVitest("broken.contract.ts");
+    expect(result.exitCode).toBe(1);
+    const output = result.stdout + result.stderr;
+    expect(output).toMatch(/× .*user\.get\.unknown-id-is-null/);
+    expect(output).toMatch(/getUser\(unknown id\) should be null \(§4\.2\)/);
+    expect(output).toMatch(/required capability "sessions" is not supported: missing createSession/);
+    expect(output).toMatch(/↓ .*session\.create\.returns-session/);
+  });
+});
