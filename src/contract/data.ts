@@ -51,6 +51,11 @@ export class DataFactory {
     };
   }
 
+  /** An account with no token fields, as email and WebAuthn sign-ins link (§2.9: providerAccountId is the email for email accounts). */
+  bareAccount(userId: unknown, overrides: Record<string, unknown> = {}) {
+    return { userId, type: "email", provider: this.provider(), providerAccountId: this.email(), ...overrides };
+  }
+
   /** An OAuth account with every token field of §2.9 and §2.10 filled in. */
   account(userId: unknown, overrides: Record<string, unknown> = {}) {
     return {

@@ -21,6 +21,8 @@ export interface CaseResult {
   /** Set when skipped. */
   skipReason?: string;
   warnings: string[];
+  /** Observations about the adapter as a whole; the summary lists each once. */
+  notes: string[];
 }
 
 export interface RunSummary {
@@ -29,6 +31,7 @@ export interface RunSummary {
   failed: number;
   skipped: number;
   warnings: number;
+  notes: string[];
   /** Capabilities named by --require that the adapter lacks. */
   unmetRequirements: CapabilityStatus[];
   durationMs: number;
@@ -63,9 +66,10 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 export async function runCase(adapter: AnyAdapter, contractCase: ContractCase, seed: number, timeoutMs: number): Promise<CaseResult> {
   const started = performance.now();
-  const finish = (result: Omit<CaseResult, "case" | "durationMs">): CaseResult => ({
+  const finish = (result: Omit<CaseResult, "case" | "durationMs" | "notes">, notes: Set<string> = new Set()): CaseResult => ({
     case: contractCase,
     durationMs: performance.now() - started,
+    notes: [...notes],
     ...result,
   });
   const missing = contractCase.needs.filter((method) => !hasMethod(adapter, method));
@@ -86,7 +90,7 @@ export async function runCase(adapter: AnyAdapter, contractCase: ContractCase, s
   }
   // Clean up even after a failure; a hung delete must not hang the run.
   await withTimeout(context.cleanup(), timeoutMs).catch(() => undefined);
-  return finish(failure ? { status: "failed", failure, warnings: context.warnings } : { status: "passed", warnings: context.warnings });
+  return finish(failure ? { status: "failed", failure, warnings: context.warnings } : { status: "passed", warnings: context.warnings }, context.notes);
 }
 
 export async function runContract(options: RunOptions): Promise<RunSummary> {
@@ -117,6 +121,7 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
     failed: count("failed"),
     skipped: count("skipped"),
     warnings: results.reduce((n, r) => n + r.warnings.length, 0),
+    notes: [...new Set(results.flatMap((r) => r.notes))],
     unmetRequirements,
     durationMs: performance.now() - started,
     ok: count("failed") === 0 && unmetRequirements.length === 0,

@@ -11,10 +11,12 @@ export const accountCases = defineCases([
     capability: "users",
     needs: ["createUser", "linkAccount", "getUserByAccount"],
     async run(t) {
-      const { user, account } = await t.createUserWithAccount();
+      const verified = t.data.date(-4);
+      const user = await t.createUser({ emailVerified: verified });
+      const account = await t.linkAccount(user.id);
       const key = { provider: account.provider, providerAccountId: account.providerAccountId };
       const found = t.model(adapterUserSchema, await t.call("getUserByAccount", key), "getUserByAccount result");
-      t.fields(found, { id: user.id, email: user.email }, "getUserByAccount result");
+      t.fields(found, { id: user.id, email: user.email, name: user.name, emailVerified: verified }, "getUserByAccount result");
     },
   },
   {
@@ -31,6 +33,20 @@ export const accountCases = defineCases([
         const found = t.model(adapterUserSchema, await t.call("getUserByAccount", key), `getUserByAccount(${account.provider})`);
         t.sameId(found.id, user.id, `getUserByAccount(${account.provider}).id`);
       }
+    },
+  },
+  {
+    id: "account.link.email-account-without-tokens",
+    title: "an email account (no token fields, providerAccountId = the email) links and leads back to its user",
+    section: "§2.9, §4.2",
+    capability: "users",
+    needs: ["createUser", "linkAccount", "getUserByAccount"],
+    async run(t) {
+      const user = await t.createUser();
+      // link() checks a returned account against §2.9: absent token fields must stay absent, not become NaN.
+      const account = await t.link(t.data.bareAccount(user.id, { providerAccountId: user.email }));
+      const found = t.model(adapterUserSchema, await t.call("getUserByAccount", { provider: account.provider, providerAccountId: user.email }), "getUserByAccount(email account)");
+      t.sameId(found.id, user.id, "getUserByAccount(email account).id");
     },
   },
   {

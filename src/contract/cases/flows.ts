@@ -100,7 +100,7 @@ export const flowCases = defineCases([
     async run(t) {
       // Registration: the user, a webauthn account and its authenticator.
       const user = await t.createUser();
-      const account = await t.linkAccount(user.id, { type: "webauthn", provider: "webauthn", access_token: null, refresh_token: null, id_token: null, scope: null, expires_at: null, token_type: null, session_state: null });
+      const account = await t.link(t.data.bareAccount(user.id, { type: "webauthn", provider: "webauthn", providerAccountId: t.data.unknownId() }));
       const authenticator = await t.createAuthenticator(user.id, account.providerAccountId, { counter: 0 });
       // Sign-in: find the credential, its account and user, then bump the counter.
       const credential = t.model(adapterAuthenticatorSchema, await t.call("getAuthenticator", authenticator.credentialID), "getAuthenticator at sign-in");

@@ -70,11 +70,12 @@ export const userCases = defineCases([
     capability: "users",
     needs: ["createUser", "getUserByEmail"],
     async run(t) {
-      const first = await t.createUser();
+      const verified = t.data.date(-5);
+      const first = await t.createUser({ emailVerified: verified });
       const second = await t.createUser();
-      for (const user of [first, second]) {
+      for (const [user, emailVerified] of [[first, verified], [second, null]] as const) {
         const found = t.model(adapterUserSchema, await t.call("getUserByEmail", user.email), "getUserByEmail result");
-        t.sameId(found.id, user.id, `getUserByEmail(${user.email}).id`);
+        t.fields(found, { id: user.id, email: user.email, name: user.name, emailVerified }, `getUserByEmail(${user.email})`);
       }
     },
   },
@@ -187,6 +188,11 @@ export const userCases = defineCases([
       if (t.has("getAccount")) {
         t.isNull(await t.call("getAccount", account.providerAccountId, account.provider), "getAccount(deleted user's account)");
       }
+      // getSessionAndUser and getUserByAccount usually join the user, so they cannot see
+      // orphans. Methods that touch the child rows alone can: none may find anything.
+      if (t.has("updateSession")) t.isNullish(await t.call("updateSession", { sessionToken: session.sessionToken, expires: t.data.date(9) }), "updateSession(deleted user's session)");
+      if (t.has("deleteSession")) t.isNullish(await t.call("deleteSession", session.sessionToken), "deleteSession(deleted user's session)");
+      if (t.has("unlinkAccount")) t.isNullish(await t.call("unlinkAccount", key), "unlinkAccount(deleted user's account)");
     },
   },
 ]);

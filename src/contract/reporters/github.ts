@@ -24,6 +24,7 @@ export const githubReporter: ReporterFactory = (context) => (event) => {
   for (const cap of event.summary.unmetRequirements) {
     lines.push(`::error file=${file},title=${escapeProperty(`required capability: ${cap.name}`)}::${escapeData(`missing ${cap.missing.join(", ")}`)}`);
   }
+  for (const note of event.summary.notes) lines.push(`::notice file=${file},title=adapter contract note::${escapeData(note)}`);
   const s = event.summary;
   lines.push(`::notice title=adapter contract::${escapeData(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings (seed ${s.seed})`)}`);
   return `${lines.join("\n")}\n`;

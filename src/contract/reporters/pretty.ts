@@ -76,6 +76,7 @@ export const prettyReporter: ReporterFactory = (context) => {
           summary.warnings ? c.yellow(plural(summary.warnings, "warning")) : "0 warnings",
         ];
         const lines = [...body(results), ...failures(results), ""];
+        for (const note of summary.notes) lines.push(`${c.cyan("note")} ${note}`);
         for (const cap of summary.unmetRequirements) lines.push(c.red(`✗ required capability "${cap.name}" (${cap.title}) is not supported: missing ${cap.missing.join(", ")}`));
         const verdict = summary.ok ? c.green().bold("PASS") : c.red().bold("FAIL");
         lines.push(`${verdict} ${plural(results.length, "case")}: ${counts.join(", ")} ${c.dim(`(${Math.round(summary.durationMs)} ms)`)}`);

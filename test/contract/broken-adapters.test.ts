@@ -1,0 +1,36 @@
+// Each broken fixture breaks one rule; the suite must fail exactly the cases
+// listed in fixtures/adapters/broken/expected.json, on every seed.
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { AnyAdapter } from "../../src/contract/adapter.js";
+import { allCases } from "../../src/contract/cases/index.js";
+import { type CaseResult, runContract } from "../../src/contract/runner.js";
+import { fixture } from "../helpers.js";
+
+type Expectation = { failing: string[]; skipped: string[]; warnings: string[] };
+const dir = fixture("adapters", "broken");
+const expected: Record<string, Expectation> = JSON.parse(readFileSync(`${dir}/expected.json`, "utf8"));
+const fixtures = readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => f.slice(0, -3));
+
+async function outcome(name: string, seed: number): Promise<Expectation> {
+  const { default: factory } = await import(`${dir}/${name}.ts`);
+  const results: CaseResult[] = [];
+  // Concurrency 1: some bugs (e.g. "returns the latest user") show only when
+  // other cases' records are alive, so the expected ids assume one order.
+  await runContract({ adapter: factory() as AnyAdapter, cases: allCases, seed, timeoutMs: 300, concurrency: 1, require: [], onEvent: (e) => e.type === "case:end" && results.push(e.result) });
+  const ids = (keep: (r: CaseResult) => boolean) => results.filter(keep).map((r) => r.case.id).sort();
+  return { failing: ids((r) => r.status === "failed"), skipped: ids((r) => r.status === "skipped"), warnings: ids((r) => r.warnings.length > 0) };
+}
+
+describe("broken adapters fail exactly the cases that observe their bug", () => {
+  it("every fixture has an expectation, and every expectation a fixture", () => {
+    expect(Object.keys(expected).sort()).toEqual([...fixtures].sort());
+  });
+
+  it.each(fixtures)("%s", async (name) => {
+    const want = expected[name]!;
+    for (const seed of [1, 7]) expect(await outcome(name, seed)).toEqual(want);
+    // A fixture with a bug must fail something; the two that do not are a warning and a missing capability.
+    if (want.failing.length === 0) expect(want.warnings.length + want.skipped.length).toBeGreaterThan(0);
+  });
+});
