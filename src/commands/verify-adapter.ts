@@ -3,11 +3,12 @@
  * run the adapter contract (§2.9, §3, §4.2, §5, §7) against it.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import type { Command } from "commander";
 import { dirname, resolve } from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { shouldColor } from "../lib/color.js";
-import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
+import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { capabilityNames, type CapabilityName } from "../contract/capabilities.js";
 import type { ContractCase } from "../contract/case.js";
 import { allCases } from "../contract/cases/index.js";
@@ -142,4 +143,45 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, out: NodeJS.Wr
     writeFileSync(file, text.join(""));
   }
   return summary.ok ? ExitCode.ok : ExitCode.contractFailed;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function configure(command: Command, setExitCode: (code: number) => void): void {
+  command
+    .argument("[module]", "path to the adapter module (.ts, .mts, .cts, .js, .mjs, .cjs), from the current directory")
+    .option("-e, --export <name>", "the export holding the adapter (default: the default export, else `adapter`)")
+    .option("--only <ids>", "run only these case ids or globs (comma-separated, repeatable)", collect)
+    .option("--skip <ids>", "skip these case ids or globs (comma-separated, repeatable)", collect)
+    .option("--require <capabilities>", "fail when a capability is missing: users, sessions, email, webauthn or all", collect)
+    .option("--timeout <ms>", "time limit for each case in milliseconds", "5000")
+    .option("--concurrency <n>", "cases to run in parallel", "1")
+    .option("--seed <n>", "seed for the generated data (the report prints the one it used)")
+    .option("--reporter <name>", "pretty, json, junit or github (repeatable)", collect)
+    .option("--output-file <path>", "write the json or junit report to a file; NAME=PATH when several (repeatable)", collect)
+    .option("--list", "list the contract cases and exit")
+    .option("--no-color", "plain output (NO_COLOR is honoured too)")
+    .addHelpText(
+      "after",
+      `
+The module's default export (or the export named by --export, or a named
+export \`adapter\`) is an adapter object, a factory function returning one, or
+a promise of one. Optional named exports setup() and teardown() run before and
+after the suite; teardown runs even when cases fail.
+
+Examples:
+  $ create-auth verify-adapter ./src/adapter.ts
+  $ create-auth verify-adapter ./adapter.mjs --export prismaAdapter --require sessions,email
+  $ create-auth verify-adapter ./adapter.ts --only 'session.*' --seed 1234
+  $ create-auth verify-adapter ./adapter.ts --reporter pretty --reporter junit --output-file junit=reports/adapter.xml
+  $ create-auth verify-adapter ./adapter.ts --reporter github   # annotations in GitHub Actions
+  $ create-auth verify-adapter --list
+
+Exit codes: 0 the adapter satisfies the contract, 1 contract failures, 2 usage or loading error.`,
+    )
+    .action(async (module: string | undefined, flags: Record<string, unknown>) => {
+      if (!module && !flags.list) throw new CliError("Missing the adapter module path.", { hint: "Usage: create-auth verify-adapter <module>  (see --help)" });
+      const color = flags.color === false ? false : undefined;
+      setExitCode(await runVerifyAdapter({ ...flags, module: module ?? "-", color } as VerifyAdapterInput));
+    });
 }

@@ -1,0 +1,59 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { findAuthConfig, projectRoot } from "../../src/workspace/find-config.js";
+import { describeEmailSupport, importExtension } from "../../src/workspace/project.js";
+import { tempDir } from "../helpers.js";
+
+describe("finding the auth config", () => {
+  it("takes the first of the usual places, in order", () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "src", "lib"), { recursive: true });
+    writeFileSync(join(dir, "src", "lib", "auth.ts"), "");
+    expect(findAuthConfig(dir)).toBe(join(dir, "src", "lib", "auth.ts"));
+    writeFileSync(join(dir, "src", "auth.ts"), "");
+    expect(findAuthConfig(dir)).toBe(join(dir, "src", "auth.ts"));
+  });
+
+  it("says where it looked and what to do when there is none", () => {
+    expect(() => findAuthConfig(tempDir())).toThrow(/No auth config found/);
+    try {
+      findAuthConfig(tempDir());
+    } catch (error) {
+      expect((error as { hint: string }).hint).toMatch(/auth\.ts, auth\.config\.ts, src\/auth\.ts.*--config/);
+    }
+  });
+
+  it("--config must name a file", () => {
+    expect(() => findAuthConfig(tempDir(), "nope.ts")).toThrow(/--config nope\.ts: no such file/);
+  });
+
+  it("the project root is the nearest package.json", () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "package.json"), "{}");
+    expect(projectRoot(join(dir, "src", "auth.ts"), "/elsewhere")).toBe(dir);
+  });
+});
+
+describe("project facts", () => {
+  it("relative imports get .js under node16/nodenext resolution only", () => {
+    const dir = tempDir();
+    expect(importExtension(dir)).toBe("");
+    writeFileSync(join(dir, "tsconfig.json"), '{ "compilerOptions": { "moduleResolution": "bundler" } }');
+    expect(importExtension(dir)).toBe("");
+    writeFileSync(join(dir, "tsconfig.json"), '{ "compilerOptions": { "module": "NodeNext" } }');
+    expect(importExtension(dir)).toBe(".js");
+  });
+
+  it("tells whether the configured adapter has the email methods (§5.4)", () => {
+    const dir = tempDir();
+    const config = join(dir, "auth.ts");
+    expect(describeEmailSupport(config, "export default { providers: [] }")).toMatch(/No adapter is configured/);
+    expect(describeEmailSupport(config, 'import PrismaAdapter from "@auth/prisma-adapter";\nexport default { adapter: PrismaAdapter(db) }')).toMatch(/@auth\/prisma-adapter, which implements/);
+    writeFileSync(join(dir, "adapter.ts"), "export const adapter = { createVerificationToken() {}, getUserByEmail() {} };");
+    expect(describeEmailSupport(config, 'import { adapter } from "./adapter.js";\nexport default { adapter, providers: [] }')).toMatch(/lacks useVerificationToken/);
+    writeFileSync(join(dir, "adapter.ts"), "createVerificationToken useVerificationToken getUserByEmail");
+    expect(describeEmailSupport(config, 'import { adapter } from "./adapter";\nexport default { adapter: adapter }')).toMatch(/has createVerificationToken, useVerificationToken and getUserByEmail/);
+  });
+});
