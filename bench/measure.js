@@ -8,9 +8,11 @@ export function median(values) {
 }
 
 /** Runs `command` `runs` times in fresh processes; returns the median in ms. */
-export function time(command, args, { runs = 7, cwd, env, expectExit = 0 } = {}) {
+export function time(command, args, { runs = 7, cwd, env, expectExit = 0, before } = {}) {
   const samples = [];
   for (let i = 0; i < runs; i++) {
+    // Untimed per-run preparation, e.g. a fresh project to edit.
+    if (before) cwd = before(i) ?? cwd;
     const started = process.hrtime.bigint();
     const result = spawnSync(command, args, { cwd, env: { ...process.env, NO_COLOR: "1", ...env }, encoding: "utf8" });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;

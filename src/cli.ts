@@ -5,6 +5,7 @@
  * errors become output and exit codes.
  */
 import { Command, CommanderError } from "commander";
+import { enableBuiltinCompileCache } from "./lib/compile-cache.js";
 import { CliError, ExitCode } from "./lib/errors.js";
 import { version } from "./version.js";
 
@@ -64,6 +65,7 @@ function report(error: unknown): number {
 }
 
 export async function main(argv: string[] = process.argv): Promise<void> {
+  enableBuiltinCompileCache();
   let code: number = ExitCode.ok;
   try {
     const program = await buildProgram(argv, (c) => (code = c));

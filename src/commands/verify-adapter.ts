@@ -9,6 +9,7 @@ import picomatch from "picomatch";
 import { z } from "zod";
 import { shouldColor } from "../lib/color.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
+import { parseOptions } from "../lib/options.js";
 import { capabilityNames, type CapabilityName } from "../contract/capabilities.js";
 import type { ContractCase } from "../contract/case.js";
 import { allCases } from "../contract/cases/index.js";
@@ -41,7 +42,6 @@ export const verifyAdapterOptions = z.object({
 export type VerifyAdapterInput = z.input<typeof verifyAdapterOptions>;
 export type VerifyAdapterOptions = z.output<typeof verifyAdapterOptions>;
 
-const flagNames: Record<string, string> = { outputFile: "--output-file", module: "<module>" };
 const allowed: Record<string, string> = {
   require: `${capabilityNames.join(", ")} or all`,
   reporter: reporterNames.join(", "),
@@ -50,16 +50,7 @@ const allowed: Record<string, string> = {
   seed: `a whole number from 0 to ${2 ** 31 - 1}`,
 };
 
-export function parseVerifyAdapterOptions(input: VerifyAdapterInput): VerifyAdapterOptions {
-  const parsed = verifyAdapterOptions.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const key = String(issue.path[0]);
-  const flag = flagNames[key] ?? `--${key}`;
-  const value = (input as Record<string, unknown>)[key];
-  const shown = Array.isArray(value) ? value.join(",") : String(value);
-  throw new UsageError(`${flag}: invalid value "${shown}"${allowed[key] ? `; expected ${allowed[key]}` : ` (${issue.message})`}.`);
-}
+export const parseVerifyAdapterOptions = (input: VerifyAdapterInput): VerifyAdapterOptions => parseOptions(verifyAdapterOptions, input, allowed, { module: "<module>" });
 
 /** --only/--skip take ids or globs; a pattern that matches nothing is a typo. */
 export function selectCases(cases: ContractCase[], only: string[], skip: string[]): ContractCase[] {

@@ -8,6 +8,8 @@ export const ExitCode = {
   ok: 0,
   contractFailed: 1,
   usage: 2,
+  /** The user pressed Ctrl-C at a prompt; nothing was written. */
+  cancelled: 130,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,0 +1,40 @@
+// Cold wall time of one `add-provider social` on a typical Next.js-style
+// config, beside `node -e 0` in the same run. Each run edits a fresh copy.
+// Usage: npm run build && node bench/add-provider.js [runs]
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { printTable, time } from "./measure.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const runs = Number(process.argv[2] ?? 7);
+const config = `import NextAuth from "next-auth";
+import GitHub from "next-auth/providers/github";
+import { PrismaAdapter } from "@auth/prisma-adapter";
+import { prisma } from "@/lib/prisma";
+
+export const { handlers, auth, signIn, signOut } = NextAuth({
+  adapter: PrismaAdapter(prisma),
+  providers: [
+    GitHub,
+  ],
+  session: { strategy: "database" },
+});
+`;
+
+function freshProject() {
+  const dir = mkdtempSync(join(tmpdir(), "create-auth-bench-"));
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "package.json"), '{ "name": "app", "private": true }\n');
+  writeFileSync(join(dir, "src", "auth.ts"), config);
+  return dir;
+}
+
+const baseline = time("node", ["-e", "0"], { runs });
+const bin = join(root, "bin", "create-auth.js");
+const rows = [
+  { name: "add-provider social --api-version 5.126", ms: time("node", [bin, "add-provider", "social", "--api-version", "5.126"], { runs, before: freshProject }), target: 4 },
+];
+const met = printTable(`add-provider, median of ${runs} cold runs (node ${process.version})`, baseline, rows);
+process.exitCode = met ? 0 : 1;

@@ -1,0 +1,114 @@
+/**
+ * Adds one provider (its imports and its `providers` entry) to a user's
+ * Auth.js config, as text in and text (or a refusal) out. It runs as small
+ * passes over fresh parses (entry, then unused imports, then new imports) so
+ * each pass's text edits are made against positions that are still true.
+ * Load it with `await import(...)`: ts-morph is a large module.
+ */
+import type { ImportSpec } from "../providers/snippet.js";
+import { isCommonJs, referencedNames } from "./bindings.js";
+import { findProvidersArray } from "./find-providers.js";
+import { formatImport, type ImportStyle, importStyle, planImports, removeUnused } from "./imports.js";
+import { appendToList } from "./list-edit.js";
+import { findExisting } from "./match-provider.js";
+import { applyEdits, eol, firstSyntaxError, indentAt, parse, parseExpression, reindent } from "./parse.js";
+
+export interface ProviderEdit {
+  id: string;
+  imports: ImportSpec[];
+  entry: string;
+  force?: boolean;
+}
+
+export type EditResult =
+  | { status: "added" | "replaced"; text: string }
+  /** The same entry and imports are already there: nothing to do. */
+  | { status: "unchanged"; text: string }
+  /** The source is untouched; `manual` holds the import lines and the entry, to paste by hand. */
+  | { status: "refused"; reason: string; manual: string };
+
+export function addProviderToConfig(source: string, edit: ProviderEdit, fileName?: string): EditResult {
+  try {
+    return editConfig(source, edit, fileName);
+  } catch (error) {
+    // A shape the passes did not foresee must not crash the command: the user still gets the snippet.
+    const reason = `create-auth could not edit this file (${error instanceof Error ? error.message : String(error)}).`;
+    return { status: "refused", reason, manual: manualSnippet(edit, { cjs: /\brequire\s*\(|module\.exports/.test(source) && !/^\s*import\s/m.test(source), quote: '"', semicolon: true }) };
+  }
+}
+
+function editConfig(source: string, edit: ProviderEdit, fileName?: string): EditResult {
+  const file = parse(source, fileName);
+  const style = importStyle(file, isCommonJs(file));
+  const refuse = (reason: string): EditResult => ({ status: "refused", reason, manual: manualSnippet(edit, style) });
+
+  if (!parseExpression(edit.entry)) return refuse(`The provider entry \`${edit.entry}\` is not a single valid expression.`);
+  const syntaxError = firstSyntaxError(file);
+  if (syntaxError) return refuse(`The file does not parse (${syntaxError}), so it cannot be edited safely.`);
+
+  const target = findProvidersArray(file);
+  if ("refusal" in target) return refuse(target.refusal);
+  const { array } = target;
+  const existing = findExisting(array, edit.id, edit.entry);
+  const imports = planImports(file, edit.imports, style);
+  if (existing.exact && "edits" in imports && imports.edits.length === 0) return { status: "unchanged", text: source };
+
+  const [current, ...duplicates] = existing.sameId;
+  if (current) {
+    const where = `line ${current.getStartLineNumber()} (\`${current.getText().split("\n")[0]}\`)`;
+    if (duplicates.length) {
+      const lines = existing.sameId.map((e) => e.getStartLineNumber()).join(", ");
+      return refuse(`Several providers already have id "${edit.id}" (lines ${lines}); ids must be unique, so fix the list by hand.`);
+    }
+    if (!edit.force) return refuse(`A provider with id "${edit.id}" is already in \`providers\` at ${where}; pass --force to replace it.`);
+  }
+
+  // Pass 1: the entry itself, appended or in place of the provider with the same id.
+  const text = source;
+  const nl = eol(text);
+  let next: string;
+  let removedNames = new Set<string>();
+  if (current) {
+    removedNames = referencedNames(current);
+    next = applyEdits(text, [{ start: current.getStart(), end: current.getEnd(), text: reindent(edit.entry, indentAt(text, current.getStart()), nl) }]);
+  } else {
+    const elements = array.getElements();
+    next = applyEdits(
+      text,
+      appendToList(
+        {
+          text,
+          open: array.getStart(),
+          close: array.getEnd() - 1,
+          elements: elements.map((e) => ({ start: e.getStart(), end: e.getEnd() })),
+          trailingComma: array.compilerNode.elements.hasTrailingComma,
+          padded: false,
+        },
+        [edit.entry],
+      ),
+    );
+  }
+
+  // Pass 2: imports only the replaced provider used. One edit per statement per round, so loop.
+  for (let round = 0; round < 10 && removedNames.size; round++) {
+    const edits = removeUnused(parse(next, fileName), removedNames);
+    if (edits.length === 0) break;
+    next = applyEdits(next, edits);
+  }
+
+  // Pass 3: the new imports, after removals so a replaced binding no longer clashes.
+  const plan = planImports(parse(next, fileName), edit.imports, style);
+  if ("conflict" in plan) return refuse(plan.conflict);
+  next = applyEdits(next, plan.edits);
+
+  // Never hand back text that would break the user's build.
+  const broken = firstSyntaxError(parse(next, fileName));
+  if (broken) return refuse(`Adding the provider would produce invalid code (${broken}); this is a create-auth bug.`);
+  return { status: current ? "replaced" : "added", text: next };
+}
+
+/** What to paste by hand when the edit is refused. */
+function manualSnippet(edit: ProviderEdit, style: ImportStyle): string {
+  const lines = edit.imports.map((spec) => formatImport(spec, style));
+  return `${lines.join("\n")}${lines.length ? "\n\n" : ""}providers: [..., ${edit.entry}]`;
+}

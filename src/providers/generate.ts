@@ -1,0 +1,187 @@
+/**
+ * `add-provider <kind>` generators: validated options -> a ProviderSnippet
+ * (the provider module(s) to write beside the auth config, the import and
+ * entry the config edit adds, env variables and notes). Nothing touches disk.
+ */
+import { kindEntry, parseProviderOptions, type ProviderKind, type ProviderOptions, resolveKind } from "./kinds.js";
+import { isBindingName, renderTemplate } from "./render.js";
+import type { EnvVariable, GeneratedFile, ProviderSnippet } from "./snippet.js";
+
+export interface GenerateContext {
+  /** Extension of relative imports in the user's project: ".js" under NodeNext resolution, else "". */
+  importExtension?: "" | ".js";
+}
+
+/**
+ * Names an import of the provider would shadow in a typical auth config
+ * (`export const { handlers, auth, signIn, signOut } = NextAuth(...)`) or
+ * globals such a config uses (process.env...). Such ids get a "Provider" suffix.
+ */
+const taken = new Set(["auth", "handlers", "signIn", "signOut", "providers", "adapter", "config", "authConfig", "session", "process", "console", "fetch", "crypto", "globalThis", "require", "module", "exports", "z"]);
+
+/** The exported const for a provider id: "vk" -> vk, "my-oidc" -> myOidc, "42" -> provider42, "new" -> newProvider. */
+export function bindingName(id: string): string {
+  let name = id.replace(/-+([a-z0-9]?)/g, (_, c: string) => c.toUpperCase());
+  if (name === "" || /^[0-9]/.test(name)) name = `provider${name}`;
+  return isBindingName(name) && !taken.has(name) ? name : `${name}Provider`;
+}
+
+/** Auth.js's own convention: AUTH_<ID>_ID with the id uppercased and "-" -> "_". */
+export const envPrefix = (id: string) => `AUTH_${id.toUpperCase().replace(/-/g, "_")}`;
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+function dependencyNotes(kind: ProviderKind): string[] {
+  const deps = kindEntry(kind).dependencies;
+  if (!deps) return [];
+  const names = Object.keys(deps);
+  return [`Needs ${names.join(" and ")}: npm install ${names.map((n) => `"${n}@${deps[n]}"`).join(" ")}`];
+}
+
+interface Plan {
+  env: EnvVariable[];
+  /** Template names under templates/providers/, beside the path each renders to. */
+  files: { template: string; path: string }[];
+  view: Record<string, unknown>;
+  hasCallback: boolean;
+  notes: string[];
+}
+
+/** Env descriptions and examples are written raw into dotenv files: only the id (validated) goes into them. */
+function clientEnv(id: string): EnvVariable[] {
+  const p = envPrefix(id);
+  return [
+    { name: `${p}_ID`, description: `OAuth client ID of provider "${id}"`, example: "" },
+    { name: `${p}_SECRET`, description: `OAuth client secret of provider "${id}" (a secret: never commit it)`, example: "" },
+  ];
+}
+
+/** A value dotenv reads back unchanged when unquoted (no #, quotes, $, backslash, control or edge spaces). */
+const dotenvSafe = (value: string) => /^[^\s#"'`$\\\p{C}](?:[^#"'`$\\\p{C}]*[^\s#"'`$\\\p{C}])?$/u.test(value);
+
+function planOAuth(kind: "oauth" | "oidc", o: ProviderOptions<"oauth"> | ProviderOptions<"oidc">, names: { binding: string; file: string }): Plan {
+  const p = envPrefix(o.id);
+  const issuer = o.issuer ? { name: `${p}_ISSUER`, description: `Issuer URL of provider "${o.id}"`, example: dotenvSafe(o.issuer) ? o.issuer : "" } : undefined;
+  return {
+    env: [...clientEnv(o.id), ...(issuer ? [issuer] : [])],
+    files: [{ template: `${kind}.ts.hbs`, path: names.file }],
+    view: {
+      ...o,
+      authorization: "authorization" in o ? o.authorization : undefined,
+      token: "token" in o ? o.token : undefined,
+      userinfo: "userinfo" in o ? o.userinfo : undefined,
+      wellKnown: "wellKnown" in o ? o.wellKnown : undefined,
+      style: o.brandColor !== undefined || o.logo !== undefined,
+      envIssuer: issuer?.name,
+      profileType: `${pascal(names.binding)}Profile`,
+      missingIdError: `Provider "${o.id}": the profile has neither "sub" nor "id"; adapt profile() in ${names.file}`,
+    },
+    hasCallback: true,
+    notes: [],
+  };
+}
+
+function plan(kind: ProviderKind, options: ProviderOptions, names: { binding: string; file: string }): Plan {
+  const base = { env: [] as EnvVariable[], hasCallback: false, notes: [] as string[] };
+  switch (kind) {
+    case "oauth":
+    case "oidc":
+      return planOAuth(kind, options as ProviderOptions<"oauth" | "oidc">, names);
+    case "email": {
+      const o = options as ProviderOptions<"email">;
+      const from = `${envPrefix(o.id)}_FROM`;
+      return {
+        ...base,
+        env: [{ name: from, description: `Sender of the sign-in emails of provider "${o.id}"`, example: o.from === undefined ? "no-reply@example.com" : dotenvSafe(o.from) ? o.from : "" }],
+        files: [{ template: "email.ts.hbs", path: names.file }],
+        view: { ...o, name: o.name ?? "Email", envFrom: from, notImplemented: `${names.file}: sendSignInLink() is not implemented, so no sign-in email was sent. Fill it in with your mail service.` },
+        notes: [
+          "Email sign-in needs an adapter with createVerificationToken, useVerificationToken and getUserByEmail (§5.4).",
+          `Fill in sendSignInLink() in ${names.file}: until then the link is only printed to the console (and production refuses to send).`,
+        ],
+      };
+    }
+    case "credentials": {
+      const o = options as ProviderOptions<"credentials">;
+      const fields = o.fields.map((key) => ({ key, label: pascal(key), type: key === "password" ? "password" : key === "email" ? "email" : "text" }));
+      return {
+        ...base,
+        files: [{ template: "credentials.ts.hbs", path: names.file }],
+        view: { ...o, name: o.name ?? "Credentials", fields },
+        notes: [
+          `Write the password check in ${names.file} (// TODO: check the password here); until then every sign-in is refused.`,
+          'Auth.js keeps credentials sign-ins in JWT sessions only: keep session: { strategy: "jwt" } (the default).',
+        ],
+      };
+    }
+    case "webauthn": {
+      const o = options as ProviderOptions<"webauthn">;
+      return {
+        ...base,
+        files: [{ template: "webauthn.ts.hbs", path: names.file }],
+        view: { ...o, name: o.name ?? "Passkey" },
+        notes: [
+          "Passkeys need experimental: { enableWebAuthn: true } in the auth config.",
+          "They need an adapter with createAuthenticator, getAuthenticator, listAuthenticatorsByUserId and updateAuthenticatorCounter (§4.2), and an Authenticator table.",
+          ...dependencyNotes(kind),
+        ],
+      };
+    }
+    case "social": {
+      const o = options as ProviderOptions<"social">;
+      const v = o.apiVersion;
+      // §9: every endpoint carries v=<api_version>; URLSearchParams writes the query, so the URLs are well formed by construction.
+      const url = (base: string, params: Record<string, string>) => `${base}?${new URLSearchParams({ ...params, v })}`;
+      const profileFile = names.file.replace(/\.ts$/, "-profile.ts");
+      return {
+        env: clientEnv(o.id),
+        files: [
+          { template: "social.ts.hbs", path: names.file },
+          { template: "social-profile.ts.hbs", path: profileFile },
+        ],
+        view: {
+          ...o,
+          name: o.name ?? "VK",
+          authorizationUrl: url("https://oauth.vk.com/authorize", { response_type: "code", scope: "email" }),
+          tokenUrl: url("https://oauth.vk.com/access_token", {}),
+          userinfoUrl: url("https://api.vk.com/method/users.get", { fields: "photo_100" }),
+          profileModule: `./${profileFile.slice("providers/".length, -".ts".length)}`,
+        },
+        hasCallback: true,
+        notes: dependencyNotes(kind),
+      };
+    }
+  }
+}
+
+/**
+ * Generates the provider module(s) for `kind` (a kind or an alias). The
+ * options are validated again here (see parseProviderOptions), so raw flag
+ * values work too; a bad value throws the same one-line UsageError.
+ */
+export async function generateProvider(
+  kind: ProviderKind | string,
+  options: Readonly<Record<string, unknown>>,
+  context: GenerateContext = {},
+): Promise<ProviderSnippet> {
+  const resolved = resolveKind(kind);
+  const parsed = parseProviderOptions(resolved, options);
+  const binding = bindingName(parsed.id);
+  const file = `providers/${parsed.id}.ts`;
+  const ext = context.importExtension ?? "";
+  const p = plan(resolved, parsed, { binding, file });
+  const view = { ...p.view, kind: resolved, id: parsed.id, binding, file, ext, envPrefix: envPrefix(parsed.id) };
+  const files: GeneratedFile[] = await Promise.all(
+    p.files.map(async (f) => ({ path: f.path, contents: await renderTemplate(`providers/${f.template}`, view) })),
+  );
+  return {
+    id: parsed.id,
+    kind: resolved,
+    imports: [{ from: `./providers/${parsed.id}${ext}`, named: [binding] }],
+    entry: binding,
+    files,
+    env: p.env,
+    hasCallback: p.hasCallback,
+    notes: p.notes,
+  };
+}

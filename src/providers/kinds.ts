@@ -1,0 +1,178 @@
+/**
+ * The provider kinds `add-provider` knows: one catalog that feeds `--list`,
+ * the commander flags and the prompts, and `parseProviderOptions`, which
+ * turns raw flag/prompt values into validated options (schemas.ts) or one
+ * line naming the flag.
+ */
+import { UsageError } from "../lib/errors.js";
+import { oauthChecks, oidcChecks, type ProviderKind, type ProviderOptions, providerSchemas } from "./schemas.js";
+
+export type { ProviderKind, ProviderOptions } from "./schemas.js";
+
+export const providerKinds = ["oauth", "oidc", "email", "credentials", "webauthn", "social"] as const satisfies readonly ProviderKind[];
+
+export interface KindOption {
+  /** camelCase key, as commander names the flag's value. */
+  key: string;
+  /** commander flag definition, e.g. "--api-version <version>". */
+  flag: string;
+  description: string;
+  /** Needed whatever else is given (alternatives such as --issuer/--well-known are checked by the schema). */
+  required: boolean;
+  default?: string;
+  values?: readonly string[];
+}
+
+export interface KindEntry {
+  kind: ProviderKind;
+  title: string;
+  description: string;
+  aliases?: readonly string[];
+  options: readonly KindOption[];
+  /** Packages the generated code imports beyond the auth library itself (name → semver range). */
+  dependencies?: Readonly<Record<string, string>>;
+}
+
+const opt = (key: string, flag: string, description: string, extra: Partial<KindOption> = {}): KindOption => ({
+  key,
+  flag,
+  description,
+  required: false,
+  ...extra,
+});
+
+const id = (fallback?: string) =>
+  opt("id", "--id <id>", "provider id, part of the callback URL /api/auth/callback/<id> (lowercase letters, digits, - and _)", fallback ? { default: fallback } : { required: true });
+const name = (fallback: string) => opt("name", "--name <name>", `name on the sign-in button ("Sign in with <name>"; default ${fallback})`);
+
+const oauthCommon = (checks: readonly string[]): KindOption[] => [
+  opt("scope", "--scope <scopes>", "space-separated scopes to request"),
+  opt("checks", "--checks <list>", "comma-separated CSRF checks on the callback; \"state\" is added with a redirect proxy", { default: "pkce", values: checks }),
+  opt("redirectProxyUrl", "--redirect-proxy-url <url>", "auth URL of a redirect proxy, e.g. https://auth.example.com/api/auth (preview deployments)"),
+  opt("allowDangerousEmailAccountLinking", "--allow-dangerous-email-account-linking", "link to an existing user with the same email (only if the provider verifies emails)"),
+  opt("brandColor", "--brand-color <color>", "button colour on the sign-in page, e.g. #24292f"),
+  opt("logo", "--logo <url>", "button logo URL on the sign-in page"),
+];
+
+export const kindCatalog: readonly KindEntry[] = [
+  {
+    kind: "oauth",
+    title: "OAuth 2.0",
+    description: "any OAuth 2.0 provider, from its authorization, token and userinfo URLs",
+    options: [
+      id(),
+      name("the id"),
+      opt("authorization", "--authorization <url>", "authorization endpoint (or --issuer)"),
+      opt("token", "--token <url>", "token endpoint", { required: true }),
+      opt("userinfo", "--userinfo <url>", "userinfo endpoint that returns the profile", { required: true }),
+      opt("issuer", "--issuer <url>", "issuer URL, instead of --authorization (its metadata gives the authorization endpoint)"),
+      ...oauthCommon(oauthChecks),
+    ],
+  },
+  {
+    kind: "oidc",
+    title: "OpenID Connect",
+    description: "an OpenID Connect provider, discovered from its issuer",
+    options: [
+      id(),
+      name("the id"),
+      opt("issuer", "--issuer <url>", "issuer URL (or --well-known)"),
+      opt("wellKnown", "--well-known <url>", "discovery document URL ending in /.well-known/openid-configuration"),
+      ...oauthCommon(oidcChecks).map((o) => (o.key === "scope" ? { ...o, default: "openid profile email" } : o)),
+    ],
+  },
+  {
+    kind: "email",
+    title: "Email link",
+    description: "passwordless sign-in by a link sent by email (needs an adapter)",
+    options: [
+      id("email"),
+      name("Email"),
+      opt("from", "--from <address>", 'sender, e.g. "Sign in <no-reply@example.com>" (also read from AUTH_<ID>_FROM)'),
+      opt("maxAge", "--max-age <seconds>", "how long a sign-in link stays valid", { default: "86400" }),
+    ],
+  },
+  {
+    kind: "credentials",
+    title: "Credentials",
+    description: "a sign-in form checked by your own authorize() function",
+    options: [id("credentials"), name("Credentials"), opt("fields", "--fields <list>", "comma-separated form fields", { default: "email,password" })],
+  },
+  {
+    kind: "webauthn",
+    title: "Passkey (WebAuthn)",
+    description: "passkeys and security keys (experimental in Auth.js; needs an adapter)",
+    aliases: ["passkey"],
+    options: [id("webauthn"), name("Passkey")],
+    // @auth/core's peer dependencies for WebAuthn.
+    dependencies: { "@simplewebauthn/server": "^9.0.2", "@simplewebauthn/browser": "^9.0.1" },
+  },
+  {
+    kind: "social",
+    title: "VK",
+    description: "the built-in social network provider VK, with a pinned API version",
+    options: [
+      id("vk"),
+      name("VK"),
+      opt("apiVersion", "--api-version <version>", "VK API version sent as v= on every endpoint", { default: "5.126" }),
+    ],
+    // The generated profile schema (providers/<id>-profile.ts) uses the zod API common to v3 and v4.
+    dependencies: { zod: "^3.23.0 || ^4.0.0" },
+  },
+];
+
+export function kindEntry(kind: ProviderKind): KindEntry {
+  return kindCatalog.find((k) => k.kind === kind)!;
+}
+
+const allNames = () => kindCatalog.map((k) => (k.aliases?.length ? `${k.kind} (alias ${k.aliases.join(", ")})` : k.kind)).join(", ");
+
+/** Maps a kind or alias (any case) to the kind; anything else is a usage error listing the kinds. */
+export function resolveKind(input: string): ProviderKind {
+  const wanted = input.trim().toLowerCase();
+  const entry = kindCatalog.find((k) => k.kind === wanted || k.aliases?.includes(wanted));
+  if (!entry) {
+    throw new UsageError(`Unknown provider kind ${JSON.stringify(input)}; expected one of ${allNames()}.`, "See create-auth add-provider --list.");
+  }
+  return entry.kind;
+}
+
+const flagOf = (option: KindOption) => option.flag.split(" ")[0]!;
+const flagForKey = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+/**
+ * Options a kind still needs beyond `given`, alternatives included (oidc:
+ * --issuer unless --well-known; oauth: --authorization unless --issuer).
+ * For prompts: ask these rather than only `required` ones.
+ */
+export function missingOptions(kind: ProviderKind, given: Readonly<Record<string, unknown>>): KindOption[] {
+  const has = (key: string) => given[key] !== undefined && given[key] !== "";
+  const options = kindEntry(kind).options;
+  const missing = options.filter((o) => o.required && !has(o.key));
+  const add = (key: string) => missing.push(options.find((o) => o.key === key)!);
+  if (kind === "oidc" && !has("issuer") && !has("wellKnown")) add("issuer");
+  if (kind === "oauth" && !has("issuer") && !has("authorization")) add("authorization");
+  return missing;
+}
+
+/**
+ * Validates raw values (flags, prompt answers or already-parsed options) for
+ * `kind`. Undefined values count as not given. On error: a UsageError whose
+ * message is one line naming the flag, e.g.
+ * `--api-version: "abc" is not a VK API version; expected MAJOR.MINOR such as 5.126`.
+ */
+export function parseProviderOptions<K extends ProviderKind>(kind: K, raw: Readonly<Record<string, unknown>>): ProviderOptions<K> {
+  const entry = kindEntry(kind);
+  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+  // A flag of another kind is a mistake worth naming (e.g. --issuer on social), not something to drop.
+  const foreign = Object.keys(given).find((key) => !entry.options.some((o) => o.key === key));
+  if (foreign !== undefined) {
+    throw new UsageError(`${flagForKey(foreign)}: not an option of ${kind} providers; they take ${entry.options.map(flagOf).join(", ")}.`);
+  }
+  const parsed = providerSchemas[kind].safeParse(given);
+  if (parsed.success) return parsed.data as ProviderOptions<K>;
+  const issue = parsed.error.issues[0]!;
+  const key = String(issue.path[0] ?? "");
+  const option = entry.options.find((o) => o.key === key);
+  throw new UsageError(`${option ? flagOf(option) : flagForKey(key)}: ${issue.message}`);
+}

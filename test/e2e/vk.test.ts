@@ -1,0 +1,146 @@
+/**
+ * The generated `social` (VK) provider signs a user in through the real
+ * Auth() against a fake VK that is as picky as the real one (fake-vk.ts):
+ * version pinned on every call, no PKCE, no token_type, profile in
+ * `response[0]`. The generated module is used exactly as written.
+ */
+import VK from "@auth/core/providers/vk";
+import { describe, expect, test } from "vitest";
+import { AFTER_SIGN_IN, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
+import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
+import { startFakeVk, type FakeVk, type VkUser } from "./fake-vk.js";
+import { generated, withEnv } from "./provider-module.js";
+
+const client = { clientId: "51234567", clientSecret: "vk-app-secret" };
+const user: VkUser = { id: 1_234_567, first_name: "Ivan", last_name: "Petrov", photo_100: "https://sun9-1.userapi.com/c1/photo_100.jpg", email: "ivan.petrov@example.com" };
+const env = { AUTH_VK_ID: client.clientId, AUTH_VK_SECRET: client.clientSecret };
+
+describe("generated VK provider through Auth()", () => {
+  const defer = useCleanup();
+
+  /** A fake VK that only speaks `expects`, with the real VK hosts routed to it for Auth.js (server side) and the browser. */
+  async function vkSpeaking(expects: string) {
+    const fake = await startFakeVk({ ...client, apiVersion: expects, user });
+    defer(() => fake.close());
+    const route = routeFetch({ "https://oauth.vk.com": fake.oauthOrigin, "https://api.vk.com": fake.apiOrigin });
+    defer(route.restore);
+    defer(withEnv(env));
+    return { fake, rewrite: route.rewrite };
+  }
+
+  async function generatedVk(flags: Record<string, unknown>) {
+    const loaded = await generated("social", flags);
+    defer(loaded.cleanup);
+    // Auth.js's env convention, which the generated .env.example documents.
+    expect(loaded.snippet.env.map((e) => e.name)).toEqual(expect.arrayContaining(["AUTH_VK_ID", "AUTH_VK_SECRET"]));
+    return loaded;
+  }
+
+  /** [host, path, v from the query string] of every call the fake saw, in order (§9: the URLs carry v=). */
+  const calls = (fake: FakeVk) => fake.log.map((e) => [e.host, e.path, e.query.v]);
+
+  test.each([
+    { version: "5.126", flags: {}, strategy: "database" as const },
+    { version: "5.199", flags: { apiVersion: "5.199" }, strategy: "jwt" as const },
+  ])(
+    "api version $version ($strategy sessions): user and account reach the adapter, v= on every call",
+    async ({ version, flags, strategy }) => {
+      const { fake, rewrite } = await vkSpeaking(version);
+      const { provider } = await generatedVk(flags);
+
+      const result = await signIn({ provider, providerId: "vk", env, strategy, rewrite });
+
+      // The browser landed back in the app with a session.
+      expect(result.finalLocation, explain(result)).toBe(AFTER_SIGN_IN);
+      expect(result.sessionCookie, explain(result)).toBeTruthy();
+      expect(result.callback?.href.startsWith(`${callbackUrlFor("vk")}?`)).toBe(true);
+      if (strategy === "database") {
+        // The cookie is the adapter's session token, pointing at the created user.
+        const stored = await result.store.getSessionAndUser!(result.sessionCookie!);
+        expect(stored?.user.email).toBe(user.email);
+      }
+
+      // The authorization URL Auth.js built from the generated config: real VK host, version, no PKCE.
+      const authorize = result.authorizationUrl;
+      expect(authorize.origin + authorize.pathname).toBe("https://oauth.vk.com/authorize");
+      expect(authorize.searchParams.get("v")).toBe(version);
+      expect(authorize.searchParams.get("response_type")).toBe("code");
+      expect(authorize.searchParams.has("code_challenge")).toBe(false);
+
+      // The adapter got the VK profile mapped (§2.8 → AdapterUser) and the account link.
+      expect(result.adapter.createUser).toHaveLength(1);
+      expect(result.adapter.createUser[0]).toMatchObject({ name: "Ivan Petrov", email: user.email, image: user.photo_100 });
+      expect(result.adapter.linkAccount).toHaveLength(1);
+      const account = result.adapter.linkAccount[0]!;
+      expect(account).toMatchObject({ provider: "vk", type: "oauth", providerAccountId: String(user.id), access_token: fake.issuedTokens[0] });
+      expect(typeof account.providerAccountId).toBe("string");
+
+      // §9: v=<api_version> on the authorize, access_token and users.get calls, each on its own host.
+      expect(calls(fake)).toEqual([
+        ["oauth.vk.com", "/authorize", version],
+        ["oauth.vk.com", "/access_token", version],
+        ["api.vk.com", "/method/users.get", version],
+      ]);
+      expect(fake.log.every((e) => e.error === undefined), JSON.stringify(fake.log, null, 1)).toBe(true);
+      expect(fake.log[2]!.query.fields?.split(",")).toContain("photo_100");
+    },
+    FLOW_TIMEOUT,
+  );
+
+  test(
+    "a config pinned to another version than the provider expects does not sign in",
+    async () => {
+      const { fake, rewrite } = await vkSpeaking("5.126");
+      const { provider } = await generatedVk({ apiVersion: "5.199" });
+
+      const result = await signIn({ provider, providerId: "vk", env, rewrite });
+
+      // VK refused at the first call, and the fake logged the version it was sent.
+      expect(fake.log[0]).toMatchObject({ host: "oauth.vk.com", path: "/authorize", query: { v: "5.199" }, status: 400 });
+      expect(fake.log[0]!.error).toMatch(/version is invalid/);
+      expect(fake.log).toHaveLength(1);
+      // The sign-in never completed: no callback, no token, nothing stored, no session.
+      expect(result.callback).toBeUndefined();
+      expect(result.stoppedAt?.status).toBe(400);
+      expect(fake.issuedTokens).toEqual([]);
+      expect(result.adapter.createUser).toEqual([]);
+      expect(result.adapter.linkAccount).toEqual([]);
+      expect(result.sessionCookie).toBeUndefined();
+    },
+    FLOW_TIMEOUT,
+  );
+
+  test(
+    "control: the stock @auth/core VK provider (PKCE on, no token_type fix) is refused by the fake",
+    async () => {
+      // Proves the fake is strict enough to catch what the generator must fix: same version as the stock provider (5.131).
+      const { fake, rewrite } = await vkSpeaking("5.131");
+      const result = await signIn({ provider: VK({}), providerId: "vk", env, rewrite });
+
+      expect(fake.log[0]).toMatchObject({ path: "/authorize", query: { v: "5.131" }, error: "Code challenge method is unsupported" });
+      expect(result.callback).toBeUndefined();
+      expect(result.adapter.createUser).toEqual([]);
+      expect(result.sessionCookie).toBeUndefined();
+    },
+    FLOW_TIMEOUT,
+  );
+
+  test(
+    "control: with PKCE off but no token_type fix, the stock provider still fails at the token response",
+    async () => {
+      const { fake, rewrite } = await vkSpeaking("5.131");
+      const result = await signIn({ provider: VK({ checks: ["state"] }), providerId: "vk", env, rewrite });
+
+      // VK issued a token, but oauth4webapi rejected the response for its missing token_type.
+      expect(calls(fake)).toEqual([
+        ["oauth.vk.com", "/authorize", "5.131"],
+        ["oauth.vk.com", "/access_token", "5.131"],
+      ]);
+      expect(fake.issuedTokens).toHaveLength(1);
+      expect(result.errors.join("\n")).toMatch(/token_type/);
+      expect(result.adapter.createUser).toEqual([]);
+      expect(result.sessionCookie).toBeUndefined();
+    },
+    FLOW_TIMEOUT,
+  );
+});

@@ -1,0 +1,166 @@
+/**
+ * The generated VK provider (§2.8, §5.6, §9): its profile schema, and a real
+ * Auth.js sign-in through it against a stubbed VK that behaves as VK does
+ * (no token_type, email in the token response, { response: [profile] }).
+ */
+import { Auth, type AuthConfig, skipCSRFCheck } from "@auth/core";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { generateInto, importGenerated, makeProject } from "./project.js";
+
+interface ZodLike {
+  safeParse(value: unknown): { success: boolean; error?: { issues: { path: (string | number)[] }[] } };
+  parse(value: unknown): Record<string, unknown>;
+}
+interface ProfileModule {
+  vkProfileSchema: ZodLike;
+  mapVkProfile(profile: unknown): { id: string; name: string; email: string | null; image: string };
+}
+
+/** What users.get?fields=photo_100 returns for a typical account. */
+const realistic = {
+  id: 210700286,
+  first_name: "Lindsey",
+  last_name: "Stirling",
+  can_access_closed: true,
+  is_closed: false,
+  photo_100: "https://sun1-99.userapi.com/s/v1/ig2/abc.jpg?size=100x100&quality=96&crop=0,0,400,400&ava=1",
+};
+
+const full = {
+  ...realistic,
+  about: "", activities: "", bdate: "21.9.1986", books: "", deactivated: "", domain: "lindseystirling", email: "l@example.com",
+  first_name_abl: "Lindsey", first_name_acc: "Lindsey", first_name_dat: "Lindsey", first_name_gen: "Lindsey", first_name_ins: "Lindsey", first_name_nom: "Lindsey",
+  last_name_abl: "Stirling", last_name_acc: "Stirling", last_name_dat: "Stirling", last_name_gen: "Stirling", last_name_ins: "Stirling", last_name_nom: "Stirling",
+  games: "", home_town: "Santa Ana", interests: "violin", maiden_name: "", movies: "", music: "", nickname: "", photo_200: "p", photo_200_orig: "p",
+  photo_400: "p", photo_400_orig: "p", photo_50: "p", photo_id: "210700286_457239017", photo_max: "p", photo_max_orig: "p", quotes: "", screen_name: "lindseystirling",
+  site: "https://lindseystirling.com", status: "", tv: "",
+  common_count: 0, followers_count: 1000, online_app: 0, timezone: -7,
+  blacklisted: 0, blacklisted_by_me: 0, can_post: 1, can_see_all_posts: 1, can_see_audio: 1, can_send_friend_request: 1, can_write_private_message: 0,
+  has_mobile: 1, has_photo: 1, is_favorite: 0, is_friend: 0, is_hidden_from_feed: 0, is_no_index: 1, online: 0, online_mobile: 0, trending: 0, verified: 1,
+  friend_status: 3, sex: 1, relation: 8, wall_default: "owner",
+  career: { city_id: 1, country_id: 9, from: 2007, group_id: 1, until: 2020, city_name: "LA", company: "Self", position: "Violinist" },
+  city: { id: 5331, title: "Los Angeles" },
+  country: { id: 9, title: "USA" },
+  connections: { facebook: "f", instagram: "i", livejournal: "l", skype: "s", twitter: "t" },
+  contacts: { home_phone: "", mobile_phone: "" },
+  counters: { albums: 1, audios: 2, followers: 3, friends: 4, groups: 5, mutual_friends: 6, notes: 7, online_friends: 8, pages: 9, photos: 10, user_videos: 11, videos: 12 },
+  crop_photo: {
+    crop: { x: 0, x2: 100, y: 0, y2: 100 },
+    rect: { x: 1, x2: 99, y: 1, y2: 99 },
+    photo: {
+      album_id: -6, date: 1600000000, id: 457239017, owner_id: 210700286, has_tags: false,
+      access_key: "k", photo_256: "p", place: "", text: "", height: 400, lat: 34.05, long: -118.24, post_id: 1, user_id: 100, width: 400, can_comment: 1,
+      images: [{ height: 75, width: 75, url: "u", type: "s" }],
+      sizes: [{ height: 75, width: 75, src: "u", url: "u", type: "temp" }, { height: 0, width: 0, url: "u", type: "max" }],
+    },
+  },
+  education: { faculty: 1, graduation: 2010, university: 2, faculty_name: "Music", university_name: "BYU" },
+  exports: { facebook: 0, instagram: 1, livejournal: 0, twitter: 1 },
+  last_seen: { platform: 7, time: 1700000000 },
+  military: { country_id: 9, unit: "none", unit_id: 0, from: 2000, until: 2001 },
+  occupation: { id: 1, name: "BYU", type: "university" },
+  personal: { alcohol: 1, smoking: 1, life_main: 8, people_main: 6, political: 9, inspired_by: "music", religion: "", langs: ["English"] },
+  relation_partner: { id: 1, first_name: "A", last_name: "B", can_access_closed: true, deactivated: "", hidden: 0, is_closed: false },
+  relatives: [{ id: 2, name: "C", type: "sibling" }],
+  schools: [{ city: 1, country: 9, type: 1, year_from: 1998, year_graduated: 2004, year_to: 2004, class: "a", name: "School", speciality: "", type_str: "", id: "1" }],
+  status_audio: { artist: "Lindsey Stirling", duration: 200, id: 1, owner_id: 210700286, title: "Crystallize", access_key: "k", performer: "", url: "u", album_id: 1, date: 1, genre_id: 1 },
+  universities: { chair: 1, city: 1, country: 9, faculty: 1, graduation: 2010, id: 1, university_group_id: 1, chair_name: "", education_form: "", education_status: "", faculty_name: "", name: "BYU" },
+};
+
+describe("the generated VK provider", () => {
+  let dir: string;
+  let profiles: ProfileModule;
+  let vk: AuthConfig["providers"][number];
+
+  beforeAll(async () => {
+    dir = makeProject();
+    await generateInto(dir, "social", { apiVersion: "5.131" });
+    profiles = await importGenerated<ProfileModule>(dir, "providers/vk-profile.ts");
+    // The module reads its client credentials from the environment when it loads.
+    vi.stubEnv("AUTH_VK_ID", "51234567");
+    vi.stubEnv("AUTH_VK_SECRET", "vk-secret");
+    vk = (await importGenerated<{ vk: typeof vk }>(dir, "providers/vk.ts")).vk;
+    vi.unstubAllEnvs();
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const failsAt = (profile: unknown) => {
+    const result = profiles.vkProfileSchema.safeParse(profile);
+    expect(result.success).toBe(false);
+    return result.error!.issues[0]!.path.join(".");
+  };
+
+  it("parses a realistic users.get profile and a profile with every nested object (§2.8)", () => {
+    expect(profiles.vkProfileSchema.safeParse(realistic).success).toBe(true);
+    const parsed = profiles.vkProfileSchema.parse(full);
+    expect(parsed).toEqual(full);
+  });
+
+  it("refuses profiles that break §2.8", () => {
+    const { is_closed: _, ...withoutIsClosed } = realistic;
+    expect(failsAt(withoutIsClosed)).toBe("is_closed");
+    expect(failsAt({ ...realistic, sex: 3 })).toBe("sex");
+    expect(failsAt({ ...realistic, city: { id: 1 } })).toBe("city.title");
+    expect(failsAt({ ...realistic, id: "210700286" })).toBe("id");
+    expect(failsAt({ ...realistic, online: 2 })).toBe("online");
+    expect(failsAt({ ...realistic, wall_default: "friends" })).toBe("wall_default");
+    expect(failsAt({ ...realistic, last_seen: { platform: 8 } })).toBe("last_seen.platform");
+    expect(failsAt({ ...realistic, personal: { political: 0 } })).toBe("personal.political");
+    expect(failsAt({ ...realistic, military: { country_id: 1, unit: "x" } })).toBe("military.unit_id");
+    expect(failsAt({ ...realistic, relatives: [{ type: "cousin" }] })).toBe("relatives.0.type");
+    expect(failsAt({ ...realistic, crop_photo: { photo: { ...full.crop_photo.photo, has_tags: undefined } } })).toBe("crop_photo.photo.has_tags");
+    expect(failsAt({ ...realistic, crop_photo: { photo: { ...full.crop_photo.photo, sizes: [{ type: "big" }] } } })).toBe("crop_photo.photo.sizes.0.type");
+  });
+
+  it("maps the profile to the user with the id as a string", () => {
+    expect(profiles.mapVkProfile(realistic)).toEqual({ id: "210700286", name: "Lindsey Stirling", email: null, image: realistic.photo_100 });
+    expect(profiles.mapVkProfile({ ...realistic, email: "l@example.com" }).email).toBe("l@example.com");
+  });
+
+  it("signs in through Auth.js: v= on every request, state not PKCE, token_type added, email from the token", async () => {
+    let signedIn: Parameters<NonNullable<NonNullable<AuthConfig["callbacks"]>["signIn"]>>[0] | undefined;
+    const config: AuthConfig = {
+      providers: [vk],
+      secret: "a-test-secret-that-is-long-enough-0123456789",
+      trustHost: true,
+      basePath: "/auth",
+      skipCSRFCheck,
+      callbacks: { signIn: (params) => ((signedIn = params), true) },
+    };
+
+    const start = await Auth(new Request("http://localhost:3000/auth/signin/vk", { method: "POST" }), config);
+    const authorize = new URL(start.headers.get("location")!);
+    expect(authorize.origin + authorize.pathname).toBe("https://oauth.vk.com/authorize");
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({ response_type: "code", scope: "email", v: "5.131", client_id: "51234567", redirect_uri: "http://localhost:3000/auth/callback/vk" });
+    expect(authorize.searchParams.has("code_challenge")).toBe(false);
+    const state = authorize.searchParams.get("state")!;
+    const cookie = start.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+
+    const requests: { url: string; body?: string; authorization?: string | null }[] = [];
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      requests.push({ url: request.url, body: await request.text(), authorization: request.headers.get("authorization") });
+      if (request.url.startsWith("https://oauth.vk.com/access_token")) {
+        return Response.json({ access_token: "vk-access-token", expires_in: 86400, user_id: realistic.id, email: "Lindsey@Example.com" });
+      }
+      if (request.url.startsWith("https://api.vk.com/method/users.get")) return Response.json({ response: [realistic] });
+      return new Response("unexpected", { status: 500 });
+    });
+    const done = await Auth(new Request(`http://localhost:3000/auth/callback/vk?code=the-code&state=${state}`, { headers: { cookie } }), config);
+    expect(done.headers.get("location")).not.toMatch(/error/);
+
+    expect(requests.map((r) => new URL(r.url).searchParams.get("v"))).toEqual(["5.131", "5.131"]);
+    const tokenBody = new URLSearchParams(requests[0]!.body);
+    expect(tokenBody.get("client_secret")).toBe("vk-secret");
+    expect(tokenBody.has("code_verifier")).toBe(false);
+    expect(requests[1]!.authorization).toBe("Bearer vk-access-token");
+    expect(signedIn!.account).toMatchObject({ provider: "vk", type: "oauth", providerAccountId: "210700286", token_type: "bearer" });
+    expect(signedIn!.user).toMatchObject({ name: "Lindsey Stirling", email: "lindsey@example.com", image: realistic.photo_100 });
+  });
+
+  it("reports a users.get error instead of signing in with nothing", async () => {
+    vi.stubGlobal("fetch", async () => Response.json({ error: { error_code: 5, error_msg: "User authorization failed" } }));
+    const provider = vk as unknown as { userinfo: { request(p: unknown): Promise<unknown> } };
+    await expect(provider.userinfo.request({ tokens: { access_token: "x" } })).rejects.toThrow("VK users.get failed: User authorization failed");
+  });
+});
