@@ -15,6 +15,7 @@ import { kindCatalog, missingOptions, parseProviderOptions, type ProviderKind, r
 import type { ProviderSnippet } from "../providers/snippet.js";
 import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
 import { addEnvEntries } from "../workspace/env-file.js";
+import { addIgnoreEntries } from "../workspace/gitignore.js";
 import { applyPlan, changeFile, type FileChange, readIfExists, renderDiff } from "../workspace/plan.js";
 import { describeEmailSupport, importExtension } from "../workspace/project.js";
 
@@ -72,11 +73,14 @@ function envChanges(root: string, snippet: ProviderSnippet): FileChange[] {
     // Secrets are filled in by the user; an existing value is never replaced.
     [".env.local", () => ""],
   ];
-  return files.flatMap(([name, value]) => {
+  const changes = files.map(([name, value]) => {
     const path = join(root, name);
-    const change = changeFile(path, addEnvEntries(readIfExists(path), snippet.env.map((e) => ({ name: e.name, description: e.description, value: value(e) })), heading));
-    return change ? [change] : [];
+    return changeFile(path, addEnvEntries(readIfExists(path), snippet.env.map((e) => ({ name: e.name, description: e.description, value: value(e) })), heading));
   });
+  // .env.local will hold secrets: keep it out of git.
+  const gitignore = join(root, ".gitignore");
+  changes.push(changeFile(gitignore, addIgnoreEntries(readIfExists(gitignore), [".env.local"])));
+  return changes.filter((c): c is FileChange => c !== null);
 }
 
 export function callbackUrl(id: string, baseUrl: string | undefined, env: NodeJS.ProcessEnv = process.env): string {

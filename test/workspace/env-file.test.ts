@@ -25,3 +25,14 @@ describe("adding variables to a dotenv file", () => {
     expect(addEnvEntries("A=1", [entries[0]!], "h")).toBe("A=1\n\n# h\n# VK app id\nAUTH_VK_ID=\n");
   });
 });
+
+describe("keeping .env.local out of git", async () => {
+  const { addIgnoreEntries } = await import("../../src/workspace/gitignore.js");
+  it("adds the entry to a new or existing .gitignore", () => {
+    expect(addIgnoreEntries(null, [".env.local"])).toBe(".env.local\n");
+    expect(addIgnoreEntries("node_modules", [".env.local"])).toBe("node_modules\n.env.local\n");
+  });
+  it.each([".env.local", "/.env.local", ".env*", ".env*.local", "*.local"])("leaves it alone when %s already covers it", (pattern) => {
+    expect(addIgnoreEntries(`node_modules\n${pattern}\n`, [".env.local"])).toBe(`node_modules\n${pattern}\n`);
+  });
+});
