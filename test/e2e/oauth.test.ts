@@ -4,7 +4,6 @@
  * PKCE S256 and checks the verifier.
  */
 import { describe, expect, test } from "vitest";
-import type { Provider } from "@auth/core/providers";
 import { AFTER_SIGN_IN, callbackUrlFor, explain, signIn } from "./auth-harness.js";
 import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
 import { startFakeOAuth } from "./fake-oauth.js";
