@@ -16,6 +16,7 @@ export interface CommandModule {
 }
 
 const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  init: { summary: "Set up auth in a project: config, providers, adapter, entity schema, env files, dependencies.", load: () => import("./commands/init.js") },
   "add-provider": {
     summary: "Add a sign-in provider (oauth, oidc, email, credentials, webauthn, social) to your auth config.",
     load: () => import("./commands/add-provider.js"),
@@ -37,6 +38,8 @@ async function buildProgram(argv: string[], setExitCode: (code: number) => void)
       "after",
       `
 Examples:
+  $ npm create auth                     # same as: npx create-auth init
+  $ npx create-auth init --yes          # embedded SQLite, no questions
   $ npx create-auth add-provider social --api-version 5.126
   $ npx create-auth add-provider oidc --id corp --issuer https://login.example.com
   $ npx create-auth verify-adapter ./src/auth/adapter.ts --require all
@@ -45,9 +48,13 @@ Run create-auth <command> --help for a command's options.
 Exit codes: 0 success, 1 the adapter breaks the contract or an edit was refused, 2 usage or loading error.`,
     );
 
-  const invoked = argv.slice(2).find((arg) => !arg.startsWith("-"));
+  // `npm create auth` runs the bin with no command: that means init. Help and
+  // version flags alone stay the program's own (and load no command).
+  const args = argv.slice(2);
+  const programFlag = args.some((a) => ["-h", "--help", "-v", "--version"].includes(a));
+  const invoked = args.find((arg) => !arg.startsWith("-")) ?? (programFlag ? undefined : "init");
   for (const [name, { summary, load }] of Object.entries(commands)) {
-    const command = program.command(name).summary(summary).description(summary);
+    const command = program.command(name, { isDefault: name === "init" }).summary(summary).description(summary);
     if (name === invoked) (await load()).configure(command, setExitCode);
   }
   return program;

@@ -4,6 +4,7 @@
  * turns raw flag/prompt values into validated options (schemas.ts) or one
  * line naming the flag.
  */
+import { type DependencyName, dependencyVersions } from "../catalog/dependencies.js";
 import { UsageError } from "../lib/errors.js";
 import { oauthChecks, oidcChecks, type ProviderKind, type ProviderOptions, providerSchemas } from "./schemas.js";
 
@@ -53,6 +54,9 @@ const oauthCommon = (checks: readonly string[]): KindOption[] => [
   opt("brandColor", "--brand-color <color>", "button colour on the sign-in page, e.g. #24292f"),
   opt("logo", "--logo <url>", "button logo URL on the sign-in page"),
 ];
+
+/** Versions come from the one catalog that init's package.json uses too. */
+const versionsOf = (...names: DependencyName[]) => Object.fromEntries(names.map((n) => [n, dependencyVersions[n]]));
 
 export const kindCatalog: readonly KindEntry[] = [
   {
@@ -105,7 +109,7 @@ export const kindCatalog: readonly KindEntry[] = [
     aliases: ["passkey"],
     options: [id("webauthn"), name("Passkey")],
     // @auth/core's peer dependencies for WebAuthn.
-    dependencies: { "@simplewebauthn/server": "^9.0.2", "@simplewebauthn/browser": "^9.0.1" },
+    dependencies: versionsOf("@simplewebauthn/server", "@simplewebauthn/browser"),
   },
   {
     kind: "social",
@@ -117,7 +121,7 @@ export const kindCatalog: readonly KindEntry[] = [
       opt("apiVersion", "--api-version <version>", "VK API version sent as v= on every endpoint", { default: "5.126" }),
     ],
     // The generated profile schema (providers/<id>-profile.ts) uses the zod API common to v3 and v4.
-    dependencies: { zod: "^3.23.0 || ^4.0.0" },
+    dependencies: versionsOf("zod"),
   },
 ];
 

@@ -57,3 +57,14 @@ describe("project facts", () => {
     expect(describeEmailSupport(config, 'import { adapter } from "./adapter";\nexport default { adapter: adapter }')).toMatch(/has createVerificationToken, useVerificationToken and getUserByEmail/);
   });
 });
+
+describe("how a generated project depends on create-auth", async () => {
+  const { selfDependencySpec } = await import("../../src/workspace/self.js");
+  const { version } = await import("../../src/version.js");
+  it("a semver range when create-auth is installed in node_modules", () => {
+    expect(selfDependencySpec("/app/node_modules/create-auth")).toBe(`^${version}`);
+  });
+  it("the checkout itself when run from source, which no range could reach", () => {
+    expect(selfDependencySpec("/work/create-auth")).toBe("file:/work/create-auth");
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * The one table of package versions that generated projects depend on.
+ * Chosen to install and run on Node 20, 22 and 24 (better-sqlite3 12 is the
+ * last line that supports Node 20; typeorm 0.3 likewise).
+ */
+export const dependencyVersions = {
+  "@auth/core": "^0.41.0",
+  "better-sqlite3": "^12.6.0",
+  "@types/better-sqlite3": "^7.6.13",
+  pg: "^8.16.0",
+  "@types/pg": "^8.15.0",
+  mysql2: "^3.14.0",
+  "drizzle-orm": "^0.45.0",
+  typeorm: "^0.3.25",
+  "reflect-metadata": "^0.2.2",
+  prisma: "^6.19.0",
+  "@prisma/client": "^6.19.0",
+  zod: "^3.25.0",
+  "@simplewebauthn/server": "^9.0.2",
+  "@simplewebauthn/browser": "^9.0.1",
+  "@types/node": "^20.19.0",
+  // Replaced at plan time by src/workspace/self.ts when create-auth runs from a checkout.
+  "create-auth": "^0.1.0",
+  tsx: "^4.20.0",
+  typescript: "^5.9.0",
+} as const;
+
+export type DependencyName = keyof typeof dependencyVersions;

@@ -1,0 +1,246 @@
+/**
+ * `create-auth init`: set up auth in a project — the auth config with the
+ * chosen providers, an adapter for the chosen backend and its entity schema,
+ * env files, package.json and tsconfig — then install. Everything is planned
+ * first and applied once (src/workspace/plan.ts); a file that exists is left
+ * alone (or merged: package.json, .gitignore, .env files) unless --force.
+ */
+import { accessSync, constants, existsSync, mkdtempSync, rmdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import type { Command } from "commander";
+import { z } from "zod";
+import { type Generators, type InitPlan, planInit } from "../generators/project.js";
+import { type Backend, backends, dialects, schemaFlavours } from "../generators/types.js";
+import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
+import { parseOptions } from "../lib/options.js";
+import { isInteractive } from "../prompts/interactive.js";
+import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../providers/kinds.js";
+import { type Detection, detectPackageManager, installCommand, type PackageManager, packageManagers, runInstall } from "../workspace/package-manager.js";
+
+const providerNames = kindCatalog.flatMap((k) => [k.kind, ...(k.aliases ?? [])]);
+const knownKind = (name: string) => providerNames.includes(name.trim().toLowerCase());
+
+export const initOptions = z.object({
+  dir: z.string().min(1).default("."),
+  /** A comma list on the command line, an array from prompts and tests. */
+  providers: z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (typeof v === "string" ? v.split(",") : v).map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.length > 0 && list.every(knownKind))
+    .optional(),
+  backend: z.enum(backends).optional(),
+  schema: z.enum(schemaFlavours).optional(),
+  dialect: z.enum(dialects).optional(),
+  session: z.enum(["jwt", "database"]).optional(),
+  yes: z.boolean().default(false),
+  install: z.boolean().default(true),
+  packageManager: z.enum(packageManagers).optional(),
+  force: z.boolean().default(false),
+  dryRun: z.boolean().default(false),
+});
+
+export type InitInput = z.input<typeof initOptions>;
+
+/** The documented --yes answers (README, --help). */
+export const defaults = { providers: ["credentials"], backend: "sqlite", schema: "sql", session: "jwt" } as const;
+
+const expectations = {
+  providers: `a comma list of ${providerNames.join(", ")}`,
+  backend: backends.join(", "),
+  schema: schemaFlavours.join(", "),
+  dialect: dialects.join(", "),
+  session: "jwt or database",
+  packageManager: packageManagers.join(", "),
+};
+
+/** Dialect a database backend speaks; memory and skeleton have none of their own, so the schema defaults to sqlite. */
+const backendDialect: Record<Backend, (typeof dialects)[number] | undefined> = { sqlite: "sqlite", postgres: "postgres", mysql: "mysql", memory: undefined, skeleton: undefined };
+
+export interface Io {
+  cwd: string;
+  out: NodeJS.WritableStream;
+  interactive: boolean;
+  env: NodeJS.ProcessEnv;
+  /** The adapter and schema generators; tests may pass their own. */
+  generators?: () => Promise<Generators>;
+}
+
+const defaultIo = (): Io => ({ cwd: process.cwd(), out: process.stdout, interactive: isInteractive(), env: process.env });
+
+/** --dir: created when absent, refused when it is a file or cannot be written. */
+function checkDir(dir: string, shown: string): void {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`--dir ${shown}: is a file, not a directory.`);
+  let existing = dir;
+  while (!existsSync(existing)) existing = dirname(existing);
+  try {
+    // access() says yes to root everywhere; a real probe also catches read-only and pseudo filesystems.
+    accessSync(existing, constants.W_OK);
+    rmdirSync(mkdtempSync(join(existing, ".create-auth-probe-")));
+  } catch {
+    throw new UsageError(`--dir ${shown}: cannot write to ${existing}; nothing was written.`);
+  }
+}
+
+type Options = z.output<typeof initOptions>;
+
+/** Fills in what flags did not give: defaults under --yes, prompts in a terminal, else an error naming the flags. */
+async function complete(options: Options, io: Io) {
+  const given = { providers: options.providers, backend: options.backend, schema: options.schema, session: options.session };
+  const missing = (Object.keys(given) as (keyof typeof given)[]).filter((k) => given[k] === undefined);
+  if (options.yes) return { ...defaults, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) } as typeof defaults & typeof given;
+  if (missing.length === 0) return given as Required<typeof given>;
+  if (!io.interactive) {
+    throw new UsageError(
+      `init needs ${missing.map((k) => `--${k}`).join(", ")} (no terminal to ask in), or --yes for the defaults.`,
+      `Example: create-auth init --providers ${defaults.providers.join(",")} --backend ${defaults.backend} --schema ${defaults.schema} --session ${defaults.session}`,
+    );
+  }
+  const { askInit, intro } = await import("../prompts/init.js");
+  intro();
+  const choice = (values: readonly string[], hints: Record<string, string> = {}) => values.map((v) => ({ value: v, label: v, hint: hints[v] }));
+  const answers = await askInit({
+    providers: given.providers ? undefined : { choices: kindCatalog.map((k) => ({ value: k.kind, label: k.title, hint: k.description })), initial: [...defaults.providers] },
+    backend: given.backend ? undefined : { choices: choice(backends, { sqlite: "embedded, no server (better-sqlite3)", memory: "in-process, for tests", skeleton: "every method to fill in" }), initial: defaults.backend },
+    schema: given.schema ? undefined : { choices: choice(schemaFlavours), initial: defaults.schema },
+    session: given.session ? undefined : { choices: choice(["jwt", "database"], { jwt: "a signed cookie (default)", database: "stored through the adapter" }), initial: defaults.session },
+  });
+  return { ...given, ...answers } as Required<typeof given>;
+}
+
+/** Options each provider needs: none under --yes or in CI, asked in a terminal. */
+async function providerOptions(kinds: ProviderKind[], ask: boolean): Promise<Record<string, unknown>[]> {
+  const needy = kinds.filter((k) => missingOptions(k, {}).length > 0);
+  if (needy.length && !ask) {
+    const free = kindCatalog.filter((k) => missingOptions(k.kind, {}).length === 0).map((k) => k.kind);
+    throw new UsageError(`--providers: ${needy.join(", ")} need options that init asks only in a terminal (not with --yes or in CI); use ${free.join(", ")} here and add ${needy.join(", ")} afterwards with create-auth add-provider.`);
+  }
+  const { askOptions } = ask && needy.length ? await import("../prompts/add-provider.js") : { askOptions: undefined };
+  const result: Record<string, unknown>[] = [];
+  for (const kind of kinds) result.push(askOptions && needy.includes(kind) ? await askOptions(missingOptions(kind, {})) : {});
+  return result;
+}
+
+function conflicts(o: { backend: Backend; dialect?: string; session: string; kinds: ProviderKind[] }): void {
+  const own = backendDialect[o.backend];
+  if (o.dialect && own && o.dialect !== own) throw new UsageError(`--dialect ${o.dialect} conflicts with --backend ${o.backend}, which speaks ${own}; drop --dialect or change --backend.`);
+  // Auth.js refuses a database session when every provider is credentials (its sign-ins are JWT only).
+  if (o.session === "database" && o.kinds.every((k) => k === "credentials")) {
+    throw new UsageError("--session database conflicts with --providers credentials alone: Auth.js keeps credentials sign-ins in JWT sessions; use --session jwt or add another provider.");
+  }
+}
+
+export async function runInit(input: InitInput, io: Io = defaultIo()): Promise<ExitCodeValue> {
+  const options = parseOptions(initOptions, input, expectations);
+  const root = resolve(io.cwd, options.dir);
+  checkDir(root, options.dir);
+  const answers = await complete(options, io);
+  const parsed = parseOptions(initOptions.pick({ providers: true, backend: true, schema: true, session: true }).required(), answers, expectations);
+  const kinds = [...new Set(parsed.providers.map(resolveKind))];
+  conflicts({ backend: parsed.backend, dialect: options.dialect, session: parsed.session, kinds });
+  const kindOptions = await providerOptions(kinds, io.interactive && !options.yes);
+
+  const plan: InitPlan = await planInit(
+    { root, kinds, kindOptions, backend: parsed.backend, schema: parsed.schema, session: parsed.session, dialect: options.dialect ?? backendDialect[parsed.backend] ?? "sqlite", force: options.force },
+    io.generators,
+  );
+  if (options.dryRun) {
+    io.out.write(await reportPlan(plan, root, io, true));
+    return ExitCode.ok;
+  }
+  const { applyPlan } = await import("../workspace/plan.js");
+  try {
+    applyPlan(plan.changes);
+  } catch (error) {
+    throw new UsageError(`Cannot write in ${options.dir}: ${(error as Error).message}; nothing was written.`);
+  }
+  io.out.write(await reportPlan(plan, root, io, false));
+  if (options.install) await install(root, options.packageManager, io);
+  await nextSteps(plan, io, { installed: options.install, root });
+  return ExitCode.ok;
+}
+
+const show = (root: string, path: string) => relative(root, path) || ".";
+
+/** What changed, what was left alone and what was kept; with --dry-run, the diff first. */
+async function reportPlan(plan: InitPlan, root: string, io: Io, dryRun: boolean): Promise<string> {
+  const lines: string[] = [];
+  if (dryRun && plan.changes.length) lines.push(await (await import("../workspace/plan.js")).renderDiff(plan.changes, root), "");
+  const verb = (before: string | null) => (dryRun ? (before === null ? "would create" : "would update") : before === null ? "created" : "updated");
+  for (const c of plan.changes) lines.push(`${verb(c.before)} ${show(root, c.path)}`);
+  for (const path of plan.leftAlone) lines.push(`left alone ${path} (exists with other contents; --force replaces it)`);
+  if (!plan.changes.length) lines.push("Auth is already set up here; nothing changed.");
+  for (const n of plan.notices) lines.push(`note: ${n}`);
+  if (dryRun) lines.push("", `Dry run: ${plan.changes.length} file(s) would change; nothing was written.`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Installs with a spinner in a terminal, a plain progress line elsewhere. */
+async function install(root: string, flag: PackageManager | undefined, io: Io): Promise<void> {
+  const detected: Detection = flag ? { manager: flag, source: "--package-manager" } : detectPackageManager(root, io.env);
+  const command = installCommand(detected.manager).join(" ");
+  const progress = io.interactive ? (await import("../prompts/init.js")).spinner(`Running ${command}`) : undefined;
+  if (!progress) io.out.write(`Running ${command} in ${root} (${detected.source})...\n`);
+  try {
+    await runInstall(detected.manager, root);
+  } catch (error) {
+    progress?.failed(`${command} failed`);
+    throw error;
+  }
+  if (progress) progress.done(`Installed with ${detected.manager}`);
+  else io.out.write(`Installed with ${detected.manager}.\n`);
+}
+
+async function nextSteps(plan: InitPlan, io: Io, o: { installed: boolean; root: string }): Promise<void> {
+  const lines: string[] = [];
+  if (o.root !== resolve(io.cwd)) lines.push(`cd ${relative(io.cwd, o.root) || o.root}`);
+  if (!o.installed) lines.push(`Install the dependencies: ${installCommand(detectPackageManager(o.root, io.env).manager).join(" ")}`);
+  const env = [...new Set(plan.snippets.flatMap((s) => s.env.map((e) => e.name)))];
+  if (env.length) lines.push(`Fill in ${env.join(", ")} in .env.local.`);
+  const redirecting = plan.snippets.filter((s) => s.hasCallback);
+  // add-provider's module graph is loaded only when a callback URL is to be shown.
+  const { callbackUrl } = redirecting.length ? await import("./add-provider.js") : { callbackUrl: undefined };
+  for (const s of redirecting) lines.push(`Register the callback URL of "${s.id}" at the provider (§4.1): ${callbackUrl!(s.id, undefined, io.env)}`);
+  if ("verify-adapter" in plan.scripts) lines.push("Check the adapter against the contract: npm run verify-adapter");
+  lines.push(...plan.snippets.flatMap((s) => s.notes.filter((n) => !n.startsWith("Needs "))));
+  if (io.interactive) (await import("../prompts/init.js")).outro(lines);
+  else io.out.write(`\nNext steps:\n${lines.map((l) => `  - ${l}`).join("\n")}\n`);
+}
+
+export function configure(command: Command, setExitCode: (code: number) => void): void {
+  command
+    .option("--dir <path>", "the project to set up (created when absent)", ".")
+    .option("--providers <list>", `comma list of provider kinds: ${providerNames.join(", ")} (default with --yes: ${defaults.providers.join(",")})`)
+    .option("--backend <name>", `the adapter's store: ${backends.join(", ")} (default: ${defaults.backend}, embedded)`)
+    .option("--schema <flavour>", `entity schema: ${schemaFlavours.join(", ")} (default: ${defaults.schema})`)
+    .option("--dialect <name>", `SQL dialect of the schema: ${dialects.join(", ")} (default: the backend's; memory and skeleton: sqlite)`)
+    .option("--session <strategy>", `jwt or database (default: ${defaults.session})`)
+    .option("-y, --yes", "take the defaults for every question not answered by a flag")
+    .option("--no-install", "do not install the dependencies")
+    .option("--package-manager <name>", `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`)
+    .option("--force", "replace generated files that already exist (package.json, .gitignore and .env files are always merged)")
+    .option("--dry-run", "print every file and change as a diff and write nothing")
+    .addHelpText(
+      "after",
+      `
+Defaults with --yes: --providers ${defaults.providers.join(",")} --backend ${defaults.backend} --schema ${defaults.schema} --session ${defaults.session}.
+Under --yes or in CI, --providers takes only kinds that need no options (email, credentials,
+webauthn/passkey, social); add oauth and oidc afterwards with create-auth add-provider.
+Conflicts: --dialect must match a database backend (sqlite, postgres, mysql); --session database
+needs a provider other than credentials.
+
+Examples:
+  $ npm create auth init -- --yes
+  $ create-auth init --yes
+  $ create-auth init --providers email,passkey --backend postgres --schema drizzle --session database
+  $ create-auth init --dir my-app --yes --backend memory --no-install
+  $ create-auth init --yes --dry-run
+
+In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
+terminal, a missing answer is an error naming the flags (or pass --yes).
+Exit codes: 0 set up (or already set up), 1 the install failed (files were written),
+2 usage error (nothing written), 130 cancelled at a prompt (nothing written).`,
+    )
+    .action(async (flags: Record<string, unknown>) => {
+      setExitCode(await runInit(flags as InitInput));
+    });
+}

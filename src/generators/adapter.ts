@@ -1,0 +1,91 @@
+/**
+ * The project's database adapter (auth/adapter.ts), its connection module for
+ * SQL backends (auth/db.ts), the SQL schema it expects, and the module
+ * `create-auth verify-adapter` runs (auth/verify-adapter.ts).
+ *
+ * The three SQL backends share two templates (adapters/db.ts.hbs and
+ * adapters/sql.ts.hbs) with small dialect conditionals; memory and skeleton
+ * have their own.
+ */
+import type { DependencyName } from "../catalog/dependencies.js";
+import { renderTemplate } from "../providers/render.js";
+import { sqlDialectContext, generateSqlSchema } from "./sql-schema.js";
+import { authDir, type Backend, type Dialect, type GeneratedPart, type PlannedFile } from "./types.js";
+
+export interface AdapterOptions {
+  /** How relative imports end: ".js" for NodeNext resolution, "" for bundlers. */
+  importExtension: "" | ".js";
+  /** Must match the backend when given; SQL backends imply their dialect. */
+  dialect?: Dialect;
+}
+
+const sqlBackends: Partial<Record<Backend, Dialect>> = { sqlite: "sqlite", postgres: "postgres", mysql: "mysql" };
+
+/** The dialect a backend writes, or undefined for memory and skeleton. */
+export function dialectOf(backend: Backend): Dialect | undefined {
+  return sqlBackends[backend];
+}
+
+const verifyScript = "create-auth verify-adapter auth/verify-adapter.ts --require all";
+
+interface BackendPackages {
+  dependencies: DependencyName[];
+  devDependencies: DependencyName[];
+  env: GeneratedPart["env"];
+}
+
+const drivers: Record<Dialect, BackendPackages> = {
+  sqlite: {
+    dependencies: ["better-sqlite3"],
+    devDependencies: ["@types/better-sqlite3"],
+    env: [{ name: "AUTH_DATABASE_PATH", description: "SQLite database file of the auth adapter (default ./auth.db)", example: "./auth.db" }],
+  },
+  postgres: {
+    dependencies: ["pg"],
+    devDependencies: ["@types/pg"],
+    env: [{ name: "DATABASE_URL", description: "PostgreSQL connection string of the auth adapter", example: "postgres://postgres@127.0.0.1:5432/app" }],
+  },
+  mysql: {
+    // mysql2 ships its own types.
+    dependencies: ["mysql2"],
+    devDependencies: [],
+    env: [{ name: "DATABASE_URL", description: "MySQL or MariaDB connection string of the auth adapter", example: "mysql://root@127.0.0.1:3306/app" }],
+  },
+};
+
+export async function generateAdapter(backend: Backend, options: AdapterOptions): Promise<GeneratedPart> {
+  const dialect = dialectOf(backend);
+  if (dialect && options.dialect && options.dialect !== dialect) {
+    throw new Error(`The ${backend} adapter writes ${dialect} SQL, not ${options.dialect}`);
+  }
+  const ext = options.importExtension;
+  const files: PlannedFile[] = [];
+  const part: GeneratedPart = {
+    files,
+    // Type-only import of @auth/core/adapters; Auth.js projects have it already.
+    dependencies: ["@auth/core"],
+    devDependencies: ["create-auth"],
+    env: [],
+    scripts: { "verify-adapter": verifyScript },
+  };
+
+  if (dialect) {
+    const context = { ...sqlDialectContext(dialect), ext, sql: true };
+    files.push({ path: `${authDir}/adapter.ts`, contents: await renderTemplate("adapters/sql.ts.hbs", context) });
+    files.push({ path: `${authDir}/db.ts`, contents: await renderTemplate("adapters/db.ts.hbs", context) });
+    files.push({ path: `${authDir}/verify-adapter.ts`, contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context) });
+    // setup() reads the schema from the same folder, so it is part of the adapter
+    // even when the project's schema flavour is an ORM. Same path and contents as
+    // generateSqlSchema, so a plan holding both can keep either.
+    files.push(...(await generateSqlSchema(dialect)).files);
+    const driver = drivers[dialect];
+    part.dependencies.push(...driver.dependencies);
+    part.devDependencies.push(...driver.devDependencies);
+    part.env.push(...driver.env);
+  } else {
+    const context = { ext, sql: false, dialect: "", sqlite: false };
+    files.push({ path: `${authDir}/adapter.ts`, contents: await renderTemplate(`adapters/${backend}.ts.hbs`, context) });
+    files.push({ path: `${authDir}/verify-adapter.ts`, contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context) });
+  }
+  return part;
+}

@@ -1,0 +1,68 @@
+/**
+ * The questions init asks in a terminal, grouped, only for what no flag
+ * gave; each has a flag of the same name (see src/commands/init.ts). Ctrl-C
+ * at any question cancels before anything is planned or written.
+ */
+import * as p from "@clack/prompts";
+import { CliError, ExitCode } from "../lib/errors.js";
+
+export interface Choice {
+  value: string;
+  label: string;
+  hint?: string;
+}
+
+export interface InitQuestions {
+  providers?: { choices: Choice[]; initial: string[] };
+  backend?: { choices: Choice[]; initial: string };
+  schema?: { choices: Choice[]; initial: string };
+  session?: { choices: Choice[]; initial: string };
+}
+
+export interface InitAnswers {
+  providers?: string[];
+  backend?: string;
+  schema?: string;
+  session?: string;
+}
+
+const cancelled = () => {
+  p.cancel("Cancelled; nothing was written.");
+  return new CliError("Cancelled; nothing was written.", { exitCode: ExitCode.cancelled });
+};
+
+export function intro(): void {
+  p.intro("create-auth init");
+}
+
+export async function askInit(q: InitQuestions): Promise<InitAnswers> {
+  const select = (s: { choices: Choice[]; initial: string }, message: string) => () => p.select({ message, options: s.choices, initialValue: s.initial }) as Promise<string>;
+  const answers = await p.group(
+    {
+      providers: q.providers
+        ? () => p.multiselect({ message: "Sign-in providers (--providers; space to choose, enter to confirm)", options: q.providers!.choices, initialValues: q.providers!.initial, required: true }) as Promise<string[]>
+        : () => undefined,
+      backend: q.backend ? select(q.backend, "Database adapter (--backend)") : () => undefined,
+      schema: q.schema ? select(q.schema, "Entity schema flavour (--schema)") : () => undefined,
+      session: q.session ? select(q.session, "Session strategy (--session)") : () => undefined,
+    },
+    {
+      onCancel: () => {
+        throw cancelled();
+      },
+    },
+  );
+  return answers as InitAnswers;
+}
+
+/** A spinner while a slow step (the install) runs. */
+export function spinner(message: string): { done(message: string): void; failed(message: string): void } {
+  const s = p.spinner();
+  s.start(message);
+  return { done: (m) => s.stop(m), failed: (m) => s.error(m) };
+}
+
+export function outro(lines: string[]): void {
+  if (lines.length) p.note(lines.join("\n"), "Next steps");
+  p.outro("Auth is set up.");
+}

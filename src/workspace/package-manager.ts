@@ -1,0 +1,63 @@
+/**
+ * Which package manager a project uses, and installing with it. The
+ * lockfile in the project wins (it is what the team committed); then the
+ * manager that launched us (`npm create auth`, `pnpm create auth`... set
+ * npm_config_user_agent); then npm, which ships with Node.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { CliError, ExitCode } from "../lib/errors.js";
+
+export const packageManagers = ["npm", "pnpm", "yarn", "bun"] as const;
+export type PackageManager = (typeof packageManagers)[number];
+
+/** Lockfiles in order of precedence: a bun project may keep a yarn.lock for other tools, not the reverse. */
+const lockfiles: readonly [string, PackageManager][] = [
+  ["bun.lock", "bun"],
+  ["bun.lockb", "bun"],
+  ["pnpm-lock.yaml", "pnpm"],
+  ["yarn.lock", "yarn"],
+  ["package-lock.json", "npm"],
+  ["npm-shrinkwrap.json", "npm"],
+];
+
+export interface Detection {
+  manager: PackageManager;
+  /** Why: "pnpm-lock.yaml", "npm_config_user_agent" or "default". */
+  source: string;
+}
+
+/** The manager named at the start of a user agent such as "pnpm/9.1.0 npm/? node/v20.12.0 linux x64". */
+export function fromUserAgent(userAgent: string | undefined): PackageManager | undefined {
+  const name = userAgent?.trim().split("/")[0]?.toLowerCase();
+  return packageManagers.find((m) => m === name);
+}
+
+export function detectPackageManager(root: string, env: NodeJS.ProcessEnv = process.env): Detection {
+  const lock = lockfiles.find(([file]) => existsSync(join(root, file)));
+  if (lock) return { manager: lock[1], source: lock[0] };
+  const agent = fromUserAgent(env.npm_config_user_agent);
+  if (agent) return { manager: agent, source: "npm_config_user_agent" };
+  return { manager: "npm", source: "default" };
+}
+
+/** The command line that installs a project's dependencies, as shown to the user. */
+export const installCommand = (manager: PackageManager): string[] => [manager, "install"];
+
+/**
+ * Runs the install in `root`. Output is captured (a spinner or a progress
+ * line is shown instead) and printed only when it fails. execa is imported
+ * here, lazily: --no-install and --dry-run never load it.
+ */
+export async function runInstall(manager: PackageManager, root: string): Promise<void> {
+  const [command, ...args] = installCommand(manager);
+  const { execa } = await import("execa");
+  const result = await execa(command!, args, { cwd: root, reject: false, all: true, stdin: "ignore" });
+  if (result.exitCode === 0 && !result.failed) return;
+  const reason = result.exitCode === undefined ? (result.shortMessage ?? "could not start") : `exit code ${result.exitCode}`;
+  const tail = String(result.all ?? "").trim().split("\n").slice(-15).join("\n");
+  throw new CliError(`${installCommand(manager).join(" ")} failed (${reason}); the files were written, the dependencies are not installed.`, {
+    exitCode: ExitCode.contractFailed,
+    hint: `${tail ? `${tail}\n\n` : ""}Fix the problem above, then run \`${installCommand(manager).join(" ")}\` in ${root}.`,
+  });
+}

@@ -1,0 +1,67 @@
+// The init questions in a real pseudo-terminal (util-linux `script`), keys typed as a person would.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { root, tempDir } from "../helpers.js";
+
+const down = "\u001b[B";
+const space = " ";
+const enter = "\r";
+const ctrlC = "\u0003";
+
+/** Runs init in a pty in an empty dir and types `keys` (each after a pause, so the prompt is drawn). */
+async function typed(args: string[], keys: string[]) {
+  const dir = tempDir("create-auth-init-tty-");
+  // A fresh pty is 0 columns wide; give it a real size so prompts are drawn as text.
+  const command = `stty cols 160 rows 40; ${["node", join(root, "bin", "create-auth.js"), "init", "--no-install", ...args].map((a) => `'${a}'`).join(" ")}`;
+  const child = execa("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: { CI: "", NO_COLOR: "1", TERM: "xterm" }, reject: false, timeout: 30_000 });
+  for (const key of keys) {
+    await new Promise((r) => setTimeout(r, 700));
+    child.stdin!.write(key);
+  }
+  const result = await child;
+  // Prompts redraw with cursor moves; compare the text without escape sequences.
+  const screen = String(result.stdout).replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+  return { dir, result, screen, read: (path: string) => readFileSync(join(dir, path), "utf8") };
+}
+
+describe("init in a terminal", () => {
+  it("asks the grouped questions no flag answered, then writes and shows the next steps", async () => {
+    const keys = [
+      down, down, space, enter, // providers: add email to the preselected credentials
+      down, enter, // backend: postgres
+      down, down, enter, // schema: drizzle
+      down, enter, // session: database
+    ];
+    const { result, screen, read } = await typed([], keys);
+    expect(screen).toMatch(/Sign-in providers \(--providers/);
+    expect(screen).toMatch(/Database adapter \(--backend\)/);
+    expect(screen).toMatch(/Entity schema flavour \(--schema\)/);
+    expect(screen).toMatch(/Session strategy \(--session\)/);
+    expect(result.exitCode).toBe(0);
+    const config = read("auth.ts");
+    expect(config).toContain("email,");
+    expect(config).toContain("credentials,");
+    expect(config).toContain('session: { strategy: "database" },');
+    expect(read("auth/schema.drizzle.ts")).toContain("pgTable");
+    expect(JSON.parse(read("package.json")).dependencies).toHaveProperty("pg");
+    expect(screen).toMatch(/Next steps/);
+  }, 60_000);
+
+  it("asks an OIDC provider's options and prints its callback URL", async () => {
+    const { result, screen, read } = await typed(["--providers", "oidc", "--backend", "memory", "--schema", "sql", "--session", "jwt"], ["corp", enter, "https://login.corp.example", enter]);
+    expect(screen).toMatch(/\(--id\)/);
+    expect(screen).toMatch(/\(--issuer\)/);
+    expect(result.exitCode).toBe(0);
+    expect(read("providers/corp.ts")).toContain("https://login.corp.example");
+    expect(screen).toContain("http://localhost:3000/api/auth/callback/corp");
+  }, 60_000);
+
+  it("Ctrl-C cancels with exit 130 and writes nothing", async () => {
+    const { result, screen, dir } = await typed([], [ctrlC]);
+    expect(result.exitCode).toBe(130);
+    expect(screen).toMatch(/Cancelled; nothing was written/);
+    expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
+});

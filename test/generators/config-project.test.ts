@@ -1,0 +1,101 @@
+// package.json, tsconfig and dotenv planning for init: add what is missing, never change a value that is there.
+import { describe, expect, it } from "vitest";
+import { dependencyVersions } from "../../src/catalog/dependencies.js";
+import { envExample, envLocal, gitignore, mergePackageJson, newSecret, newTsconfig, packageName } from "../../src/generators/project.js";
+import { selfDependencySpec } from "../../src/workspace/self.js";
+
+const needs = { dependencies: ["@auth/core", "better-sqlite3"], devDependencies: ["create-auth", "tsx"], scripts: { "verify-adapter": "create-auth verify-adapter auth/verify-adapter.ts" } };
+
+describe("mergePackageJson", () => {
+  it("creates an ESM package named after the folder with catalog versions, the script and the install-script approval", () => {
+    const { text, kept } = mergePackageJson(null, needs, "/tmp/My App!");
+    const pkg = JSON.parse(text);
+    expect(pkg).toMatchObject({ name: "my-app", private: true, type: "module" });
+    expect(pkg.dependencies).toEqual({ "@auth/core": dependencyVersions["@auth/core"], "better-sqlite3": dependencyVersions["better-sqlite3"] });
+    expect(pkg.devDependencies).toEqual({ "create-auth": selfDependencySpec(), tsx: dependencyVersions.tsx });
+    expect(pkg.scripts).toEqual(needs.scripts);
+    expect(pkg.allowScripts).toEqual({ "better-sqlite3": true });
+    expect(kept).toEqual([]);
+  });
+
+  it("keeps existing versions, scripts, allowScripts entries, key order and indentation", () => {
+    const existing = `{\n    "name": "app",\n    "scripts": { "verify-adapter": "mine" },\n    "dependencies": { "@auth/core": "0.30.0" },\n    "allowScripts": { "better-sqlite3@12.0.0": true }\n}\n`;
+    const { text, kept } = mergePackageJson(existing, needs, "/x");
+    const pkg = JSON.parse(text);
+    expect(Object.keys(pkg)).toEqual(["name", "scripts", "dependencies", "allowScripts", "devDependencies"]);
+    expect(pkg.dependencies["@auth/core"]).toBe("0.30.0");
+    expect(pkg.dependencies["better-sqlite3"]).toBe(dependencyVersions["better-sqlite3"]);
+    expect(pkg.scripts["verify-adapter"]).toBe("mine");
+    expect(pkg.allowScripts).toEqual({ "better-sqlite3@12.0.0": true });
+    expect(text).toMatch(/^ {4}"name"/m);
+    expect(kept.join("\n")).toMatch(/keeps @auth\/core@0\.30\.0/);
+    expect(kept.join("\n")).toMatch(/keeps its "verify-adapter" script/);
+  });
+
+  it("a dependency listed in devDependencies is not added again; a denial stays a denial", () => {
+    const existing = JSON.stringify({ devDependencies: { "@auth/core": dependencyVersions["@auth/core"] }, dependencies: { "better-sqlite3": "^12.6.0" }, allowScripts: { "better-sqlite3": false } });
+    const pkg = JSON.parse(mergePackageJson(existing, { ...needs, devDependencies: [], scripts: {} }, "/x").text);
+    expect(pkg.dependencies).toEqual({ "better-sqlite3": "^12.6.0" });
+    expect(pkg.allowScripts).toEqual({ "better-sqlite3": false });
+  });
+
+  it("returns the text unchanged when nothing is missing", () => {
+    const first = mergePackageJson(null, needs, "/x").text;
+    expect(mergePackageJson(first, needs, "/x").text).toBe(first);
+  });
+
+  it("names a package missing from the catalog instead of guessing a version", () => {
+    const { text, kept } = mergePackageJson(null, { dependencies: ["left-pad"], devDependencies: [], scripts: {} }, "/x");
+    expect(JSON.parse(text).dependencies).toBeUndefined();
+    expect(kept).toEqual(["left-pad is not in create-auth's version catalog and was not added; add it yourself"]);
+  });
+
+  it("packageName falls back to app", () => {
+    expect(packageName("/tmp/---")).toBe("app");
+  });
+});
+
+describe("newTsconfig", () => {
+  it("ESM projects get NodeNext and .js imports; CommonJS ones bundler resolution and bare imports", () => {
+    expect(JSON.parse(newTsconfig(true, false).text).compilerOptions).toMatchObject({ module: "NodeNext", moduleResolution: "NodeNext", strict: true });
+    expect(newTsconfig(true, false).importExtension).toBe(".js");
+    expect(newTsconfig(false, false).importExtension).toBe("");
+    expect(JSON.parse(newTsconfig(false, false).text).compilerOptions).toMatchObject({ moduleResolution: "Bundler" });
+  });
+
+  it("turns on decorators for TypeORM only", () => {
+    expect(JSON.parse(newTsconfig(true, true).text).compilerOptions).toMatchObject({ experimentalDecorators: true, emitDecoratorMetadata: true });
+    expect(JSON.parse(newTsconfig(true, false).text).compilerOptions.experimentalDecorators).toBeUndefined();
+  });
+});
+
+describe("env files", () => {
+  const vars = [{ name: "DATABASE_URL", description: "SQLite file", example: "file:./dev.db" }];
+
+  it("newSecret is 32 random bytes, base64", () => {
+    expect(Buffer.from(newSecret(), "base64")).toHaveLength(32);
+    expect(newSecret()).not.toBe(newSecret());
+  });
+
+  it(".env.example lists every variable with no secret value", () => {
+    const text = envExample(null, vars);
+    expect(text).toMatch(/^AUTH_SECRET=$/m);
+    expect(text).toMatch(/^DATABASE_URL=file:\.\/dev\.db$/m);
+  });
+
+  it(".env.local gets a fresh secret, and keeps an existing one", () => {
+    expect(envLocal(null, vars, "s3cret")).toMatch(/^AUTH_SECRET=s3cret$/m);
+    const existing = "AUTH_SECRET=mine\n";
+    const merged = envLocal(existing, vars, "other");
+    expect(merged.startsWith(existing)).toBe(true);
+    expect(merged).not.toContain("other");
+    expect(merged).toMatch(/^DATABASE_URL=file:\.\/dev\.db$/m);
+    expect(envLocal(merged, vars)).toBe(merged);
+  });
+
+  it(".gitignore gains .env.local (and node_modules when new)", () => {
+    expect(gitignore(null)).toBe("node_modules\n.env.local\n");
+    expect(gitignore("dist\n")).toBe("dist\n.env.local\n");
+    expect(gitignore(".env*\n")).toBe(".env*\n");
+  });
+});
