@@ -192,7 +192,11 @@ async function install(root: string, flag: PackageManager | undefined, io: Io): 
 
 async function nextSteps(plan: InitPlan, io: Io, o: { installed: boolean; root: string }): Promise<void> {
   const lines: string[] = [];
-  if (o.root !== resolve(io.cwd)) lines.push(`cd ${relative(io.cwd, o.root) || o.root}`);
+  if (o.root !== resolve(io.cwd)) {
+    // A path that climbs out of the cwd reads better absolute.
+    const fromCwd = relative(io.cwd, o.root);
+    lines.push(`cd ${fromCwd.startsWith("..") ? o.root : fromCwd}`);
+  }
   if (!o.installed) lines.push(`Install the dependencies: ${installCommand(detectPackageManager(o.root, io.env).manager).join(" ")}`);
   const env = [...new Set(plan.snippets.flatMap((s) => s.env.map((e) => e.name)))];
   if (env.length) lines.push(`Fill in ${env.join(", ")} in .env.local.`);
