@@ -72,6 +72,8 @@ function pickExport(mod: Record<string, unknown>, path: string, requested: strin
   // A CommonJS module's `module.exports = { adapter }` arrives as the default export.
   const cjs = mod.default as Record<string, unknown> | undefined;
   if (cjs && typeof cjs === "object" && usable(cjs.adapter)) return { name: "adapter", value: cjs.adapter };
+  // `export default` compiled to CommonJS (a "type": "commonjs" package) arrives as { __esModule: true, default }.
+  if (cjs && typeof cjs === "object" && usable(cjs.default)) return { name: "default", value: cjs.default };
   if ("default" in mod) {
     throw new LoadError(`The default export of ${path} is ${describeKind(mod.default)}; expected an adapter object, a factory function or a promise of an adapter.`, {
       hint: names.length > 1 ? `It also exports: ${listing}. Choose one with --export NAME.` : undefined,

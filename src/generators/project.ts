@@ -156,7 +156,9 @@ export function envLocal(existing: string | null, vars: EnvVar[], secret: string
 }
 
 /** .env.local holds the secret: keep it out of git (a new .gitignore also gets node_modules). */
-export const gitignore = (existing: string | null) => addIgnoreEntries(existing, existing === null ? ["node_modules", ".env.local"] : [".env.local"]);
+/** .env.local holds the secret; the embedded database file (and its -wal/-shm) holds users and sessions. */
+export const gitignore = (existing: string | null, backend?: Backend) =>
+  addIgnoreEntries(existing, [...(existing === null ? ["node_modules"] : []), ".env.local", ...(backend === "sqlite" ? ["auth.db*"] : [])]);
 
 /** The adapter and schema generators (src/generators/adapter.ts, schema.ts), loaded only when init plans. */
 export interface Generators {
@@ -270,7 +272,7 @@ export async function planInit(request: InitRequest, generators: () => Promise<G
     ["package.json", merged.text],
     [".env.example", envExample(readIfExists(join(root, ".env.example")), [...vars.values()])],
     [".env.local", envLocal(readIfExists(join(root, ".env.local")), [...vars.values()])],
-    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")))],
+    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), request.backend)],
   ];
   for (const [path, text] of merges) {
     const change = changeFile(join(root, path), text);

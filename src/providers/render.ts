@@ -70,14 +70,32 @@ function register(hbs: Handlebars): void {
   hbs.registerHelper("includes", (list: unknown, item: unknown) => Array.isArray(list) && list.includes(item));
 }
 
-let instance: Promise<Handlebars> | undefined;
+/** How templates compile: code, not HTML (no escaping), and a missing value is an error. */
+export const compileOptions = { noEscape: true, strict: true } as const;
 
-/** Handlebars is imported only when something is rendered, so other commands never pay for it. */
-function handlebars(): Promise<Handlebars> {
-  instance ??= import("handlebars").then((mod) => {
+type TemplateSpec = Parameters<Handlebars["template"]>[0];
+
+/** Built by scripts/precompile-templates.js into dist/; absent when running from src/. */
+async function precompiled(): Promise<Record<string, TemplateSpec> | undefined> {
+  try {
+    return (await import(new URL("../templates.precompiled.js", import.meta.url).href)).default;
+  } catch {
+    return undefined;
+  }
+}
+
+let instance: Promise<{ hbs: Handlebars; specs: Record<string, TemplateSpec> | undefined }> | undefined;
+
+/**
+ * Handlebars is imported only when something is rendered, so other commands
+ * never pay for it; with precompiled templates only its runtime is loaded.
+ */
+function handlebars() {
+  instance ??= precompiled().then(async (specs) => {
+    const mod = (specs ? await import("handlebars/runtime.js") : await import("handlebars")) as unknown as { default?: Handlebars } & Handlebars;
     const hbs = (mod.default ?? mod).create() as Handlebars;
     register(hbs);
-    return hbs;
+    return { hbs, specs };
   });
   return instance;
 }
@@ -86,10 +104,11 @@ const templates = new Map<string, Promise<Template>>();
 const partialSets = new Map<string, Promise<Record<string, Template>>>();
 
 async function compile(path: string): Promise<Template> {
-  const hbs = await handlebars();
+  const { hbs, specs } = await handlebars();
+  const spec = specs?.[path];
+  if (spec) return hbs.template(spec) as Template;
   const source = await readFile(new URL(path, templatesRoot), "utf8");
-  // strict: a `{{name}}` missing from the context throws instead of printing nothing.
-  return hbs.compile(source, { noEscape: true, strict: true }) as Template;
+  return hbs.compile(source, compileOptions) as Template;
 }
 
 /** Partials of a template folder live in its `partials/` subfolder, named by file name without `.hbs`. */

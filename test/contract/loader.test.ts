@@ -23,6 +23,7 @@ describe("loading adapter modules", () => {
     ["async-factory.ts", "default", "createUser"],
     ["promise-export.ts", "default", "createUser"],
     ["ts-paths/src/adapter.ts", "default", "getUser"],
+    ["commonjs-package/adapter.ts", "default", "getUser"],
   ])("%s: finds the adapter in export %s", async (name, exportName, method) => {
     const { loaded, adapter } = await open(name);
     expect(loaded.exportName).toBe(exportName);
@@ -31,6 +32,11 @@ describe("loading adapter modules", () => {
 
   it("compiles TypeScript that imports local files through tsconfig paths", async () => {
     const { adapter } = await open("ts-paths/src/adapter.ts");
+    expect(await adapter.getUser!("nobody")).toBeNull();
+  });
+
+  it("finds export default and setup in a TypeScript module of a CommonJS package", async () => {
+    const { adapter } = await open("commonjs-package/adapter.ts");
     expect(await adapter.getUser!("nobody")).toBeNull();
   });
 

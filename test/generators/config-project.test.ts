@@ -97,5 +97,8 @@ describe("env files", () => {
     expect(gitignore(null)).toBe("node_modules\n.env.local\n");
     expect(gitignore("dist\n")).toBe("dist\n.env.local\n");
     expect(gitignore(".env*\n")).toBe(".env*\n");
+    // The embedded database and its journal files hold users and sessions.
+    expect(gitignore(null, "sqlite")).toBe("node_modules\n.env.local\nauth.db*\n");
+    expect(gitignore(".env.local\nauth.db*\n", "sqlite")).toBe(".env.local\nauth.db*\n");
   });
 });
