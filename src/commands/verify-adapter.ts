@@ -5,7 +5,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { dirname, resolve } from "node:path";
-import picomatch from "picomatch";
 import { z } from "zod";
 import { shouldColor } from "../lib/color.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
@@ -53,7 +52,10 @@ const allowed: Record<string, string> = {
 export const parseVerifyAdapterOptions = (input: VerifyAdapterInput): VerifyAdapterOptions => parseOptions(verifyAdapterOptions, input, allowed, { module: "<module>" });
 
 /** --only/--skip take ids or globs; a pattern that matches nothing is a typo. */
-export function selectCases(cases: ContractCase[], only: string[], skip: string[]): ContractCase[] {
+export async function selectCases(cases: ContractCase[], only: string[], skip: string[]): Promise<ContractCase[]> {
+  if (only.length === 0 && skip.length === 0) return cases;
+  // Loaded only when there are patterns: every full run would pay for it otherwise.
+  const { default: picomatch } = await import("picomatch");
   const matcher = (flag: string, pattern: string) => {
     const isMatch = picomatch(pattern);
     if (!cases.some((c) => isMatch(c.id))) throw new UsageError(`${flag} ${pattern} matches no case.`, "List the case ids with: create-auth verify-adapter --list");
@@ -94,7 +96,7 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, out: NodeJS.Wr
     out.write(listCases(allCases));
     return ExitCode.ok;
   }
-  const cases = selectCases(allCases, options.only, options.skip);
+  const cases = await selectCases(allCases, options.only, options.skip);
   const outputs = planOutputs(options.reporter, options.outputFile);
   const loaded = await loadAdapterModule(options.module, { exportName: options.export });
 
