@@ -1,6 +1,6 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 
@@ -16,4 +16,38 @@ export function cli(args: string[], options: { cwd?: string; env?: Record<string
     reject: false,
     timeout: 60_000,
   });
+}
+
+/** Every file under `dir` and its text: to prove a command changed nothing. */
+export function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else files[relative(dir, path)] = readFileSync(path, "utf8");
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return files;
+}
+
+export const keys = { down: "\u001b[B", space: " ", enter: "\r", ctrlC: "\u0003" } as const;
+
+/**
+ * Runs the CLI in a real pseudo-terminal (util-linux `script`) in `cwd` and
+ * types `input`, each key after a pause so the prompt is drawn first.
+ */
+export async function inTerminal(args: string[], input: string[], cwd: string) {
+  // A fresh pty is 0 columns wide; give it a real size so prompts are drawn as text.
+  const command = `stty cols 160 rows 40; ${["node", join(root, "bin", "create-auth.js"), ...args].map((a) => `'${a}'`).join(" ")}`;
+  const child = execa("script", ["-qfec", command, "/dev/null"], { cwd, env: { CI: "", NO_COLOR: "1", TERM: "xterm" }, reject: false, timeout: 30_000 });
+  for (const key of input) {
+    await new Promise((r) => setTimeout(r, 700));
+    child.stdin!.write(key);
+  }
+  const result = await child;
+  // Prompts redraw with cursor moves; compare the text without escape sequences.
+  const screen = String(result.stdout).replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+  return { result, screen, read: (path: string) => readFileSync(join(cwd, path), "utf8") };
 }

@@ -1,29 +1,16 @@
 // The prompt flow in a real pseudo-terminal (util-linux `script`), keys typed as a person would.
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { fixture, root, tempDir } from "../helpers.js";
+import { fixture, inTerminal, keys, tempDir } from "../helpers.js";
 
-const down = "\u001b[B";
-const enter = "\r";
-const ctrlC = "\u0003";
+const { down, enter, ctrlC } = keys;
 
-/** Runs add-provider in a pty and types `keys` (each after a pause, so the prompt is drawn). */
-async function typed(args: string[], keys: string[]) {
+/** Runs add-provider in a pty on a copy of the sample project. */
+async function typed(args: string[], input: string[]) {
   const dir = tempDir("create-auth-tty-");
   cpSync(fixture("projects", "next-app"), dir, { recursive: true });
-  // A fresh pty is 0 columns wide; give it a real size so prompts are drawn as text.
-  const command = `stty cols 160 rows 40; ${["node", join(root, "bin", "create-auth.js"), "add-provider", ...args].map((a) => `'${a}'`).join(" ")}`;
-  const child = execa("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: { CI: "", NO_COLOR: "1", TERM: "xterm" }, reject: false, timeout: 30_000 });
-  for (const key of keys) {
-    await new Promise((r) => setTimeout(r, 700));
-    child.stdin!.write(key);
-  }
-  const result = await child;
-  // Prompts redraw with cursor moves; compare the text without escape sequences.
-  const screen = String(result.stdout).replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
-  return { dir, result, screen, read: (path: string) => readFileSync(join(dir, path), "utf8") };
+  return { dir, ...(await inTerminal(["add-provider", ...args], input, dir)) };
 }
 
 describe("add-provider in a terminal", () => {

@@ -1,8 +1,8 @@
 // End to end: the built CLI on a copy of a real-looking project, as CI runs it (no terminal).
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, tempDir } from "../helpers.js";
+import { cli, fixture, snapshot, tempDir } from "../helpers.js";
 
 function project(): string {
   const dir = tempDir("create-auth-app-");
@@ -10,19 +10,6 @@ function project(): string {
   return dir;
 }
 
-/** Every file and its bytes: to prove a command changed nothing. */
-function snapshot(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const path = join(d, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else files[relative(dir, path)] = readFileSync(path, "utf8");
-    }
-  };
-  walk(dir);
-  return files;
-}
 
 const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 

@@ -1,29 +1,14 @@
 // The init questions in a real pseudo-terminal (util-linux `script`), keys typed as a person would.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { execa } from "execa";
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { root, tempDir } from "../helpers.js";
+import { inTerminal, keys, tempDir } from "../helpers.js";
 
-const down = "\u001b[B";
-const space = " ";
-const enter = "\r";
-const ctrlC = "\u0003";
+const { down, space, enter, ctrlC } = keys;
 
-/** Runs init in a pty in an empty dir and types `keys` (each after a pause, so the prompt is drawn). */
-async function typed(args: string[], keys: string[]) {
+/** Runs init (never installing) in a pty in an empty dir. */
+async function typed(args: string[], input: string[]) {
   const dir = tempDir("create-auth-init-tty-");
-  // A fresh pty is 0 columns wide; give it a real size so prompts are drawn as text.
-  const command = `stty cols 160 rows 40; ${["node", join(root, "bin", "create-auth.js"), "init", "--no-install", ...args].map((a) => `'${a}'`).join(" ")}`;
-  const child = execa("script", ["-qfec", command, "/dev/null"], { cwd: dir, env: { CI: "", NO_COLOR: "1", TERM: "xterm" }, reject: false, timeout: 30_000 });
-  for (const key of keys) {
-    await new Promise((r) => setTimeout(r, 700));
-    child.stdin!.write(key);
-  }
-  const result = await child;
-  // Prompts redraw with cursor moves; compare the text without escape sequences.
-  const screen = String(result.stdout).replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
-  return { dir, result, screen, read: (path: string) => readFileSync(join(dir, path), "utf8") };
+  return { dir, ...(await inTerminal(["init", "--no-install", ...args], input, dir)) };
 }
 
 describe("init in a terminal", () => {

@@ -1,25 +1,12 @@
 // End to end: the built CLI sets up auth in temp dirs, as CI runs it (CI=true, no terminal, never installing).
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
-import { cli, root, tempDir } from "../helpers.js";
+import { cli, root, snapshot, tempDir } from "../helpers.js";
 
 const init = (dir: string, ...args: string[]) => cli(["init", "--no-install", ...args], { cwd: dir, env: { CI: "true" } });
 
-/** Every file and its bytes: to prove a command changed nothing. */
-function snapshot(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const path = join(d, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else files[relative(dir, path)] = readFileSync(path, "utf8");
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return files;
-}
 
 const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 
