@@ -10,14 +10,14 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { parseOptions } from "../lib/options.js";
-import { isInteractive } from "../prompts/interactive.js";
+import { isInteractive } from "../lib/terminal.js";
 import { kindCatalog, missingOptions, parseProviderOptions, type ProviderKind, resolveKind } from "../providers/kinds.js";
 import type { ProviderSnippet } from "../providers/snippet.js";
 import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
 import { addEnvEntries } from "../workspace/env-file.js";
 import { addIgnoreEntries } from "../workspace/gitignore.js";
 import { applyPlan, changeFile, type FileChange, readIfExists, renderDiff } from "../workspace/plan.js";
-import { describeEmailSupport, importExtension } from "../workspace/project.js";
+import { callbackUrl, describeEmailSupport, importExtension } from "../workspace/project.js";
 
 export const addProviderOptions = z.object({
   kind: z.string().optional(),
@@ -81,11 +81,6 @@ function envChanges(root: string, snippet: ProviderSnippet): FileChange[] {
   const gitignore = join(root, ".gitignore");
   changes.push(changeFile(gitignore, addIgnoreEntries(readIfExists(gitignore), [".env.local"])));
   return changes.filter((c): c is FileChange => c !== null);
-}
-
-export function callbackUrl(id: string, baseUrl: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const base = baseUrl ?? env.AUTH_URL ?? "http://localhost:3000";
-  return `${base.replace(/\/+$/, "")}/api/auth/callback/${id}`;
 }
 
 export async function runAddProvider(input: AddProviderInput, io: Io = defaultIo()): Promise<ExitCodeValue> {

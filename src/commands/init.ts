@@ -10,10 +10,11 @@ import { dirname, join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { type Generators, type InitPlan, planInit } from "../generators/project.js";
-import { type Backend, backends, dialects, schemaFlavours } from "../generators/types.js";
+import { type Backend, backends, dialectOf, dialects, schemaFlavours } from "../generators/types.js";
 import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { parseOptions } from "../lib/options.js";
-import { isInteractive } from "../prompts/interactive.js";
+import { callbackUrl } from "../workspace/project.js";
+import { isInteractive } from "../lib/terminal.js";
 import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../providers/kinds.js";
 import { type Detection, detectPackageManager, installCommand, type PackageManager, packageManagers, runInstall } from "../workspace/package-manager.js";
 
@@ -52,9 +53,6 @@ const expectations = {
   session: "jwt or database",
   packageManager: packageManagers.join(", "),
 };
-
-/** Dialect a database backend speaks; memory and skeleton have none of their own, so the schema defaults to sqlite. */
-const backendDialect: Record<Backend, (typeof dialects)[number] | undefined> = { sqlite: "sqlite", postgres: "postgres", mysql: "mysql", memory: undefined, skeleton: undefined };
 
 export interface Io {
   cwd: string;
@@ -121,7 +119,7 @@ async function providerOptions(kinds: ProviderKind[], ask: boolean): Promise<Rec
 }
 
 function conflicts(o: { backend: Backend; dialect?: string; session: string; kinds: ProviderKind[] }): void {
-  const own = backendDialect[o.backend];
+  const own = dialectOf(o.backend);
   if (o.dialect && own && o.dialect !== own) throw new UsageError(`--dialect ${o.dialect} conflicts with --backend ${o.backend}, which speaks ${own}; drop --dialect or change --backend.`);
   // Auth.js refuses a database session when every provider is credentials (its sign-ins are JWT only).
   if (o.session === "database" && o.kinds.every((k) => k === "credentials")) {
@@ -140,7 +138,7 @@ export async function runInit(input: InitInput, io: Io = defaultIo()): Promise<E
   const kindOptions = await providerOptions(kinds, io.interactive && !options.yes);
 
   const plan: InitPlan = await planInit(
-    { root, kinds, kindOptions, backend: parsed.backend, schema: parsed.schema, session: parsed.session, dialect: options.dialect ?? backendDialect[parsed.backend] ?? "sqlite", force: options.force },
+    { root, kinds, kindOptions, backend: parsed.backend, schema: parsed.schema, session: parsed.session, dialect: options.dialect ?? dialectOf(parsed.backend) ?? "sqlite", force: options.force },
     io.generators,
   );
   if (options.dryRun) {
@@ -201,9 +199,7 @@ async function nextSteps(plan: InitPlan, io: Io, o: { installed: boolean; root: 
   const env = [...new Set(plan.snippets.flatMap((s) => s.env.map((e) => e.name)))];
   if (env.length) lines.push(`Fill in ${env.join(", ")} in .env.local.`);
   const redirecting = plan.snippets.filter((s) => s.hasCallback);
-  // add-provider's module graph is loaded only when a callback URL is to be shown.
-  const { callbackUrl } = redirecting.length ? await import("./add-provider.js") : { callbackUrl: undefined };
-  for (const s of redirecting) lines.push(`Register the callback URL of "${s.id}" at the provider (§4.1): ${callbackUrl!(s.id, undefined, io.env)}`);
+  for (const s of redirecting) lines.push(`Register the callback URL of "${s.id}" at the provider (§4.1): ${callbackUrl(s.id, undefined, io.env)}`);
   if ("verify-adapter" in plan.scripts) lines.push("Check the adapter against the contract: npm run verify-adapter");
   lines.push(...plan.snippets.flatMap((s) => s.notes.filter((n) => !n.startsWith("Needs "))));
   if (io.interactive) (await import("../prompts/init.js")).outro(lines);

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { shouldColor } from "../lib/color.js";
+import { shouldColor, showsProgress } from "../lib/terminal.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { parseOptions } from "../lib/options.js";
 import { capabilityNames, type CapabilityName } from "../contract/capabilities.js";
@@ -104,7 +104,7 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, out: NodeJS.Wr
     modulePath: options.module,
     exportName: loaded.exportName,
     color: options.color ?? shouldColor(out as NodeJS.WriteStream),
-    interactive: Boolean((out as NodeJS.WriteStream).isTTY) && !process.env.CI,
+    interactive: showsProgress(out as NodeJS.WriteStream),
   };
   const active = [...outputs].map(([name, file]) => ({ file, report: reporters[name](context), text: [] as string[] }));
 
@@ -127,9 +127,12 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, out: NodeJS.Wr
         }
       },
     });
-  } finally {
-    await loaded.close();
+  } catch (error) {
+    // Teardown still runs; its own failure must not hide why the run stopped.
+    await loaded.close().catch(() => undefined);
+    throw error;
   }
+  await loaded.close();
   for (const { file, text } of active) {
     if (!file) continue;
     mkdirSync(dirname(file), { recursive: true });

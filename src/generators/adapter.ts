@@ -10,20 +10,13 @@
 import type { DependencyName } from "../catalog/dependencies.js";
 import { renderTemplate } from "../providers/render.js";
 import { sqlDialectContext, generateSqlSchema } from "./sql-schema.js";
-import { authDir, type Backend, type Dialect, type GeneratedPart, type PlannedFile } from "./types.js";
+import { authDir, type Backend, type Dialect, type GeneratedPart, type PlannedFile, dialectOf } from "./types.js";
 
 export interface AdapterOptions {
   /** How relative imports end: ".js" for NodeNext resolution, "" for bundlers. */
   importExtension: "" | ".js";
   /** Must match the backend when given; SQL backends imply their dialect. */
   dialect?: Dialect;
-}
-
-const sqlBackends: Partial<Record<Backend, Dialect>> = { sqlite: "sqlite", postgres: "postgres", mysql: "mysql" };
-
-/** The dialect a backend writes, or undefined for memory and skeleton. */
-export function dialectOf(backend: Backend): Dialect | undefined {
-  return sqlBackends[backend];
 }
 
 const verifyScript = "create-auth verify-adapter auth/verify-adapter.ts --require all";

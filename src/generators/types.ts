@@ -14,6 +14,13 @@ export type SchemaFlavour = (typeof schemaFlavours)[number];
 export const dialects = ["postgres", "mysql", "sqlite"] as const;
 export type Dialect = (typeof dialects)[number];
 
+const sqlBackends: Partial<Record<Backend, Dialect>> = { sqlite: "sqlite", postgres: "postgres", mysql: "mysql" };
+
+/** The dialect a backend writes, or undefined for memory and skeleton. */
+export function dialectOf(backend: Backend): Dialect | undefined {
+  return sqlBackends[backend];
+}
+
 export interface PlannedFile {
   /** Path relative to the project root, POSIX separators. */
   path: string;

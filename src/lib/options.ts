@@ -2,7 +2,8 @@
 import type { z } from "zod";
 import { UsageError } from "./errors.js";
 
-const toFlag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+/** The flag commander derives from an option key: apiVersion -> --api-version. */
+export const toFlag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 export function parseOptions<S extends z.ZodTypeAny>(schema: S, input: unknown, expectations: Record<string, string> = {}, flagNames: Record<string, string> = {}): z.output<S> {
   const parsed = schema.safeParse(input);

@@ -6,6 +6,7 @@
  */
 import { type DependencyName, dependencyVersions } from "../catalog/dependencies.js";
 import { UsageError } from "../lib/errors.js";
+import { toFlag } from "../lib/options.js";
 import { oauthChecks, oidcChecks, type ProviderKind, type ProviderOptions, providerSchemas } from "./schemas.js";
 
 export type { ProviderKind, ProviderOptions } from "./schemas.js";
@@ -142,7 +143,6 @@ export function resolveKind(input: string): ProviderKind {
 }
 
 const flagOf = (option: KindOption) => option.flag.split(" ")[0]!;
-const flagForKey = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /**
  * Options a kind still needs beyond `given`, alternatives included (oidc:
@@ -171,12 +171,12 @@ export function parseProviderOptions<K extends ProviderKind>(kind: K, raw: Reado
   // A flag of another kind is a mistake worth naming (e.g. --issuer on social), not something to drop.
   const foreign = Object.keys(given).find((key) => !entry.options.some((o) => o.key === key));
   if (foreign !== undefined) {
-    throw new UsageError(`${flagForKey(foreign)}: not an option of ${kind} providers; they take ${entry.options.map(flagOf).join(", ")}.`);
+    throw new UsageError(`${toFlag(foreign)}: not an option of ${kind} providers; they take ${entry.options.map(flagOf).join(", ")}.`);
   }
   const parsed = providerSchemas[kind].safeParse(given);
   if (parsed.success) return parsed.data as ProviderOptions<K>;
   const issue = parsed.error.issues[0]!;
   const key = String(issue.path[0] ?? "");
   const option = entry.options.find((o) => o.key === key);
-  throw new UsageError(`${option ? flagOf(option) : flagForKey(key)}: ${issue.message}`);
+  throw new UsageError(`${option ? flagOf(option) : toFlag(key)}: ${issue.message}`);
 }

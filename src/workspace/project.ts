@@ -39,3 +39,9 @@ export function describeEmailSupport(configPath: string, configText: string): st
     ? `The adapter in ${source} has createVerificationToken, useVerificationToken and getUserByEmail.`
     : `The adapter in ${source} lacks ${missing.join(", ")}: email sign-in will fail until it has them.`;
 }
+
+/** The redirect URI to register at an OAuth provider (§4.1): --base-url, else AUTH_URL, else localhost. */
+export function callbackUrl(id: string, baseUrl: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const base = baseUrl ?? env.AUTH_URL ?? "http://localhost:3000";
+  return `${base.replace(/\/+$/, "")}/api/auth/callback/${id}`;
+}

@@ -45,6 +45,30 @@ describe("create-auth verify-adapter", () => {
     expect(readFileSync(log, "utf8")).toMatch(/teardown\n$/);
   });
 
+  it("a setup() that fails exits 2 with its error, runs teardown, and a failing teardown does not hide it", async () => {
+    const log = join(tempDir(), "hooks.log");
+    const result = await cli(["verify-adapter", modules("setup-throws.ts")], { env: { HOOK_LOG: log } });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/setup\(\) of .*setup-throws\.ts failed: Error: connect ECONNREFUSED 127\.0\.0\.1:5432/);
+    expect(result.stderr).not.toMatch(/Connection terminated/);
+    expect(result.stdout).not.toMatch(/cases:/);
+    expect(readFileSync(log, "utf8")).toBe("teardown\n");
+  });
+
+  it("a teardown() that fails after a passing run exits 2 and says so", async () => {
+    const result = await cli(["verify-adapter", modules("teardown-throws.ts"), "--only", "user.get.by-id"]);
+    expect(result.stdout).toMatch(/PASS 1 case/);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/teardown\(\) of .*teardown-throws\.ts failed: Error: pool is already closed/);
+  });
+
+  it("a database that is down: a real adapter's setup fails with the connection error, exit 2", async () => {
+    const result = await cli(["verify-adapter", fixture("published", "pg-adapter.ts")], { env: { CREATE_AUTH_PG_URL: "postgres://postgres@127.0.0.1:1/test" } });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/setup\(\) of .*pg-adapter\.ts failed: .*ECONNREFUSED/);
+    expect(result.stdout).not.toMatch(/cases:/);
+  });
+
   it("exits when the run is over even if the adapter left a handle open", async () => {
     const result = await cli(["verify-adapter", modules("open-handle.ts")]);
     expect(result.timedOut).toBe(false);
