@@ -32,7 +32,7 @@ function freshProject() {
 }
 
 const baseline = time("node", ["-e", "0"], { runs });
-const bin = join(root, "bin", "create-auth.js");
+const bin = join(root, "bin", "create-auth.cjs");
 const rows = [
   { name: "add-provider social --api-version 5.126", ms: time("node", [bin, "add-provider", "social", "--api-version", "5.126"], { runs, before: freshProject }), target: 4 },
 ];

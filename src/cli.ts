@@ -5,8 +5,8 @@
  * errors become output and exit codes.
  */
 import { Command, CommanderError } from "commander";
-import { enableBuiltinCompileCache } from "./lib/compile-cache.js";
 import { CliError, ExitCode } from "./lib/errors.js";
+import { useImporter } from "./lib/dynamic-import.js";
 import { version } from "./version.js";
 
 /** What every command module exports. */
@@ -71,8 +71,13 @@ function report(error: unknown): number {
   return ExitCode.usage;
 }
 
-export async function main(argv: string[] = process.argv): Promise<void> {
-  enableBuiltinCompileCache();
+/** What the launcher (bin/create-auth.cjs) hands in: see lib/dynamic-import.ts. */
+export interface Launcher {
+  dynamicImport?: (specifier: string) => Promise<unknown>;
+}
+
+export async function main(argv: string[] = process.argv, launcher: Launcher = {}): Promise<void> {
+  if (launcher.dynamicImport) useImporter(launcher.dynamicImport);
   let code: number = ExitCode.ok;
   try {
     const program = await buildProgram(argv, (c) => (code = c));

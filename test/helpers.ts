@@ -10,7 +10,7 @@ export const tempDir = (prefix = "create-auth-") => mkdtempSync(join(tmpdir(), p
 
 /** Runs the built CLI as a user would: no terminal, colour off, never throws. */
 export function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  return execa("node", [join(root, "bin", "create-auth.js"), ...args], {
+  return execa("node", [join(root, "bin", "create-auth.cjs"), ...args], {
     cwd: options.cwd ?? root,
     env: { NO_COLOR: "1", ...options.env },
     reject: false,
@@ -40,7 +40,7 @@ export const keys = { down: "\u001b[B", space: " ", enter: "\r", ctrlC: "\u0003"
  */
 export async function inTerminal(args: string[], input: string[], cwd: string) {
   // A fresh pty is 0 columns wide; give it a real size so prompts are drawn as text.
-  const command = `stty cols 160 rows 40; ${["node", join(root, "bin", "create-auth.js"), ...args].map((a) => `'${a}'`).join(" ")}`;
+  const command = `stty cols 160 rows 40; ${["node", join(root, "bin", "create-auth.cjs"), ...args].map((a) => `'${a}'`).join(" ")}`;
   const child = execa("script", ["-qfec", command, "/dev/null"], { cwd, env: { CI: "", NO_COLOR: "1", TERM: "xterm" }, reject: false, timeout: 30_000 });
   for (const key of input) {
     await new Promise((r) => setTimeout(r, 700));

@@ -7,6 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describeThrown, LoadError } from "../lib/errors.js";
+import { dynamicImport } from "../lib/dynamic-import.js";
 import { adapterMethods, type AnyAdapter } from "./adapter.js";
 
 const typescriptExtensions = new Set([".ts", ".mts", ".cts"]);
@@ -33,9 +34,10 @@ function findTsconfig(from: string): string | undefined {
 }
 
 async function importModule(path: string): Promise<Record<string, unknown>> {
-  if (!typescriptExtensions.has(extname(path))) return import(pathToFileURL(path).href);
+  if (!typescriptExtensions.has(extname(path))) return dynamicImport(pathToFileURL(path).href);
   // tsx compiles TypeScript, follows local imports and honours tsconfig `paths`.
-  const { tsImport } = await import("tsx/esm/api");
+  // Its CommonJS build cannot register its hooks from a bundle: load the ES module one.
+  const { tsImport } = await dynamicImport<typeof import("tsx/esm/api")>("tsx/esm/api");
   return tsImport(pathToFileURL(path).href, { parentURL: import.meta.url, tsconfig: findTsconfig(dirname(path)) ?? false });
 }
 

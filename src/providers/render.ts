@@ -8,7 +8,10 @@
  * which emits a complete JS literal; raw `{{x}}` is for values the generator
  * computed itself (identifiers, validated ids).
  */
+import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import type { HelperOptions } from "handlebars";
 
 type Handlebars = typeof import("handlebars");
@@ -75,13 +78,14 @@ export const compileOptions = { noEscape: true, strict: true } as const;
 
 type TemplateSpec = Parameters<Handlebars["template"]>[0];
 
-/** Built by scripts/precompile-templates.js into dist/; absent when running from src/. */
+/**
+ * Built by scripts/precompile-templates.js into dist/; absent when running
+ * from src/. CommonJS and loaded with `require`, because the CLI bundle
+ * cannot `import()` (lib/dynamic-import.ts).
+ */
 async function precompiled(): Promise<Record<string, TemplateSpec> | undefined> {
-  try {
-    return (await import(new URL("../templates.precompiled.js", import.meta.url).href)).default;
-  } catch {
-    return undefined;
-  }
+  const file = fileURLToPath(new URL("../templates.precompiled.cjs", import.meta.url));
+  return existsSync(file) ? (createRequire(import.meta.url)(file) as Record<string, TemplateSpec>) : undefined;
 }
 
 let instance: Promise<{ hbs: Handlebars; specs: Record<string, TemplateSpec> | undefined }> | undefined;

@@ -31,7 +31,7 @@ import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
 import { withEnv } from "./provider-module.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
-const bin = join(projectRoot, "bin/create-auth.js");
+const bin = join(projectRoot, "bin/create-auth.cjs");
 
 /** `create-auth init <args>` with the built CLI into a fresh temp dir, as in CI (no prompts). */
 async function generate(args: string[]): Promise<{ dir: string; stdout: string }> {

@@ -1,4 +1,0 @@
-#!/usr/bin/env node
-import { main } from "../dist/cli.js";
-
-await main();
