@@ -55,7 +55,7 @@ const toWrite: { script: Script; file: string }[] = [];
 let installed = false;
 
 /** Where the caches live: one folder per user and Node build (V8 rejects another build's cache anyway). */
-export function compileCacheDir(): string {
+function compileCacheDir(): string {
   const user = process.getuid?.() ?? "user";
   return process.env.CREATE_AUTH_COMPILE_CACHE || join(tmpdir(), `create-auth-compile-cache-${user}`, `${process.version}-${process.arch}`);
 }

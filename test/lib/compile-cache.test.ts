@@ -64,6 +64,13 @@ describe("compile cache", () => {
     expect(rewritten).toEqual(cacheFiles(cache));
   });
 
+  it("does not get in the way when its folder cannot be created", async () => {
+    const file = join(tempDir("create-auth-cache-"), "a-file");
+    writeFileSync(file, "");
+    // addSocial asserts exit 0 and an empty stderr.
+    expect(await addSocial(join(file, "cache"))).toContain("./providers/vk");
+  });
+
   it("writes nothing for a failed run, or when NODE_DISABLE_COMPILE_CACHE is set", async () => {
     const failed = tempDir("create-auth-cache-");
     const bad = await cli(["add-provider", "social", "--api-version", "abc"], { cwd: nextApp(), env: { CREATE_AUTH_COMPILE_CACHE: failed } });
