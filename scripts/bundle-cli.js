@@ -1,6 +1,6 @@
 // Build step: the CLI as one CommonJS bundle, dist/cli/create-auth.cjs, and
-// the code cache that the launcher installs before loading it,
-// dist/cli/compile-cache.cjs.
+// what the launcher loads before it (the code cache and its profile),
+// dist/cli/launch.cjs.
 //
 // Why a bundle: on Node 20 the ES module loader resolves and compiles each of
 // the ~40 files a command touches, none from a cache; one CommonJS file goes
@@ -36,5 +36,5 @@ await build({
   define: { "import.meta.url": "importMetaUrl" },
   banner: { js: 'const importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
-await build({ ...shared, entryPoints: { "compile-cache": "src/lib/compile-cache.ts" } });
+await build({ ...shared, entryPoints: { launch: "src/lib/launch.ts" } });
 console.log("bundled dist/cli/create-auth.cjs");

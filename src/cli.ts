@@ -7,6 +7,7 @@
 import { Command, CommanderError } from "commander";
 import { CliError, ExitCode } from "./lib/errors.js";
 import { useImporter } from "./lib/dynamic-import.js";
+import { invokedCommand } from "./lib/invocation.js";
 import { version } from "./version.js";
 
 /** What every command module exports. */
@@ -48,11 +49,8 @@ Run create-auth <command> --help for a command's options.
 Exit codes: 0 success, 1 the adapter breaks the contract or an edit was refused, 2 usage or loading error.`,
     );
 
-  // `npm create auth` runs the bin with no command: that means init. Help and
-  // version flags alone stay the program's own (and load no command).
-  const args = argv.slice(2);
-  const programFlag = args.some((a) => ["-h", "--help", "-v", "--version"].includes(a));
-  const invoked = args.find((arg) => !arg.startsWith("-")) ?? (programFlag ? undefined : "init");
+  // Only this command's module is loaded; see lib/invocation.ts for which it is.
+  const invoked = invokedCommand(argv.slice(2));
   for (const [name, { summary, load }] of Object.entries(commands)) {
     const command = program.command(name, { isDefault: name === "init" }).summary(summary).description(summary);
     if (name === invoked) (await load()).configure(command, setExitCode);

@@ -16,8 +16,8 @@
  * compiled with node:vm, where Node 20 cannot run `import()` without an
  * experimental flag; none of them calls it (see lib/dynamic-import.ts).
  *
- * This file is built on its own (scripts/bundle-cli.js): the launcher loads it
- * before the bundle, so it imports nothing but Node's modules.
+ * The launcher loads this file before the bundle (through lib/launch.ts), so
+ * it imports nothing but Node's modules.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";

@@ -35,7 +35,7 @@ const bin = join(projectRoot, "bin/create-auth.cjs");
 
 /** `create-auth init <args>` with the built CLI into a fresh temp dir, as in CI (no prompts). */
 async function generate(args: string[]): Promise<{ dir: string; stdout: string }> {
-  if (!existsSync(join(projectRoot, "dist/cli.js"))) throw new Error("dist/ is missing: run `npm run build` first");
+  if (!existsSync(join(projectRoot, "dist/cli/create-auth.cjs"))) throw new Error("dist/ is missing: run `npm run build` first");
   const dir = mkdtempSync(join(tmpdir(), "create-auth-generated-"));
   const result = await execa("node", [bin, "init", ...args], { cwd: dir, env: { CI: "true" }, reject: false });
   if (result.exitCode !== 0) throw new Error(`init ${args.join(" ")} exited ${result.exitCode}:\n${result.stdout}\n${result.stderr}`);

@@ -80,7 +80,7 @@ describe.skipIf(!enabled)("npm pack → install the tarball → npx create-auth 
       const [packed] = JSON.parse(json.slice(json.indexOf("["))) as { filename: string; files: { path: string }[] }[];
       const shipped = new Set(packed!.files.map((f) => f.path));
       // `files`: bin, dist and every template the generators read; no sources, tests or fixtures.
-      for (const path of ["package.json", "README.md", "bin/create-auth.cjs", "dist/cli/create-auth.cjs", "dist/cli/compile-cache.cjs", "dist/templates.precompiled.cjs", "dist/index.js", "dist/index.d.ts", "dist/vitest.js", "dist/vitest.d.ts"]) {
+      for (const path of ["package.json", "README.md", "bin/create-auth.cjs", "dist/cli/create-auth.cjs", "dist/cli/launch.cjs", "dist/templates.precompiled.cjs", "dist/index.js", "dist/index.d.ts", "dist/vitest.js", "dist/vitest.d.ts"]) {
         expect(shipped, path).toContain(path);
       }
       for (const template of filesUnder(join(projectRoot, "templates"))) expect(shipped, template).toContain(template);
