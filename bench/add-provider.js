@@ -39,8 +39,15 @@ const args = [bin, "add-provider", "social", "--api-version", "5.126"];
 // shown for information: it compiles everything and writes the cache.
 const emptyCache = () => ({ CREATE_AUTH_COMPILE_CACHE: mkdtempSync(join(tmpdir(), "create-auth-bench-cache-")) });
 const rows = [
-  { name: "add-provider social --api-version 5.126", ms: time("node", args, { runs, before: freshProject }), target: 4 },
-  { name: "  the same, first run (empty code cache)", ms: time("node", args, { runs, before: freshProject, env: emptyCache }) },
+  {
+    name: "add-provider social --api-version 5.126",
+    ms: time("node", args, { runs, before: freshProject }),
+    target: 4,
+  },
+  {
+    name: "  the same, first run (empty code cache)",
+    ms: time("node", args, { runs, before: freshProject, env: emptyCache }),
+  },
 ];
 const met = printTable(`add-provider, median of ${runs} cold runs (node ${process.version})`, baseline, rows);
 process.exitCode = met ? 0 : 1;

@@ -14,8 +14,19 @@ const fresh = () => mkdtempSync(join(tmpdir(), "create-auth-bench-init-"));
 const baseline = time("node", ["-e", "0"], { runs });
 const bin = join(root, "bin", "create-auth.cjs");
 const rows = [
-  { name: "init --yes --no-install (empty dir)", ms: time("node", [bin, "init", "--yes", "--no-install"], { runs, before: fresh, env: { CI: "true" } }), target: 3 },
-  { name: "init --yes --no-install --schema typeorm --backend postgres", ms: time("node", [bin, "init", "--yes", "--no-install", "--schema", "typeorm", "--backend", "postgres"], { runs, before: fresh, env: { CI: "true" } }) },
+  {
+    name: "init --yes --no-install (empty dir)",
+    ms: time("node", [bin, "init", "--yes", "--no-install"], { runs, before: fresh, env: { CI: "true" } }),
+    target: 3,
+  },
+  {
+    name: "init --yes --no-install --schema typeorm --backend postgres",
+    ms: time("node", [bin, "init", "--yes", "--no-install", "--schema", "typeorm", "--backend", "postgres"], {
+      runs,
+      before: fresh,
+      env: { CI: "true" },
+    }),
+  },
 ];
 const met = printTable(`init, median of ${runs} cold runs (node ${process.version})`, baseline, rows);
 process.exitCode = met ? 0 : 1;

@@ -16,7 +16,11 @@ export function time(command, args, { runs = 7, cwd, env, expectExit = 0, before
     // `env` may be a function, for a per-run environment (also untimed).
     const runEnv = typeof env === "function" ? env(i) : env;
     const started = process.hrtime.bigint();
-    const result = spawnSync(command, args, { cwd, env: { ...process.env, NO_COLOR: "1", ...runEnv }, encoding: "utf8" });
+    const result = spawnSync(command, args, {
+      cwd,
+      env: { ...process.env, NO_COLOR: "1", ...runEnv },
+      encoding: "utf8",
+    });
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     if (result.status !== expectExit) {
       throw new Error(`${command} ${args.join(" ")} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);

@@ -11,9 +11,19 @@ const opts = { runs, cwd: root };
 const baseline = time("node", ["-e", "0"], opts);
 const rows = [
   { name: "create-auth --help", ms: time("node", [...bin, "--help"], opts), target: 1.5 },
-  { name: "verify-adapter fixtures/adapters/memory.ts (full run)", ms: time("node", [...bin, "verify-adapter", "fixtures/adapters/memory.ts", "--seed", "1"], opts), target: 4 },
+  {
+    name: "verify-adapter fixtures/adapters/memory.ts (full run)",
+    ms: time("node", [...bin, "verify-adapter", "fixtures/adapters/memory.ts", "--seed", "1"], opts),
+    target: 4,
+  },
   // Exits 1: the published adapter fails account.link.email-account-without-tokens (expires_at NaN).
-  { name: "verify-adapter @auth/pg-adapter on PostgreSQL", ms: time("node", [...bin, "verify-adapter", "fixtures/published/pg-adapter.ts", "--seed", "1"], { ...opts, expectExit: 1 }) },
+  {
+    name: "verify-adapter @auth/pg-adapter on PostgreSQL",
+    ms: time("node", [...bin, "verify-adapter", "fixtures/published/pg-adapter.ts", "--seed", "1"], {
+      ...opts,
+      expectExit: 1,
+    }),
+  },
 ];
 const met = printTable(`verify-adapter, median of ${runs} cold runs (node ${process.version})`, baseline, rows);
 process.exitCode = met ? 0 : 1;

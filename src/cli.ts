@@ -17,7 +17,10 @@ export interface CommandModule {
 }
 
 const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  init: { summary: "Set up auth in a project: config, providers, adapter, entity schema, env files, dependencies.", load: () => import("./commands/init.js") },
+  init: {
+    summary: "Set up auth in a project: config, providers, adapter, entity schema, env files, dependencies.",
+    load: () => import("./commands/init.js"),
+  },
   "add-provider": {
     summary: "Add a sign-in provider (oauth, oidc, email, credentials, webauthn, social) to your auth config.",
     load: () => import("./commands/add-provider.js"),
@@ -32,7 +35,9 @@ async function buildProgram(argv: string[], setExitCode: (code: number) => void)
   // exitOverride first: subcommands copy the program's settings when created.
   const program = new Command("create-auth")
     .exitOverride()
-    .description("Set up Auth.js-style authentication, add sign-in providers, and check database adapters against the adapter contract.")
+    .description(
+      "Set up Auth.js-style authentication, add sign-in providers, and check database adapters against the adapter contract.",
+    )
     .version(version, "-v, --version")
     .showSuggestionAfterError()
     .addHelpText(
@@ -52,7 +57,10 @@ Exit codes: 0 success, 1 the adapter breaks the contract or an edit was refused,
   // Only this command's module is loaded; see lib/invocation.ts for which it is.
   const invoked = invokedCommand(argv.slice(2));
   for (const [name, { summary, load }] of Object.entries(commands)) {
-    const command = program.command(name, { isDefault: name === "init" }).summary(summary).description(summary);
+    const command = program
+      .command(name, { isDefault: name === "init" })
+      .summary(summary)
+      .description(summary);
     if (name === invoked) (await load()).configure(command, setExitCode);
   }
   return program;
@@ -65,7 +73,9 @@ function report(error: unknown): number {
     if (error.hint) process.stderr.write(`${error.hint}\n`);
     return error.exitCode;
   }
-  process.stderr.write(`create-auth: unexpected error\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `create-auth: unexpected error\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   return ExitCode.usage;
 }
 

@@ -33,11 +33,16 @@ export interface AdapterContractOptions {
  * Registers the contract cases as tests. `adapter` is an adapter object, a
  * factory (called once, after setup) or a promise of an adapter.
  */
-export function adapterContract(adapter: AnyAdapter | (() => Awaitable<AnyAdapter>) | PromiseLike<AnyAdapter>, options: AdapterContractOptions = {}): void {
+export function adapterContract(
+  adapter: AnyAdapter | (() => Awaitable<AnyAdapter>) | PromiseLike<AnyAdapter>,
+  options: AdapterContractOptions = {},
+): void {
   const seed = options.seed ?? newSeed();
   const timeout = options.timeout ?? 5000;
   const matches = (patterns: string[] | undefined, id: string) => (patterns ?? []).some((p) => picomatch(p)(id));
-  const cases = allCases.filter((c) => (!options.only?.length || matches(options.only, c.id)) && !matches(options.skip, c.id));
+  const cases = allCases.filter(
+    (c) => (!options.only?.length || matches(options.only, c.id)) && !matches(options.skip, c.id),
+  );
 
   describe(options.name ?? `adapter contract (seed ${seed})`, () => {
     let resolved: AnyAdapter;
@@ -52,7 +57,8 @@ export function adapterContract(adapter: AnyAdapter | (() => Awaitable<AnyAdapte
     for (const name of options.require ?? []) {
       it(`supports ${capabilities[name].title} (${name})`, () => {
         const missing = capabilities[name].methods.filter((m) => !hasMethod(resolved, m));
-        if (missing.length > 0) throw new Error(`required capability "${name}" is not supported: missing ${missing.join(", ")}`);
+        if (missing.length > 0)
+          throw new Error(`required capability "${name}" is not supported: missing ${missing.join(", ")}`);
       });
     }
 
@@ -63,7 +69,12 @@ export function adapterContract(adapter: AnyAdapter | (() => Awaitable<AnyAdapte
         for (const warning of result.warnings) console.warn(`${contractCase.id}: ${warning}`);
         if (result.status === "failed") {
           const f = result.failure!;
-          const lines = [`${f.message} (${contractCase.section})`, f.expected !== undefined ? `expected: ${f.expected}` : "", f.received !== undefined ? `received: ${f.received}` : "", `rerun with seed ${seed}`];
+          const lines = [
+            `${f.message} (${contractCase.section})`,
+            f.expected !== undefined ? `expected: ${f.expected}` : "",
+            f.received !== undefined ? `received: ${f.received}` : "",
+            `rerun with seed ${seed}`,
+          ];
           throw new Error(lines.filter(Boolean).join("\n"));
         }
       });

@@ -41,7 +41,12 @@ export const keys = { down: "\u001b[B", space: " ", enter: "\r", ctrlC: "\u0003"
 export async function inTerminal(args: string[], input: string[], cwd: string) {
   // A fresh pty is 0 columns wide; give it a real size so prompts are drawn as text.
   const command = `stty cols 160 rows 40; ${["node", join(root, "bin", "create-auth.cjs"), ...args].map((a) => `'${a}'`).join(" ")}`;
-  const child = execa("script", ["-qfec", command, "/dev/null"], { cwd, env: { CI: "", NO_COLOR: "1", TERM: "xterm" }, reject: false, timeout: 30_000 });
+  const child = execa("script", ["-qfec", command, "/dev/null"], {
+    cwd,
+    env: { CI: "", NO_COLOR: "1", TERM: "xterm" },
+    reject: false,
+    timeout: 30_000,
+  });
   for (const key of input) {
     await new Promise((r) => setTimeout(r, 700));
     child.stdin!.write(key);

@@ -5,11 +5,15 @@ import { describe, expect, it } from "vitest";
 import { fixture, root } from "./helpers.js";
 
 const runVitest = (file: string) =>
-  execa(join(root, "node_modules", ".bin", "vitest"), ["run", "--config", fixture("vitest", "vitest.config.ts"), "--reporter", "verbose", file], {
-    cwd: root,
-    reject: false,
-    env: { NO_COLOR: "1", CI: "true" },
-  });
+  execa(
+    join(root, "node_modules", ".bin", "vitest"),
+    ["run", "--config", fixture("vitest", "vitest.config.ts"), "--reporter", "verbose", file],
+    {
+      cwd: root,
+      reject: false,
+      env: { NO_COLOR: "1", CI: "true" },
+    },
+  );
 
 describe("create-auth/vitest", () => {
   it("registers every case as a passing test for a correct adapter", async () => {

@@ -33,7 +33,15 @@ export function addProviderToConfig(source: string, edit: ProviderEdit, fileName
   } catch (error) {
     // A shape the passes did not foresee must not crash the command: the user still gets the snippet.
     const reason = `create-auth could not edit this file (${error instanceof Error ? error.message : String(error)}).`;
-    return { status: "refused", reason, manual: manualSnippet(edit, { cjs: /\brequire\s*\(|module\.exports/.test(source) && !/^\s*import\s/m.test(source), quote: '"', semicolon: true }) };
+    return {
+      status: "refused",
+      reason,
+      manual: manualSnippet(edit, {
+        cjs: /\brequire\s*\(|module\.exports/.test(source) && !/^\s*import\s/m.test(source),
+        quote: '"',
+        semicolon: true,
+      }),
+    };
   }
 }
 
@@ -42,7 +50,8 @@ function editConfig(source: string, edit: ProviderEdit, fileName?: string): Edit
   const style = importStyle(file, isCommonJs(file));
   const refuse = (reason: string): EditResult => ({ status: "refused", reason, manual: manualSnippet(edit, style) });
 
-  if (!parseExpression(edit.entry)) return refuse(`The provider entry \`${edit.entry}\` is not a single valid expression.`);
+  if (!parseExpression(edit.entry))
+    return refuse(`The provider entry \`${edit.entry}\` is not a single valid expression.`);
   const syntaxError = firstSyntaxError(file);
   if (syntaxError) return refuse(`The file does not parse (${syntaxError}), so it cannot be edited safely.`);
 
@@ -58,9 +67,14 @@ function editConfig(source: string, edit: ProviderEdit, fileName?: string): Edit
     const where = `line ${current.getStartLineNumber()} (\`${current.getText().split("\n")[0]}\`)`;
     if (duplicates.length) {
       const lines = existing.sameId.map((e) => e.getStartLineNumber()).join(", ");
-      return refuse(`Several providers already have id "${edit.id}" (lines ${lines}); ids must be unique, so fix the list by hand.`);
+      return refuse(
+        `Several providers already have id "${edit.id}" (lines ${lines}); ids must be unique, so fix the list by hand.`,
+      );
     }
-    if (!edit.force) return refuse(`A provider with id "${edit.id}" is already in \`providers\` at ${where}; pass --force to replace it.`);
+    if (!edit.force)
+      return refuse(
+        `A provider with id "${edit.id}" is already in \`providers\` at ${where}; pass --force to replace it.`,
+      );
   }
 
   // Pass 1: the entry itself, appended or in place of the provider with the same id.
@@ -70,7 +84,13 @@ function editConfig(source: string, edit: ProviderEdit, fileName?: string): Edit
   let removedNames = new Set<string>();
   if (current) {
     removedNames = referencedNames(current);
-    next = applyEdits(text, [{ start: current.getStart(), end: current.getEnd(), text: reindent(edit.entry, indentAt(text, current.getStart()), nl) }]);
+    next = applyEdits(text, [
+      {
+        start: current.getStart(),
+        end: current.getEnd(),
+        text: reindent(edit.entry, indentAt(text, current.getStart()), nl),
+      },
+    ]);
   } else {
     const elements = array.getElements();
     next = applyEdits(

@@ -32,7 +32,9 @@ export function requireOf(node: Node | undefined): { module: string; member?: st
   const callee = node.getExpression();
   const [arg, ...rest] = node.getArguments();
   if (!Node.isIdentifier(callee) || callee.getText() !== "require" || rest.length > 0) return undefined;
-  return Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg) ? { module: arg.getLiteralText() } : undefined;
+  return Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg)
+    ? { module: arg.getLiteralText() }
+    : undefined;
 }
 
 export function collectBindings(file: SourceFile): Binding[] {
@@ -48,7 +50,14 @@ export function collectBindings(file: SourceFile): Binding[] {
       if (ns) out.push({ ...base, local: ns.getText(), kind: "namespace", typeOnly, declaration: ns });
       for (const spec of statement.getNamedImports()) {
         const local = spec.getAliasNode()?.getText() ?? spec.getName();
-        out.push({ ...base, local, kind: "named", imported: spec.getName(), typeOnly: typeOnly || spec.isTypeOnly(), declaration: spec });
+        out.push({
+          ...base,
+          local,
+          kind: "named",
+          imported: spec.getName(),
+          typeOnly: typeOnly || spec.isTypeOnly(),
+          declaration: spec,
+        });
       }
     } else if (Node.isVariableStatement(statement)) {
       for (const decl of statement.getDeclarations()) {
@@ -84,7 +93,11 @@ export function localDeclarations(file: SourceFile): Map<string, Node> {
           if (Node.isIdentifier(id) && !isPropertyKey(id)) names.set(id.getText(), id);
         }
       }
-    } else if (Node.isFunctionDeclaration(statement) || Node.isClassDeclaration(statement) || Node.isEnumDeclaration(statement)) {
+    } else if (
+      Node.isFunctionDeclaration(statement) ||
+      Node.isClassDeclaration(statement) ||
+      Node.isEnumDeclaration(statement)
+    ) {
       const name = statement.getNameNode();
       if (name) names.set(name.getText(), name);
     }
@@ -108,13 +121,23 @@ export function idFromModule(specifier: string): string {
 
 /** True when the file is written in CommonJS (so new bindings must be `require`s). */
 export function isCommonJs(file: SourceFile): boolean {
-  const esm = file.getStatements().some((s) => Node.isImportDeclaration(s) || Node.isExportDeclaration(s) || Node.isExportAssignment(s) || (Node.isModifierable(s) && s.hasModifier(SyntaxKind.ExportKeyword)));
+  const esm = file
+    .getStatements()
+    .some(
+      (s) =>
+        Node.isImportDeclaration(s) ||
+        Node.isExportDeclaration(s) ||
+        Node.isExportAssignment(s) ||
+        (Node.isModifierable(s) && s.hasModifier(SyntaxKind.ExportKeyword)),
+    );
   if (esm) return false;
   if (/\.c[jt]s$/.test(file.getFilePath())) return true;
-  return file.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression).some((p) => {
-    const target = p.getExpression().getText();
-    return target === "module" ? p.getName() === "exports" : target === "exports";
-  }) || collectBindings(file).some((b) => b.style === "cjs");
+  return (
+    file.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression).some((p) => {
+      const target = p.getExpression().getText();
+      return target === "module" ? p.getName() === "exports" : target === "exports";
+    }) || collectBindings(file).some((b) => b.style === "cjs")
+  );
 }
 
 /** Names declared but not read at this identifier: keys, member names, binding sites. */
@@ -123,7 +146,16 @@ function isPropertyKey(id: Node): boolean {
   if (!parent) return false;
   if (Node.isPropertyAccessExpression(parent)) return parent.getNameNode() === id;
   if (Node.isQualifiedName(parent)) return parent.getRight() === id;
-  if (Node.isPropertyAssignment(parent) || Node.isMethodDeclaration(parent) || Node.isPropertyDeclaration(parent) || Node.isPropertySignature(parent) || Node.isGetAccessorDeclaration(parent) || Node.isSetAccessorDeclaration(parent) || Node.isEnumMember(parent) || Node.isJsxAttribute(parent)) {
+  if (
+    Node.isPropertyAssignment(parent) ||
+    Node.isMethodDeclaration(parent) ||
+    Node.isPropertyDeclaration(parent) ||
+    Node.isPropertySignature(parent) ||
+    Node.isGetAccessorDeclaration(parent) ||
+    Node.isSetAccessorDeclaration(parent) ||
+    Node.isEnumMember(parent) ||
+    Node.isJsxAttribute(parent)
+  ) {
     return parent.getNameNode() === id;
   }
   if (Node.isBindingElement(parent)) return parent.getPropertyNameNode() === id;
@@ -133,13 +165,16 @@ function isPropertyKey(id: Node): boolean {
 function isDeclarationSite(id: Node): boolean {
   const parent = id.getParent();
   if (Node.isImportSpecifier(parent) || Node.isImportClause(parent) || Node.isNamespaceImport(parent)) return true;
-  if (Node.isBindingElement(parent) || Node.isVariableDeclaration(parent) || Node.isParameterDeclaration(parent)) return parent.getNameNode() === id;
+  if (Node.isBindingElement(parent) || Node.isVariableDeclaration(parent) || Node.isParameterDeclaration(parent))
+    return parent.getNameNode() === id;
   return false;
 }
 
 /** Reads of `name` anywhere in the file. Shadowing counts as a read, which errs towards keeping an import. */
 export function countReferences(file: SourceFile, name: string): number {
-  return file.getDescendantsOfKind(SyntaxKind.Identifier).filter((id) => id.getText() === name && !isPropertyKey(id) && !isDeclarationSite(id)).length;
+  return file
+    .getDescendantsOfKind(SyntaxKind.Identifier)
+    .filter((id) => id.getText() === name && !isPropertyKey(id) && !isDeclarationSite(id)).length;
 }
 
 /** Identifiers an expression reads (what it needs in scope). */

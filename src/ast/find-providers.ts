@@ -17,7 +17,9 @@ const authCalls = /(?:^|\.)(?:NextAuth|SvelteKitAuth|SolidAuth|ExpressAuth|QwikA
 const configTypes = /Auth\w*(?:Config|Options)\b/;
 
 export function findProvidersArray(file: SourceFile): ProvidersTarget {
-  const properties = file.getDescendantsOfKind(SyntaxKind.ObjectLiteralExpression).flatMap((object) => object.getProperties().filter((p) => propertyName(p) === "providers"));
+  const properties = file
+    .getDescendantsOfKind(SyntaxKind.ObjectLiteralExpression)
+    .flatMap((object) => object.getProperties().filter((p) => propertyName(p) === "providers"));
   if (properties.length === 0) {
     return { refusal: "No `providers` property was found in the file, so there is no list to add the provider to." };
   }
@@ -28,7 +30,9 @@ export function findProvidersArray(file: SourceFile): ProvidersTarget {
   }
   if (resolutions.length > 1) {
     const lines = resolutions.map((r) => r.property.getStartLineNumber()).join(", ");
-    return { refusal: `Several objects have a \`providers\` property (lines ${lines}), so which one is the auth config is ambiguous.` };
+    return {
+      refusal: `Several objects have a \`providers\` property (lines ${lines}), so which one is the auth config is ambiguous.`,
+    };
   }
   const only = resolutions[0]!;
   return "array" in only ? { array: only.array } : { refusal: only.problem };
@@ -50,9 +54,15 @@ function resolve(property: Node): Resolution {
   let value: Node | undefined;
   if (Node.isPropertyAssignment(property)) value = property.getInitializer();
   else if (Node.isShorthandPropertyAssignment(property)) value = property.getNameNode();
-  if (!value) return { property, problem: `\`providers\` at line ${line} is a method or getter, not an array that can be appended to.` };
+  if (!value)
+    return {
+      property,
+      problem: `\`providers\` at line ${line} is a method or getter, not an array that can be appended to.`,
+    };
   const found = resolveValue(unwrap(value), property.getSourceFile(), 0);
-  return typeof found === "string" ? { property, problem: found.replace("{line}", String(line)) } : { property, array: found };
+  return typeof found === "string"
+    ? { property, problem: found.replace("{line}", String(line)) }
+    : { property, array: found };
 }
 
 function resolveValue(value: Node, file: SourceFile, depth: number): ArrayLiteralExpression | string {
@@ -64,14 +74,18 @@ function resolveValue(value: Node, file: SourceFile, depth: number): ArrayLitera
   if (Node.isIdentifier(value) && depth < 3) {
     const name = value.getText();
     const imported = collectBindings(file).find((b) => b.local === name);
-    if (imported) return `\`providers\` at line {line} comes from "${imported.module}" (line ${imported.statement.getStartLineNumber()}); add the provider in that file instead.`;
+    if (imported)
+      return `\`providers\` at line {line} comes from "${imported.module}" (line ${imported.statement.getStartLineNumber()}); add the provider in that file instead.`;
     const declarations = file.getDescendantsOfKind(SyntaxKind.VariableDeclaration).filter((d) => d.getName() === name);
     const initializer = declarations[0]?.getInitializer();
     if (declarations.length === 1 && initializer) {
       const inner = resolveValue(unwrap(initializer), file, depth + 1);
-      return typeof inner === "string" ? inner.replace("at line {line}", `(\`${name}\`, line ${declarations[0]!.getStartLineNumber()})`) : inner;
+      return typeof inner === "string"
+        ? inner.replace("at line {line}", `(\`${name}\`, line ${declarations[0]!.getStartLineNumber()})`)
+        : inner;
     }
-    if (declarations.length > 1) return `\`providers\` at line {line} refers to \`${name}\`, which is declared ${declarations.length} times in the file.`;
+    if (declarations.length > 1)
+      return `\`providers\` at line {line} refers to \`${name}\`, which is declared ${declarations.length} times in the file.`;
     return `\`providers\` at line {line} refers to \`${name}\`, which is not an array declared in this file.`;
   }
   return `\`providers\` at line {line} is not an array literal (\`${shown}\`), so the provider cannot be appended safely.`;
@@ -86,18 +100,26 @@ function oneLine(text: string): string {
 function isConfigPosition(object: Node): boolean {
   let node = object;
   let parent = node.getParent();
-  while (parent && (Node.isAsExpression(parent) || Node.isSatisfiesExpression(parent) || Node.isParenthesizedExpression(parent))) {
+  while (
+    parent &&
+    (Node.isAsExpression(parent) || Node.isSatisfiesExpression(parent) || Node.isParenthesizedExpression(parent))
+  ) {
     if (!Node.isParenthesizedExpression(parent) && configTypes.test(parent.getTypeNode()?.getText() ?? "")) return true;
     node = parent;
     parent = node.getParent();
   }
   if (!parent) return false;
   if (Node.isExportAssignment(parent)) return true;
-  if (Node.isVariableDeclaration(parent)) return configTypes.test(parent.getTypeNode()?.getText() ?? "") || /^auth(?:Config|Options)$/.test(parent.getName());
+  if (Node.isVariableDeclaration(parent))
+    return configTypes.test(parent.getTypeNode()?.getText() ?? "") || /^auth(?:Config|Options)$/.test(parent.getName());
   if (Node.isBinaryExpression(parent)) return /^(?:module\.)?exports\b/.test(parent.getLeft().getText());
   if (Node.isCallExpression(parent)) return authCalls.test(parent.getExpression().getText());
   // Lazy init: NextAuth(() => ({ ... })) or NextAuth(async (req) => { return { ... } }).
-  const fn = Node.isArrowFunction(parent) ? parent : Node.isReturnStatement(parent) ? parent.getFirstAncestor((a) => Node.isArrowFunction(a) || Node.isFunctionExpression(a)) : undefined;
+  const fn = Node.isArrowFunction(parent)
+    ? parent
+    : Node.isReturnStatement(parent)
+      ? parent.getFirstAncestor((a) => Node.isArrowFunction(a) || Node.isFunctionExpression(a))
+      : undefined;
   const call = fn?.getParent();
   return Node.isCallExpression(call) && authCalls.test(call.getExpression().getText());
 }

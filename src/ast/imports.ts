@@ -52,30 +52,52 @@ export function planImports(file: SourceFile, imports: readonly ImportSpec[], st
   const edits: TextEdit[] = [];
   const newLines: string[] = [];
   for (const spec of imports) {
-    const wanted = [...(spec.defaultImport ? [{ name: spec.defaultImport, isDefault: true }] : []), ...(spec.named ?? []).map((name) => ({ name, isDefault: false }))];
+    const wanted = [
+      ...(spec.defaultImport ? [{ name: spec.defaultImport, isDefault: true }] : []),
+      ...(spec.named ?? []).map((name) => ({ name, isDefault: false })),
+    ];
     const missing: typeof wanted = [];
     for (const want of wanted) {
       const existing = bindings.find((b) => b.local === want.name);
       if (existing && satisfies(existing, spec, want.name, want.isDefault)) continue;
       const clash = existing?.declaration ?? locals.get(want.name);
-      if (clash) return { conflict: `\`${want.name}\` is already declared at line ${clash.getStartLineNumber()} and is not the import the provider needs (${formatImport(spec, style).split("\n")[0]}).` };
+      if (clash)
+        return {
+          conflict: `\`${want.name}\` is already declared at line ${clash.getStartLineNumber()} and is not the import the provider needs (${formatImport(spec, style).split("\n")[0]}).`,
+        };
       missing.push(want);
     }
     const missingDefault = missing.find((m) => m.isDefault)?.name;
     const missingNamed = missing.filter((m) => !m.isDefault).map((m) => m.name);
     const merged = mergeInto(file, bindings, spec, missingDefault, missingNamed, style);
     edits.push(...merged.edits);
-    if (merged.defaultImport || merged.named.length) newLines.push(formatImport({ from: spec.from, defaultImport: merged.defaultImport, named: merged.named }, style));
+    if (merged.defaultImport || merged.named.length)
+      newLines.push(formatImport({ from: spec.from, defaultImport: merged.defaultImport, named: merged.named }, style));
   }
   if (newLines.length) edits.push(insertNewImports(file, newLines, style));
   return { edits };
 }
 
 /** Merges what it can into an existing import of the module; returns the rest for a new statement. */
-function mergeInto(file: SourceFile, bindings: Binding[], spec: ImportSpec, defaultImport: string | undefined, named: string[], style: ImportStyle) {
+function mergeInto(
+  file: SourceFile,
+  bindings: Binding[],
+  spec: ImportSpec,
+  defaultImport: string | undefined,
+  named: string[],
+  style: ImportStyle,
+) {
   const edits: TextEdit[] = [];
   const text = file.getFullText();
-  const statements = [...new Set(bindings.filter((b) => b.style === (style.cjs ? "cjs" : "esm") && !b.typeOnly && moduleKey(b.module) === moduleKey(spec.from)).map((b) => b.statement))];
+  const statements = [
+    ...new Set(
+      bindings
+        .filter(
+          (b) => b.style === (style.cjs ? "cjs" : "esm") && !b.typeOnly && moduleKey(b.module) === moduleKey(spec.from),
+        )
+        .map((b) => b.statement),
+    ),
+  ];
   for (const statement of statements) {
     if (Node.isImportDeclaration(statement)) {
       if (statement.getNamespaceImport()) continue;
@@ -121,7 +143,13 @@ function insertNewImports(file: SourceFile, lines: string[], style: ImportStyle)
   const text = file.getFullText();
   const nl = eol(text);
   const block = lines.join("\n").replace(/\n/g, nl);
-  const anchors = file.getStatements().filter((s) => Node.isImportDeclaration(s) || (style.cjs && Node.isVariableStatement(s) && s.getDeclarations().some((d) => requireOf(d.getInitializer()))));
+  const anchors = file
+    .getStatements()
+    .filter(
+      (s) =>
+        Node.isImportDeclaration(s) ||
+        (style.cjs && Node.isVariableStatement(s) && s.getDeclarations().some((d) => requireOf(d.getInitializer()))),
+    );
   const anchor = anchors.at(-1);
   if (anchor) {
     // After any comment trailing the anchor on its line, so that comment stays with it.
@@ -157,7 +185,10 @@ export function removeUnused(file: SourceFile, names: ReadonlySet<string>): Text
     const own = bindings.filter((b) => b.statement === statement);
     const drop = own.filter((b) => names.has(b.local) && countReferences(file, b.local) === 0);
     if (drop.length === 0) continue;
-    const edit = drop.length === own.length ? removeStatement(text, statement.getStart(), statement.getEnd()) : removePart(text, drop[0]!);
+    const edit =
+      drop.length === own.length
+        ? removeStatement(text, statement.getStart(), statement.getEnd())
+        : removePart(text, drop[0]!);
     if (edit) edits.push(edit);
   }
   return edits;
@@ -172,13 +203,19 @@ function removePart(text: string, binding: Binding): TextEdit | undefined {
     if (Node.isNamedImports(list)) {
       const elements = list.getElements();
       if (elements.length === 1) return { start: statement.getDefaultImport()!.getEnd(), end: list.getEnd(), text: "" };
-      return removeFromList(braceList(text, list, elements), elements.findIndex((e) => e === decl));
+      return removeFromList(
+        braceList(text, list, elements),
+        elements.findIndex((e) => e === decl),
+      );
     }
   }
   const pattern = decl.getParent();
   if (Node.isObjectBindingPattern(pattern)) {
     const elements = pattern.getElements();
-    return removeFromList(braceList(text, pattern, elements), elements.findIndex((e) => e === decl));
+    return removeFromList(
+      braceList(text, pattern, elements),
+      elements.findIndex((e) => e === decl),
+    );
   }
   // `const a = require("a"), b = require("b")`: rare enough to leave to the user.
   return undefined;

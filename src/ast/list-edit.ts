@@ -43,7 +43,11 @@ function isMultiLine(list: ListShape): boolean {
 function itemIndent(list: ListShape): string {
   const last = list.elements.at(-1);
   if (last) return indentAt(list.text, last.start);
-  const inner = list.text.slice(list.open + 1, list.close).split(/\r?\n/).slice(1).find((line) => line.trim() !== "");
+  const inner = list.text
+    .slice(list.open + 1, list.close)
+    .split(/\r?\n/)
+    .slice(1)
+    .find((line) => line.trim() !== "");
   const existing = inner && /^[ \t]*/.exec(inner)![0];
   return existing || indentAt(list.text, list.close) + indentUnit(list.text);
 }
@@ -56,7 +60,9 @@ export function appendToList(list: ListShape, items: readonly string[]): TextEdi
     const indent = itemIndent(list);
     // A list with no items yet has no habit to follow; prettier's default keeps trailing commas.
     const trailing = last ? list.trailingComma : true;
-    const lines = items.map((item, i) => `${indent}${reindent(item, indent, nl)}${i < items.length - 1 || trailing ? "," : ""}`);
+    const lines = items.map(
+      (item, i) => `${indent}${reindent(item, indent, nl)}${i < items.length - 1 || trailing ? "," : ""}`,
+    );
     const edits: TextEdit[] = [];
     if (last && !list.trailingComma) edits.push({ start: last.end, end: last.end, text: "," });
     if (startsLine(text, list.close)) {
@@ -73,7 +79,9 @@ export function appendToList(list: ListShape, items: readonly string[]): TextEdi
   if (!last) {
     const inner = text.slice(list.open + 1, list.close);
     const body = list.padded ? ` ${joined} ` : joined;
-    return inner.trim() === "" ? [{ start: list.open + 1, end: list.close, text: body }] : [{ start: list.open + 1, end: list.open + 1, text: joined }];
+    return inner.trim() === ""
+      ? [{ start: list.open + 1, end: list.close, text: body }]
+      : [{ start: list.open + 1, end: list.open + 1, text: joined }];
   }
   if (list.trailingComma) {
     const at = commaAfter(text, last.end)!;
@@ -93,7 +101,8 @@ export function removeFromList(list: ListShape, index: number): TextEdit {
 
 function mergeSamePosition(edits: TextEdit[]): TextEdit[] {
   const [a, b] = edits;
-  if (a && b && a.start === b.start && a.end === a.start && b.end === b.start) return [{ start: a.start, end: a.end, text: a.text + b.text }];
+  if (a && b && a.start === b.start && a.end === a.start && b.end === b.start)
+    return [{ start: a.start, end: a.end, text: a.text + b.text }];
   return edits;
 }
 
@@ -104,6 +113,7 @@ function mergeSamePosition(edits: TextEdit[]): TextEdit[] {
 export function removeStatement(text: string, start: number, end: number): TextEdit {
   const newline = text.indexOf("\n", end);
   const lineEnd = newline === -1 ? text.length : newline + 1;
-  if (startsLine(text, start) && /^\s*(?:\/\/.*|\/\*.*\*\/\s*)?$/.test(text.slice(end, lineEnd).trimEnd())) return { start: lineStartOf(text, start), end: lineEnd, text: "" };
+  if (startsLine(text, start) && /^\s*(?:\/\/.*|\/\*.*\*\/\s*)?$/.test(text.slice(end, lineEnd).trimEnd()))
+    return { start: lineStartOf(text, start), end: lineEnd, text: "" };
   return { start, end, text: "" };
 }

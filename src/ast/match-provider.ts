@@ -33,7 +33,8 @@ function elementId(element: Node, file: SourceFile, depth: number): string | und
   if (Node.isObjectLiteralExpression(node)) return idProperty(node);
   if (Node.isCallExpression(node)) {
     const options = node.getArguments()[0];
-    const explicit = options && Node.isObjectLiteralExpression(unwrap(options)) ? idProperty(unwrap(options)) : undefined;
+    const explicit =
+      options && Node.isObjectLiteralExpression(unwrap(options)) ? idProperty(unwrap(options)) : undefined;
     return explicit ?? bindingId(node.getExpression(), file, depth);
   }
   return bindingId(node, file, depth);
@@ -43,7 +44,9 @@ function idProperty(object: Node): string | undefined {
   if (!Node.isObjectLiteralExpression(object)) return undefined;
   const property = object.getProperty("id");
   const value = Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
-  return Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value) ? value.getLiteralText() : undefined;
+  return Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)
+    ? value.getLiteralText()
+    : undefined;
 }
 
 /** The id of what an identifier is bound to: an imported provider module, or a local provider value. */
@@ -63,7 +66,13 @@ export function tokens(code: string): string {
   const out: string[] = [];
   for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
     if (kind === ts.SyntaxKind.StringLiteral) out.push(JSON.stringify(scanner.getTokenValue()));
-    else if ((kind === ts.SyntaxKind.CloseBraceToken || kind === ts.SyntaxKind.CloseBracketToken || kind === ts.SyntaxKind.CloseParenToken) && out.at(-1) === ",") out[out.length - 1] = scanner.getTokenText();
+    else if (
+      (kind === ts.SyntaxKind.CloseBraceToken ||
+        kind === ts.SyntaxKind.CloseBracketToken ||
+        kind === ts.SyntaxKind.CloseParenToken) &&
+      out.at(-1) === ","
+    )
+      out[out.length - 1] = scanner.getTokenText();
     else out.push(scanner.getTokenText());
   }
   return out.join(" ");

@@ -51,7 +51,10 @@ function parseDiagnostics(file: SourceFile): readonly Diagnostic[] {
 export function firstSyntaxError(file: SourceFile): string | undefined {
   const diagnostic = parseDiagnostics(file)[0];
   if (!diagnostic) return undefined;
-  const line = diagnostic.start === undefined ? undefined : file.compilerNode.getLineAndCharacterOfPosition(diagnostic.start).line + 1;
+  const line =
+    diagnostic.start === undefined
+      ? undefined
+      : file.compilerNode.getLineAndCharacterOfPosition(diagnostic.start).line + 1;
   const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
   return line === undefined ? message : `line ${line}: ${message}`;
 }
@@ -116,7 +119,13 @@ export function reindent(snippet: string, indent: string, newline: string): stri
 /** Looks through `x as T`, `x satisfies T`, `(x)` and `x!` to the value underneath. */
 export function unwrap(node: Node): Node {
   let current = node;
-  while (Node.isAsExpression(current) || Node.isSatisfiesExpression(current) || Node.isParenthesizedExpression(current) || Node.isNonNullExpression(current) || Node.isTypeAssertion(current)) {
+  while (
+    Node.isAsExpression(current) ||
+    Node.isSatisfiesExpression(current) ||
+    Node.isParenthesizedExpression(current) ||
+    Node.isNonNullExpression(current) ||
+    Node.isTypeAssertion(current)
+  ) {
     current = current.getExpression();
   }
   return current;
@@ -124,10 +133,15 @@ export function unwrap(node: Node): Node {
 
 /** Property name as written, for identifiers and string literal keys; undefined for computed ones. */
 export function propertyName(node: Node): string | undefined {
-  if (!Node.isPropertyAssignment(node) && !Node.isShorthandPropertyAssignment(node) && !Node.isMethodDeclaration(node) && !Node.isGetAccessorDeclaration(node)) return undefined;
+  if (
+    !Node.isPropertyAssignment(node) &&
+    !Node.isShorthandPropertyAssignment(node) &&
+    !Node.isMethodDeclaration(node) &&
+    !Node.isGetAccessorDeclaration(node)
+  )
+    return undefined;
   const name = node.getNameNode();
   if (Node.isIdentifier(name)) return name.getText();
   if (Node.isStringLiteral(name) || Node.isNoSubstitutionTemplateLiteral(name)) return name.getLiteralText();
   return undefined;
 }
-

@@ -11,7 +11,13 @@ import { z } from "zod";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { parseOptions } from "../lib/options.js";
 import { isInteractive } from "../lib/terminal.js";
-import { kindCatalog, missingOptions, parseProviderOptions, type ProviderKind, resolveKind } from "../providers/kinds.js";
+import {
+  kindCatalog,
+  missingOptions,
+  parseProviderOptions,
+  type ProviderKind,
+  resolveKind,
+} from "../providers/kinds.js";
 import type { ProviderSnippet } from "../providers/snippet.js";
 import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
 import { addEnvEntries } from "../workspace/env-file.js";
@@ -46,7 +52,13 @@ export function describeKinds(): string {
     const aliases = entry.aliases?.length ? ` (alias: ${entry.aliases.join(", ")})` : "";
     lines.push(`${entry.kind}${aliases} — ${entry.description}`);
     for (const option of entry.options) {
-      const extra = [option.required ? "required" : "", option.default !== undefined ? `default ${option.default}` : "", option.values ? `one of ${option.values.join(", ")}` : ""].filter(Boolean).join("; ");
+      const extra = [
+        option.required ? "required" : "",
+        option.default !== undefined ? `default ${option.default}` : "",
+        option.values ? `one of ${option.values.join(", ")}` : "",
+      ]
+        .filter(Boolean)
+        .join("; ");
       lines.push(`    ${option.flag.padEnd(34)} ${option.description}${extra ? ` (${extra})` : ""}`);
     }
     lines.push("");
@@ -55,11 +67,18 @@ export function describeKinds(): string {
 }
 
 /** Flags the kind needs that were not given: asked in a terminal, an error elsewhere. */
-async function completeOptions(kind: ProviderKind, given: Record<string, unknown>, io: Io): Promise<Record<string, unknown>> {
+async function completeOptions(
+  kind: ProviderKind,
+  given: Record<string, unknown>,
+  io: Io,
+): Promise<Record<string, unknown>> {
   const missing = missingOptions(kind, given);
   if (missing.length === 0) return given;
   if (!io.interactive) {
-    throw new UsageError(`add-provider ${kind} needs ${missing.map((o) => o.flag.split(" ")[0]).join(", ")}.`, `Pass ${missing.map((o) => o.flag).join(" ")} (no terminal to ask in).`);
+    throw new UsageError(
+      `add-provider ${kind} needs ${missing.map((o) => o.flag.split(" ")[0]).join(", ")}.`,
+      `Pass ${missing.map((o) => o.flag).join(" ")} (no terminal to ask in).`,
+    );
   }
   const { askOptions } = await import("../prompts/add-provider.js");
   return { ...given, ...(await askOptions(missing)) };
@@ -75,7 +94,14 @@ function envChanges(root: string, snippet: ProviderSnippet): FileChange[] {
   ];
   const changes = files.map(([name, value]) => {
     const path = join(root, name);
-    return changeFile(path, addEnvEntries(readIfExists(path), snippet.env.map((e) => ({ name: e.name, description: e.description, value: value(e) })), heading));
+    return changeFile(
+      path,
+      addEnvEntries(
+        readIfExists(path),
+        snippet.env.map((e) => ({ name: e.name, description: e.description, value: value(e) })),
+        heading,
+      ),
+    );
   });
   // .env.local will hold secrets: keep it out of git.
   const gitignore = join(root, ".gitignore");
@@ -84,14 +110,20 @@ function envChanges(root: string, snippet: ProviderSnippet): FileChange[] {
 }
 
 export async function runAddProvider(input: AddProviderInput, io: Io = defaultIo()): Promise<ExitCodeValue> {
-  const options = parseOptions(addProviderOptions, input, { baseUrl: "an absolute URL such as https://app.example.com" });
+  const options = parseOptions(addProviderOptions, input, {
+    baseUrl: "an absolute URL such as https://app.example.com",
+  });
   if (options.list) {
     io.out.write(describeKinds());
     return ExitCode.ok;
   }
   let kindName = options.kind;
   if (!kindName) {
-    if (!io.interactive) throw new UsageError("Missing the provider kind.", `Pass one of: ${kindCatalog.map((k) => k.kind).join(", ")} (see create-auth add-provider --list).`);
+    if (!io.interactive)
+      throw new UsageError(
+        "Missing the provider kind.",
+        `Pass one of: ${kindCatalog.map((k) => k.kind).join(", ")} (see create-auth add-provider --list).`,
+      );
     kindName = await (await import("../prompts/add-provider.js")).askKind(kindCatalog);
   }
   const kind = resolveKind(kindName);
@@ -104,7 +136,11 @@ export async function runAddProvider(input: AddProviderInput, io: Io = defaultIo
 
   const configText = readFileSync(configPath, "utf8");
   const { addProviderToConfig } = await import("../ast/add-provider.js");
-  const edit = addProviderToConfig(configText, { id: snippet.id, imports: snippet.imports, entry: snippet.entry, force: options.force }, configPath);
+  const edit = addProviderToConfig(
+    configText,
+    { id: snippet.id, imports: snippet.imports, entry: snippet.entry, force: options.force },
+    configPath,
+  );
   const show = (path: string) => relative(io.cwd, path) || path;
   if (edit.status === "refused") {
     throw new CliError(`Cannot edit ${show(configPath)}: ${edit.reason} Nothing was written.`, {
@@ -137,16 +173,29 @@ export async function runAddProvider(input: AddProviderInput, io: Io = defaultIo
   const lines = changes.length
     ? changes.map((c) => `${c.before === null ? "created" : "updated"} ${show(c.path)}`)
     : [`Provider "${snippet.id}" is already set up in ${show(configPath)}; nothing changed.`];
-  if (snippet.hasCallback) lines.push("", `Register this callback URL at the provider (§4.1):`, `  ${callbackUrl(snippet.id, options.baseUrl)}`);
+  if (snippet.hasCallback)
+    lines.push(
+      "",
+      `Register this callback URL at the provider (§4.1):`,
+      `  ${callbackUrl(snippet.id, options.baseUrl)}`,
+    );
   if (snippet.env.length) lines.push("", `Fill in ${snippet.env.map((e) => e.name).join(", ")} in .env.local.`);
-  const notes = [...snippet.notes, ...(kind === "email" ? [describeEmailSupport(configPath, edit.status === "unchanged" ? configText : edit.text)] : [])];
+  const notes = [
+    ...snippet.notes,
+    ...(kind === "email"
+      ? [describeEmailSupport(configPath, edit.status === "unchanged" ? configText : edit.text)]
+      : []),
+  ];
   if (notes.length) lines.push("", ...notes.map((n) => `note: ${n}`));
   io.out.write(`${lines.join("\n")}\n`);
   return ExitCode.ok;
 }
 
 export function configure(command: Command, setExitCode: (code: number) => void): void {
-  command.argument("[kind]", `provider kind: ${kindCatalog.map((k) => [k.kind, ...(k.aliases ?? [])].join("|")).join(", ")}`);
+  command.argument(
+    "[kind]",
+    `provider kind: ${kindCatalog.map((k) => [k.kind, ...(k.aliases ?? [])].join("|")).join(", ")}`,
+  );
   const seen = new Set<string>();
   for (const entry of kindCatalog) {
     for (const option of entry.options) {
@@ -156,8 +205,14 @@ export function configure(command: Command, setExitCode: (code: number) => void)
     }
   }
   command
-    .option("--config <path>", "the auth config to edit (default: auth.ts, auth.config.ts, src/auth.ts, src/auth.config.ts, lib/auth.ts, src/lib/auth.ts, server/auth.ts)")
-    .option("--base-url <url>", "your app's URL, for the callback URL to register (default: $AUTH_URL, else http://localhost:3000)")
+    .option(
+      "--config <path>",
+      "the auth config to edit (default: auth.ts, auth.config.ts, src/auth.ts, src/auth.config.ts, lib/auth.ts, src/lib/auth.ts, server/auth.ts)",
+    )
+    .option(
+      "--base-url <url>",
+      "your app's URL, for the callback URL to register (default: $AUTH_URL, else http://localhost:3000)",
+    )
     .option("--force", "replace a provider with the same id and its generated files")
     .option("--dry-run", "print the diff of every change and write nothing")
     .option("--list", "list the provider kinds and their options")

@@ -16,7 +16,14 @@ import { parseOptions } from "../lib/options.js";
 import { callbackUrl } from "../workspace/project.js";
 import { isInteractive } from "../lib/terminal.js";
 import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../providers/kinds.js";
-import { type Detection, detectPackageManager, installCommand, type PackageManager, packageManagers, runInstall } from "../workspace/package-manager.js";
+import {
+  type Detection,
+  detectPackageManager,
+  installCommand,
+  type PackageManager,
+  packageManagers,
+  runInstall,
+} from "../workspace/package-manager.js";
 
 const providerNames = kindCatalog.flatMap((k) => [k.kind, ...(k.aliases ?? [])]);
 const knownKind = (name: string) => providerNames.includes(name.trim().toLowerCase());
@@ -63,11 +70,17 @@ export interface Io {
   generators?: () => Promise<Generators>;
 }
 
-const defaultIo = (): Io => ({ cwd: process.cwd(), out: process.stdout, interactive: isInteractive(), env: process.env });
+const defaultIo = (): Io => ({
+  cwd: process.cwd(),
+  out: process.stdout,
+  interactive: isInteractive(),
+  env: process.env,
+});
 
 /** --dir: created when absent, refused when it is a file or cannot be written. */
 function checkDir(dir: string, shown: string): void {
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`--dir ${shown}: is a file, not a directory.`);
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new UsageError(`--dir ${shown}: is a file, not a directory.`);
   let existing = dir;
   while (!existsSync(existing)) existing = dirname(existing);
   try {
@@ -83,9 +96,18 @@ type Options = z.output<typeof initOptions>;
 
 /** Fills in what flags did not give: defaults under --yes, prompts in a terminal, else an error naming the flags. */
 async function complete(options: Options, io: Io) {
-  const given = { providers: options.providers, backend: options.backend, schema: options.schema, session: options.session };
+  const given = {
+    providers: options.providers,
+    backend: options.backend,
+    schema: options.schema,
+    session: options.session,
+  };
   const missing = (Object.keys(given) as (keyof typeof given)[]).filter((k) => given[k] === undefined);
-  if (options.yes) return { ...defaults, ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) } as typeof defaults & typeof given;
+  if (options.yes)
+    return {
+      ...defaults,
+      ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
+    } as typeof defaults & typeof given;
   if (missing.length === 0) return given as Required<typeof given>;
   if (!io.interactive) {
     throw new UsageError(
@@ -95,12 +117,35 @@ async function complete(options: Options, io: Io) {
   }
   const { askInit, intro } = await import("../prompts/init.js");
   intro();
-  const choice = (values: readonly string[], hints: Record<string, string> = {}) => values.map((v) => ({ value: v, label: v, hint: hints[v] }));
+  const choice = (values: readonly string[], hints: Record<string, string> = {}) =>
+    values.map((v) => ({ value: v, label: v, hint: hints[v] }));
   const answers = await askInit({
-    providers: given.providers ? undefined : { choices: kindCatalog.map((k) => ({ value: k.kind, label: k.title, hint: k.description })), initial: [...defaults.providers] },
-    backend: given.backend ? undefined : { choices: choice(backends, { sqlite: "embedded, no server (better-sqlite3)", memory: "in-process, for tests", skeleton: "every method to fill in" }), initial: defaults.backend },
+    providers: given.providers
+      ? undefined
+      : {
+          choices: kindCatalog.map((k) => ({ value: k.kind, label: k.title, hint: k.description })),
+          initial: [...defaults.providers],
+        },
+    backend: given.backend
+      ? undefined
+      : {
+          choices: choice(backends, {
+            sqlite: "embedded, no server (better-sqlite3)",
+            memory: "in-process, for tests",
+            skeleton: "every method to fill in",
+          }),
+          initial: defaults.backend,
+        },
     schema: given.schema ? undefined : { choices: choice(schemaFlavours), initial: defaults.schema },
-    session: given.session ? undefined : { choices: choice(["jwt", "database"], { jwt: "a signed cookie (default)", database: "stored through the adapter" }), initial: defaults.session },
+    session: given.session
+      ? undefined
+      : {
+          choices: choice(["jwt", "database"], {
+            jwt: "a signed cookie (default)",
+            database: "stored through the adapter",
+          }),
+          initial: defaults.session,
+        },
   });
   return { ...given, ...answers } as Required<typeof given>;
 }
@@ -110,20 +155,28 @@ async function providerOptions(kinds: ProviderKind[], ask: boolean): Promise<Rec
   const needy = kinds.filter((k) => missingOptions(k, {}).length > 0);
   if (needy.length && !ask) {
     const free = kindCatalog.filter((k) => missingOptions(k.kind, {}).length === 0).map((k) => k.kind);
-    throw new UsageError(`--providers: ${needy.join(", ")} need options that init asks only in a terminal (not with --yes or in CI); use ${free.join(", ")} here and add ${needy.join(", ")} afterwards with create-auth add-provider.`);
+    throw new UsageError(
+      `--providers: ${needy.join(", ")} need options that init asks only in a terminal (not with --yes or in CI); use ${free.join(", ")} here and add ${needy.join(", ")} afterwards with create-auth add-provider.`,
+    );
   }
   const { askOptions } = ask && needy.length ? await import("../prompts/add-provider.js") : { askOptions: undefined };
   const result: Record<string, unknown>[] = [];
-  for (const kind of kinds) result.push(askOptions && needy.includes(kind) ? await askOptions(missingOptions(kind, {})) : {});
+  for (const kind of kinds)
+    result.push(askOptions && needy.includes(kind) ? await askOptions(missingOptions(kind, {})) : {});
   return result;
 }
 
 function conflicts(o: { backend: Backend; dialect?: string; session: string; kinds: ProviderKind[] }): void {
   const own = dialectOf(o.backend);
-  if (o.dialect && own && o.dialect !== own) throw new UsageError(`--dialect ${o.dialect} conflicts with --backend ${o.backend}, which speaks ${own}; drop --dialect or change --backend.`);
+  if (o.dialect && own && o.dialect !== own)
+    throw new UsageError(
+      `--dialect ${o.dialect} conflicts with --backend ${o.backend}, which speaks ${own}; drop --dialect or change --backend.`,
+    );
   // Auth.js refuses a database session when every provider is credentials (its sign-ins are JWT only).
   if (o.session === "database" && o.kinds.every((k) => k === "credentials")) {
-    throw new UsageError("--session database conflicts with --providers credentials alone: Auth.js keeps credentials sign-ins in JWT sessions; use --session jwt or add another provider.");
+    throw new UsageError(
+      "--session database conflicts with --providers credentials alone: Auth.js keeps credentials sign-ins in JWT sessions; use --session jwt or add another provider.",
+    );
   }
 }
 
@@ -132,13 +185,26 @@ export async function runInit(input: InitInput, io: Io = defaultIo()): Promise<E
   const root = resolve(io.cwd, options.dir);
   checkDir(root, options.dir);
   const answers = await complete(options, io);
-  const parsed = parseOptions(initOptions.pick({ providers: true, backend: true, schema: true, session: true }).required(), answers, expectations);
+  const parsed = parseOptions(
+    initOptions.pick({ providers: true, backend: true, schema: true, session: true }).required(),
+    answers,
+    expectations,
+  );
   const kinds = [...new Set(parsed.providers.map(resolveKind))];
   conflicts({ backend: parsed.backend, dialect: options.dialect, session: parsed.session, kinds });
   const kindOptions = await providerOptions(kinds, io.interactive && !options.yes);
 
   const plan: InitPlan = await planInit(
-    { root, kinds, kindOptions, backend: parsed.backend, schema: parsed.schema, session: parsed.session, dialect: options.dialect ?? dialectOf(parsed.backend) ?? "sqlite", force: options.force },
+    {
+      root,
+      kinds,
+      kindOptions,
+      backend: parsed.backend,
+      schema: parsed.schema,
+      session: parsed.session,
+      dialect: options.dialect ?? dialectOf(parsed.backend) ?? "sqlite",
+      force: options.force,
+    },
     io.generators,
   );
   if (options.dryRun) {
@@ -162,8 +228,10 @@ const show = (root: string, path: string) => relative(root, path) || ".";
 /** What changed, what was left alone and what was kept; with --dry-run, the diff first. */
 async function reportPlan(plan: InitPlan, root: string, io: Io, dryRun: boolean): Promise<string> {
   const lines: string[] = [];
-  if (dryRun && plan.changes.length) lines.push(await (await import("../workspace/plan.js")).renderDiff(plan.changes, root), "");
-  const verb = (before: string | null) => (dryRun ? (before === null ? "would create" : "would update") : before === null ? "created" : "updated");
+  if (dryRun && plan.changes.length)
+    lines.push(await (await import("../workspace/plan.js")).renderDiff(plan.changes, root), "");
+  const verb = (before: string | null) =>
+    dryRun ? (before === null ? "would create" : "would update") : before === null ? "created" : "updated";
   for (const c of plan.changes) lines.push(`${verb(c.before)} ${show(root, c.path)}`);
   for (const path of plan.leftAlone) lines.push(`left alone ${path} (exists with other contents; --force replaces it)`);
   if (!plan.changes.length) lines.push("Auth is already set up here; nothing changed.");
@@ -174,7 +242,9 @@ async function reportPlan(plan: InitPlan, root: string, io: Io, dryRun: boolean)
 
 /** Installs with a spinner in a terminal, a plain progress line elsewhere. */
 async function install(root: string, flag: PackageManager | undefined, io: Io): Promise<void> {
-  const detected: Detection = flag ? { manager: flag, source: "--package-manager" } : detectPackageManager(root, io.env);
+  const detected: Detection = flag
+    ? { manager: flag, source: "--package-manager" }
+    : detectPackageManager(root, io.env);
   const command = installCommand(detected.manager).join(" ");
   const progress = io.interactive ? (await import("../prompts/init.js")).spinner(`Running ${command}`) : undefined;
   if (!progress) io.out.write(`Running ${command} in ${root} (${detected.source})...\n`);
@@ -195,11 +265,15 @@ async function nextSteps(plan: InitPlan, io: Io, o: { installed: boolean; root: 
     const fromCwd = relative(io.cwd, o.root);
     lines.push(`cd ${fromCwd.startsWith("..") ? o.root : fromCwd}`);
   }
-  if (!o.installed) lines.push(`Install the dependencies: ${installCommand(detectPackageManager(o.root, io.env).manager).join(" ")}`);
+  if (!o.installed)
+    lines.push(`Install the dependencies: ${installCommand(detectPackageManager(o.root, io.env).manager).join(" ")}`);
   const env = [...new Set(plan.snippets.flatMap((s) => s.env.map((e) => e.name)))];
   if (env.length) lines.push(`Fill in ${env.join(", ")} in .env.local.`);
   const redirecting = plan.snippets.filter((s) => s.hasCallback);
-  for (const s of redirecting) lines.push(`Register the callback URL of "${s.id}" at the provider (§4.1): ${callbackUrl(s.id, undefined, io.env)}`);
+  for (const s of redirecting)
+    lines.push(
+      `Register the callback URL of "${s.id}" at the provider (§4.1): ${callbackUrl(s.id, undefined, io.env)}`,
+    );
   if ("verify-adapter" in plan.scripts) lines.push("Check the adapter against the contract: npm run verify-adapter");
   lines.push(...plan.snippets.flatMap((s) => s.notes.filter((n) => !n.startsWith("Needs "))));
   if (io.interactive) (await import("../prompts/init.js")).outro(lines);
@@ -209,15 +283,27 @@ async function nextSteps(plan: InitPlan, io: Io, o: { installed: boolean; root: 
 export function configure(command: Command, setExitCode: (code: number) => void): void {
   command
     .option("--dir <path>", "the project to set up (created when absent)", ".")
-    .option("--providers <list>", `comma list of provider kinds: ${providerNames.join(", ")} (default with --yes: ${defaults.providers.join(",")})`)
+    .option(
+      "--providers <list>",
+      `comma list of provider kinds: ${providerNames.join(", ")} (default with --yes: ${defaults.providers.join(",")})`,
+    )
     .option("--backend <name>", `the adapter's store: ${backends.join(", ")} (default: ${defaults.backend}, embedded)`)
     .option("--schema <flavour>", `entity schema: ${schemaFlavours.join(", ")} (default: ${defaults.schema})`)
-    .option("--dialect <name>", `SQL dialect of the schema: ${dialects.join(", ")} (default: the backend's; memory and skeleton: sqlite)`)
+    .option(
+      "--dialect <name>",
+      `SQL dialect of the schema: ${dialects.join(", ")} (default: the backend's; memory and skeleton: sqlite)`,
+    )
     .option("--session <strategy>", `jwt or database (default: ${defaults.session})`)
     .option("-y, --yes", "take the defaults for every question not answered by a flag")
     .option("--no-install", "do not install the dependencies")
-    .option("--package-manager <name>", `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`)
-    .option("--force", "replace generated files that already exist (package.json, .gitignore and .env files are always merged)")
+    .option(
+      "--package-manager <name>",
+      `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
+    )
+    .option(
+      "--force",
+      "replace generated files that already exist (package.json, .gitignore and .env files are always merged)",
+    )
     .option("--dry-run", "print every file and change as a diff and write nothing")
     .addHelpText(
       "after",

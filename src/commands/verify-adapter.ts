@@ -17,7 +17,12 @@ import { newSeed } from "../contract/random.js";
 import { fileReporters, type ReporterName, reporterNames, reporters } from "../contract/reporters/index.js";
 import { type RunSummary, runContract } from "../contract/runner.js";
 
-const list = z.array(z.string()).transform((items) => items.flatMap((item) => item.split(",")).map((s) => s.trim()).filter(Boolean));
+const list = z.array(z.string()).transform((items) =>
+  items
+    .flatMap((item) => item.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 const wholeNumber = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 export const verifyAdapterOptions = z.object({
@@ -28,7 +33,9 @@ export const verifyAdapterOptions = z.object({
   require: list
     .default([])
     .pipe(z.array(z.enum(["all", ...capabilityNames])))
-    .transform((names): CapabilityName[] => (names.includes("all") ? [...capabilityNames] : (names as CapabilityName[]))),
+    .transform((names): CapabilityName[] =>
+      names.includes("all") ? [...capabilityNames] : (names as CapabilityName[]),
+    ),
   timeout: wholeNumber(1, 3_600_000).default(5000),
   concurrency: wholeNumber(1, 64).default(1),
   seed: wholeNumber(0, 2 ** 31 - 1).optional(),
@@ -49,7 +56,8 @@ const allowed: Record<string, string> = {
   seed: `a whole number from 0 to ${2 ** 31 - 1}`,
 };
 
-export const parseVerifyAdapterOptions = (input: VerifyAdapterInput): VerifyAdapterOptions => parseOptions(verifyAdapterOptions, input, allowed, { module: "<module>" });
+export const parseVerifyAdapterOptions = (input: VerifyAdapterInput): VerifyAdapterOptions =>
+  parseOptions(verifyAdapterOptions, input, allowed, { module: "<module>" });
 
 /** --only/--skip take ids or globs; a pattern that matches nothing is a typo. */
 export async function selectCases(cases: ContractCase[], only: string[], skip: string[]): Promise<ContractCase[]> {
@@ -58,12 +66,18 @@ export async function selectCases(cases: ContractCase[], only: string[], skip: s
   const { default: picomatch } = await import("picomatch");
   const matcher = (flag: string, pattern: string) => {
     const isMatch = picomatch(pattern);
-    if (!cases.some((c) => isMatch(c.id))) throw new UsageError(`${flag} ${pattern} matches no case.`, "List the case ids with: create-auth verify-adapter --list");
+    if (!cases.some((c) => isMatch(c.id)))
+      throw new UsageError(
+        `${flag} ${pattern} matches no case.`,
+        "List the case ids with: create-auth verify-adapter --list",
+      );
     return isMatch;
   };
   const included = only.map((p) => matcher("--only", p));
   const excluded = skip.map((p) => matcher("--skip", p));
-  return cases.filter((c) => (included.length === 0 || included.some((m) => m(c.id))) && !excluded.some((m) => m(c.id)));
+  return cases.filter(
+    (c) => (included.length === 0 || included.some((m) => m(c.id))) && !excluded.some((m) => m(c.id)),
+  );
 }
 
 /** Pairs each reporter with a file (from --output-file) or stdout. */
@@ -74,14 +88,20 @@ function planOutputs(names: ReporterName[], outputFiles: string[]): Map<Reporter
     const named = match && (reporterNames as string[]).includes(match[1]!) ? (match[1] as ReporterName) : undefined;
     const target = named ?? [...outputs.keys()].find((n) => fileReporters.has(n) && outputs.get(n) === undefined);
     if (!target || !outputs.has(target)) {
-      throw new UsageError(`--output-file ${entry}: no ${named ?? "json or junit"} reporter to write it.`, "Add --reporter json or --reporter junit, or name it: --output-file junit=report.xml");
+      throw new UsageError(
+        `--output-file ${entry}: no ${named ?? "json or junit"} reporter to write it.`,
+        "Add --reporter json or --reporter junit, or name it: --output-file junit=report.xml",
+      );
     }
     outputs.set(target, resolve(named ? match![2]! : entry));
   }
   const toStdout = [...outputs].filter(([, file]) => file === undefined).map(([n]) => n);
   const documents = toStdout.filter((n) => fileReporters.has(n));
   if (documents.length > 0 && toStdout.length > 1) {
-    throw new UsageError(`--reporter ${documents[0]} would mix its output with ${toStdout.filter((n) => n !== documents[0]).join(", ")} on stdout.`, `Give it a file: --output-file ${documents[0]}=report.${documents[0] === "junit" ? "xml" : "json"}`);
+    throw new UsageError(
+      `--reporter ${documents[0]} would mix its output with ${toStdout.filter((n) => n !== documents[0]).join(", ")} on stdout.`,
+      `Give it a file: --output-file ${documents[0]}=report.${documents[0] === "junit" ? "xml" : "json"}`,
+    );
   }
   return outputs;
 }
@@ -90,7 +110,10 @@ function listCases(cases: ContractCase[]): string {
   return cases.map((c) => `${c.id.padEnd(58)} ${c.section.padEnd(20)} ${c.title}`).join("\n") + "\n";
 }
 
-export async function runVerifyAdapter(input: VerifyAdapterInput, out: NodeJS.WritableStream = process.stdout): Promise<ExitCodeValue> {
+export async function runVerifyAdapter(
+  input: VerifyAdapterInput,
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<ExitCodeValue> {
   const options = parseVerifyAdapterOptions(input);
   if (options.list) {
     out.write(listCases(allCases));
@@ -149,12 +172,20 @@ export function configure(command: Command, setExitCode: (code: number) => void)
     .option("-e, --export <name>", "the export holding the adapter (default: the default export, else `adapter`)")
     .option("--only <ids>", "run only these case ids or globs (comma-separated, repeatable)", collect)
     .option("--skip <ids>", "skip these case ids or globs (comma-separated, repeatable)", collect)
-    .option("--require <capabilities>", "fail when a capability is missing: users, sessions, email, webauthn or all", collect)
+    .option(
+      "--require <capabilities>",
+      "fail when a capability is missing: users, sessions, email, webauthn or all",
+      collect,
+    )
     .option("--timeout <ms>", "time limit for each case in milliseconds", "5000")
     .option("--concurrency <n>", "cases to run in parallel", "1")
     .option("--seed <n>", "seed for the generated data (the report prints the one it used)")
     .option("--reporter <name>", "pretty, json, junit or github (repeatable)", collect)
-    .option("--output-file <path>", "write the json or junit report to a file; NAME=PATH when several (repeatable)", collect)
+    .option(
+      "--output-file <path>",
+      "write the json or junit report to a file; NAME=PATH when several (repeatable)",
+      collect,
+    )
     .option("--list", "list the contract cases and exit")
     .option("--no-color", "plain output (NO_COLOR is honoured too)")
     .addHelpText(
@@ -176,7 +207,10 @@ Examples:
 Exit codes: 0 the adapter satisfies the contract, 1 contract failures, 2 usage or loading error.`,
     )
     .action(async (module: string | undefined, flags: Record<string, unknown>) => {
-      if (!module && !flags.list) throw new CliError("Missing the adapter module path.", { hint: "Usage: create-auth verify-adapter <module>  (see --help)" });
+      if (!module && !flags.list)
+        throw new CliError("Missing the adapter module path.", {
+          hint: "Usage: create-auth verify-adapter <module>  (see --help)",
+        });
       const color = flags.color === false ? false : undefined;
       setExitCode(await runVerifyAdapter({ ...flags, module: module ?? "-", color } as VerifyAdapterInput));
     });

@@ -33,7 +33,13 @@ export const capabilities: Record<CapabilityName, Capability> = {
   webauthn: {
     name: "webauthn",
     title: "WebAuthn",
-    methods: ["getAccount", "createAuthenticator", "getAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"],
+    methods: [
+      "getAccount",
+      "createAuthenticator",
+      "getAuthenticator",
+      "listAuthenticatorsByUserId",
+      "updateAuthenticatorCounter",
+    ],
   },
 };
 

@@ -65,7 +65,10 @@ export class CaseContext {
     } catch {
       return;
     }
-    throw new ContractFailure(`${method} did not throw: ${rule}`, { expected: "a thrown error", received: describeValue(result) });
+    throw new ContractFailure(`${method} did not throw: ${rule}`, {
+      expected: "a thrown error",
+      received: describeValue(result),
+    });
   }
 
   /** Validates a result against a §2.9 model; returns the original object, not a copy. */
@@ -89,36 +92,54 @@ export class CaseContext {
     const row = value as Row | null;
     if (typeof row !== "object" || row === null) return;
     if (typeof row.id === "number" || typeof row.userId === "number" || typeof row.user?.id === "number") {
-      this.notes.add("ids come back as numbers; §2.9 types them as strings. Sign-in still works because the service passes ids back unchanged.");
+      this.notes.add(
+        "ids come back as numbers; §2.9 types them as strings. Sign-in still works because the service passes ids back unchanged.",
+      );
     }
   }
 
   /** Exactly null, not undefined (§7.3 and the getters of §4.2). */
   isNull(value: unknown, what: string): void {
-    if (value !== null) throw new ContractFailure(`${what} should be null`, { expected: "null", received: describeValue(value) });
+    if (value !== null)
+      throw new ContractFailure(`${what} should be null`, { expected: "null", received: describeValue(value) });
   }
 
   isNullish(value: unknown, what: string): void {
-    if (value != null) throw new ContractFailure(`${what} should be null or nothing`, { expected: "null or undefined", received: describeValue(value) });
+    if (value != null)
+      throw new ContractFailure(`${what} should be null or nothing`, {
+        expected: "null or undefined",
+        received: describeValue(value),
+      });
   }
 
   /** Ids compare as strings: stores may hand back numbers for SERIAL keys. */
   sameId(actual: unknown, expected: unknown, what: string): void {
     if (actual == null || String(actual) !== String(expected)) {
-      throw new ContractFailure(`${what} is the wrong id`, { expected: describeValue(expected), received: describeValue(actual) });
+      throw new ContractFailure(`${what} is the wrong id`, {
+        expected: describeValue(expected),
+        received: describeValue(actual),
+      });
     }
   }
 
   /** Dates compare to the second: some databases drop sub-second precision. */
   sameDate(actual: unknown, expected: Date, what: string): void {
     const ok = actual instanceof Date && Math.floor(actual.getTime() / 1000) === Math.floor(expected.getTime() / 1000);
-    if (!ok) throw new ContractFailure(`${what} is not the date written`, { expected: describeValue(expected), received: describeValue(actual) });
+    if (!ok)
+      throw new ContractFailure(`${what} is not the date written`, {
+        expected: describeValue(expected),
+        received: describeValue(actual),
+      });
   }
 
   equal(actual: unknown, expected: unknown, what: string): void {
     if (expected instanceof Date) return this.sameDate(actual, expected, what);
     const ok = expected === null ? actual == null : actual === expected;
-    if (!ok) throw new ContractFailure(`${what} differs from what was written`, { expected: describeValue(expected), received: describeValue(actual) });
+    if (!ok)
+      throw new ContractFailure(`${what} differs from what was written`, {
+        expected: describeValue(expected),
+        received: describeValue(actual),
+      });
   }
 
   /** Every field of `expected` comes back equal in `actual`. */
@@ -168,7 +189,11 @@ export class CaseContext {
     this.onCleanup("unlinkAccount", { provider: input.provider, providerAccountId: input.providerAccountId });
     if (result != null) {
       this.model(adapterAccountSchema, result, "linkAccount result");
-      this.fields(result, { userId, provider: input.provider, providerAccountId: input.providerAccountId }, "linkAccount result");
+      this.fields(
+        result,
+        { userId, provider: input.provider, providerAccountId: input.providerAccountId },
+        "linkAccount result",
+      );
     }
     return input;
   }
@@ -195,7 +220,11 @@ export class CaseContext {
   /** Authenticators have no delete method; deleting their user removes them. */
   async createAuthenticator(userId: unknown, providerAccountId: string, overrides: Row = {}): Promise<Row> {
     const input = this.data.authenticator(userId, providerAccountId, overrides);
-    const created = this.model(adapterAuthenticatorSchema, await this.call("createAuthenticator", input), "createAuthenticator result");
+    const created = this.model(
+      adapterAuthenticatorSchema,
+      await this.call("createAuthenticator", input),
+      "createAuthenticator result",
+    );
     this.fields(created, input, "createAuthenticator result");
     return created;
   }

@@ -38,11 +38,18 @@ async function importModule(path: string): Promise<Record<string, unknown>> {
   // tsx compiles TypeScript, follows local imports and honours tsconfig `paths`.
   // Its CommonJS build cannot register its hooks from a bundle: load the ES module one.
   const { tsImport } = await dynamicImport<typeof import("tsx/esm/api")>("tsx/esm/api");
-  return tsImport(pathToFileURL(path).href, { parentURL: import.meta.url, tsconfig: findTsconfig(dirname(path)) ?? false });
+  return tsImport(pathToFileURL(path).href, {
+    parentURL: import.meta.url,
+    tsconfig: findTsconfig(dirname(path)) ?? false,
+  });
 }
 
 function isAdapterObject(value: unknown): value is AnyAdapter {
-  return typeof value === "object" && value !== null && adapterMethods.some((m) => typeof (value as AnyAdapter)[m] === "function");
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    adapterMethods.some((m) => typeof (value as AnyAdapter)[m] === "function")
+  );
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -59,13 +66,23 @@ function describeKind(value: unknown): string {
 }
 
 /** Picks the export holding the adapter: --export NAME, else default, else `adapter`. */
-function pickExport(mod: Record<string, unknown>, path: string, requested: string | undefined): { name: string; value: unknown } {
+function pickExport(
+  mod: Record<string, unknown>,
+  path: string,
+  requested: string | undefined,
+): { name: string; value: unknown } {
   const names = Object.keys(mod).filter((k) => k !== "module.exports");
   const listing = names.length > 0 ? names.join(", ") : "nothing";
   if (requested) {
-    if (!(requested in mod)) throw new LoadError(`${path} has no export named "${requested}"; it exports: ${listing}.`, { hint: "Pass --export with one of those names." });
+    if (!(requested in mod))
+      throw new LoadError(`${path} has no export named "${requested}"; it exports: ${listing}.`, {
+        hint: "Pass --export with one of those names.",
+      });
     const value = mod[requested];
-    if (!usable(value)) throw new LoadError(`Export "${requested}" of ${path} is ${describeKind(value)}; expected an adapter object, a factory function or a promise of an adapter.`);
+    if (!usable(value))
+      throw new LoadError(
+        `Export "${requested}" of ${path} is ${describeKind(value)}; expected an adapter object, a factory function or a promise of an adapter.`,
+      );
     return { name: requested, value };
   }
   for (const name of ["default", "adapter"]) {
@@ -77,9 +94,12 @@ function pickExport(mod: Record<string, unknown>, path: string, requested: strin
   // `export default` compiled to CommonJS (a "type": "commonjs" package) arrives as { __esModule: true, default }.
   if (cjs && typeof cjs === "object" && usable(cjs.default)) return { name: "default", value: cjs.default };
   if ("default" in mod) {
-    throw new LoadError(`The default export of ${path} is ${describeKind(mod.default)}; expected an adapter object, a factory function or a promise of an adapter.`, {
-      hint: names.length > 1 ? `It also exports: ${listing}. Choose one with --export NAME.` : undefined,
-    });
+    throw new LoadError(
+      `The default export of ${path} is ${describeKind(mod.default)}; expected an adapter object, a factory function or a promise of an adapter.`,
+      {
+        hint: names.length > 1 ? `It also exports: ${listing}. Choose one with --export NAME.` : undefined,
+      },
+    );
   }
   throw new LoadError(`${path} exports no adapter. It exports: ${listing}.`, {
     hint: "Export the adapter as the default export or as `adapter`, or pass --export NAME.",
@@ -92,12 +112,20 @@ function hook(mod: Record<string, unknown>, name: "setup" | "teardown"): Hook | 
   return typeof value === "function" ? (value as Hook) : undefined;
 }
 
-export async function loadAdapterModule(modulePath: string, options: { exportName?: string; cwd?: string } = {}): Promise<LoadedModule> {
+export async function loadAdapterModule(
+  modulePath: string,
+  options: { exportName?: string; cwd?: string } = {},
+): Promise<LoadedModule> {
   const path = resolve(options.cwd ?? process.cwd(), modulePath);
-  if (!existsSync(path)) throw new LoadError(`Cannot find the adapter module ${modulePath} (looked for ${path}).`, { hint: "Paths are resolved from the current directory." });
+  if (!existsSync(path))
+    throw new LoadError(`Cannot find the adapter module ${modulePath} (looked for ${path}).`, {
+      hint: "Paths are resolved from the current directory.",
+    });
   if (!statSync(path).isFile()) throw new LoadError(`${path} is a directory; pass the adapter module file itself.`);
   if (!supportedExtensions.has(extname(path))) {
-    throw new LoadError(`${path} has an unsupported extension "${extname(path)}".`, { hint: "Use one of .ts, .mts, .cts, .js, .mjs, .cjs." });
+    throw new LoadError(`${path} has an unsupported extension "${extname(path)}".`, {
+      hint: "Use one of .ts, .mts, .cts, .js, .mjs, .cjs.",
+    });
   }
 
   let mod: Record<string, unknown>;
@@ -129,7 +157,9 @@ export async function loadAdapterModule(modulePath: string, options: { exportNam
         throw new LoadError(`${what} (export "${picked.name}") failed: ${describeThrown(error)}`, { cause: error });
       }
       if (!isAdapterObject(adapter)) {
-        throw new LoadError(`Export "${picked.name}" of ${modulePath} produced ${describeKind(adapter)}; expected an adapter object with the methods of §4.2.`);
+        throw new LoadError(
+          `Export "${picked.name}" of ${modulePath} produced ${describeKind(adapter)}; expected an adapter object with the methods of §4.2.`,
+        );
       }
       return adapter;
     },

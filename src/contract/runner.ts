@@ -39,7 +39,13 @@ export interface RunSummary {
 }
 
 export type RunEvent =
-  | { type: "run:start"; seed: number; cases: ContractCase[]; capabilities: CapabilityStatus[]; required: CapabilityName[] }
+  | {
+      type: "run:start";
+      seed: number;
+      cases: ContractCase[];
+      capabilities: CapabilityStatus[];
+      required: CapabilityName[];
+    }
   | { type: "case:start"; case: ContractCase }
   | { type: "case:end"; result: CaseResult }
   | { type: "run:end"; summary: RunSummary; results: CaseResult[] };
@@ -64,16 +70,25 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
-export async function runCase(adapter: AnyAdapter, contractCase: ContractCase, seed: number, timeoutMs: number): Promise<CaseResult> {
+export async function runCase(
+  adapter: AnyAdapter,
+  contractCase: ContractCase,
+  seed: number,
+  timeoutMs: number,
+): Promise<CaseResult> {
   const started = performance.now();
-  const finish = (result: Omit<CaseResult, "case" | "durationMs" | "notes">, notes: Set<string> = new Set()): CaseResult => ({
+  const finish = (
+    result: Omit<CaseResult, "case" | "durationMs" | "notes">,
+    notes: Set<string> = new Set(),
+  ): CaseResult => ({
     case: contractCase,
     durationMs: performance.now() - started,
     notes: [...notes],
     ...result,
   });
   const missing = contractCase.needs.filter((method) => !hasMethod(adapter, method));
-  if (missing.length > 0) return finish({ status: "skipped", skipReason: `not implemented: ${missing.join(", ")}`, warnings: [] });
+  if (missing.length > 0)
+    return finish({ status: "skipped", skipReason: `not implemented: ${missing.join(", ")}`, warnings: [] });
 
   const context = new CaseContext(adapter, randomFor(seed, contractCase.id));
   let failure: CaseResult["failure"];
@@ -81,7 +96,9 @@ export async function runCase(adapter: AnyAdapter, contractCase: ContractCase, s
     await withTimeout(contractCase.run(context), timeoutMs);
   } catch (error) {
     if (error instanceof Timeout) {
-      failure = { message: `did not finish within ${timeoutMs} ms: an adapter method never settled (raise --timeout for a slow database)` };
+      failure = {
+        message: `did not finish within ${timeoutMs} ms: an adapter method never settled (raise --timeout for a slow database)`,
+      };
     } else if (error instanceof ContractFailure) {
       failure = { message: error.message, expected: error.expected, received: error.received };
     } else {
@@ -90,7 +107,12 @@ export async function runCase(adapter: AnyAdapter, contractCase: ContractCase, s
   }
   // Clean up even after a failure; a hung delete must not hang the run.
   await withTimeout(context.cleanup(), timeoutMs).catch(() => undefined);
-  return finish(failure ? { status: "failed", failure, warnings: context.warnings } : { status: "passed", warnings: context.warnings }, context.notes);
+  return finish(
+    failure
+      ? { status: "failed", failure, warnings: context.warnings }
+      : { status: "passed", warnings: context.warnings },
+    context.notes,
+  );
 }
 
 export async function runContract(options: RunOptions): Promise<RunSummary> {

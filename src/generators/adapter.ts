@@ -31,18 +31,36 @@ const drivers: Record<Dialect, BackendPackages> = {
   sqlite: {
     dependencies: ["better-sqlite3"],
     devDependencies: ["@types/better-sqlite3"],
-    env: [{ name: "AUTH_DATABASE_PATH", description: "SQLite database file of the auth adapter (default ./auth.db)", example: "./auth.db" }],
+    env: [
+      {
+        name: "AUTH_DATABASE_PATH",
+        description: "SQLite database file of the auth adapter (default ./auth.db)",
+        example: "./auth.db",
+      },
+    ],
   },
   postgres: {
     dependencies: ["pg"],
     devDependencies: ["@types/pg"],
-    env: [{ name: "DATABASE_URL", description: "PostgreSQL connection string of the auth adapter", example: "postgres://postgres@127.0.0.1:5432/app" }],
+    env: [
+      {
+        name: "DATABASE_URL",
+        description: "PostgreSQL connection string of the auth adapter",
+        example: "postgres://postgres@127.0.0.1:5432/app",
+      },
+    ],
   },
   mysql: {
     // mysql2 ships its own types.
     dependencies: ["mysql2"],
     devDependencies: [],
-    env: [{ name: "DATABASE_URL", description: "MySQL or MariaDB connection string of the auth adapter", example: "mysql://root@127.0.0.1:3306/app" }],
+    env: [
+      {
+        name: "DATABASE_URL",
+        description: "MySQL or MariaDB connection string of the auth adapter",
+        example: "mysql://root@127.0.0.1:3306/app",
+      },
+    ],
   },
 };
 
@@ -66,7 +84,10 @@ export async function generateAdapter(backend: Backend, options: AdapterOptions)
     const context = { ...sqlDialectContext(dialect), ext, sql: true };
     files.push({ path: `${authDir}/adapter.ts`, contents: await renderTemplate("adapters/sql.ts.hbs", context) });
     files.push({ path: `${authDir}/db.ts`, contents: await renderTemplate("adapters/db.ts.hbs", context) });
-    files.push({ path: `${authDir}/verify-adapter.ts`, contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context) });
+    files.push({
+      path: `${authDir}/verify-adapter.ts`,
+      contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context),
+    });
     // setup() reads the schema from the same folder, so it is part of the adapter
     // even when the project's schema flavour is an ORM. Same path and contents as
     // generateSqlSchema, so a plan holding both can keep either.
@@ -77,8 +98,14 @@ export async function generateAdapter(backend: Backend, options: AdapterOptions)
     part.env.push(...driver.env);
   } else {
     const context = { ext, sql: false, dialect: "", sqlite: false };
-    files.push({ path: `${authDir}/adapter.ts`, contents: await renderTemplate(`adapters/${backend}.ts.hbs`, context) });
-    files.push({ path: `${authDir}/verify-adapter.ts`, contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context) });
+    files.push({
+      path: `${authDir}/adapter.ts`,
+      contents: await renderTemplate(`adapters/${backend}.ts.hbs`, context),
+    });
+    files.push({
+      path: `${authDir}/verify-adapter.ts`,
+      contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context),
+    });
   }
   return part;
 }

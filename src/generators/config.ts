@@ -23,13 +23,15 @@ export interface AdapterExport {
  */
 export function adapterExport(source: string): AdapterExport {
   // A factory named like an adapter may take parameters with defaults (`createAdapter(db = openDb())`); it is called bare.
-  const fn = /^export\s+function\s+([A-Za-z_$][\w$]*[Aa]dapter[\w$]*)\s*\(/m.exec(source)
-    ?? /^export\s+function\s+([A-Za-z_$][\w$]*)\s*\(\s*\)/m.exec(source)
-    ?? /^export\s+const\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:\(\s*\)|function\s*\(\s*\))/m.exec(source);
+  const fn =
+    /^export\s+function\s+([A-Za-z_$][\w$]*[Aa]dapter[\w$]*)\s*\(/m.exec(source) ??
+    /^export\s+function\s+([A-Za-z_$][\w$]*)\s*\(\s*\)/m.exec(source) ??
+    /^export\s+const\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:\(\s*\)|function\s*\(\s*\))/m.exec(source);
   if (fn) return { clause: `{ ${fn[1]} }`, expression: `${fn[1]}()` };
   const value = /^export\s+const\s+((?:[A-Za-z_$][\w$]*)?[Aa]dapter)\b/m.exec(source);
   if (value) return { clause: `{ ${value[1]} }`, expression: value[1]! };
-  if (/^export\s+default\s+(?:function\s*[\w$]*\s*\(\s*\)|\(\s*\)\s*=>)/m.test(source)) return { clause: "createAdapter", expression: "createAdapter()" };
+  if (/^export\s+default\s+(?:function\s*[\w$]*\s*\(\s*\)|\(\s*\)\s*=>)/m.test(source))
+    return { clause: "createAdapter", expression: "createAdapter()" };
   if (/^export\s+default\b/m.test(source)) return { clause: "adapter", expression: "adapter" };
   throw new Error("The generated adapter module has no adapter export the config can use");
 }
@@ -61,7 +63,10 @@ export async function generateConfig(input: ConfigInput): Promise<PlannedFile[]>
   const dir = posix.dirname(input.configPath);
   const adapter = adapterExport(input.adapter.contents);
   const adapterFrom = specifier(input.configPath, input.adapter.path, input.importExtension);
-  const imports = [...input.providers.flatMap((p) => p.imports.map(importLine)), `import ${adapter.clause} from "${adapterFrom}";`];
+  const imports = [
+    ...input.providers.flatMap((p) => p.imports.map(importLine)),
+    `import ${adapter.clause} from "${adapterFrom}";`,
+  ];
   const contents = await renderTemplate("config/auth.ts.hbs", {
     imports,
     providers: input.providers.map((p) => p.entry),
@@ -74,6 +79,8 @@ export async function generateConfig(input: ConfigInput): Promise<PlannedFile[]>
     providersDir: "providers",
     verifyCommand: input.verifyCommand,
   });
-  const providerFiles = input.providers.flatMap((p) => p.files.map((f) => ({ path: posix.join(dir, f.path), contents: f.contents })));
+  const providerFiles = input.providers.flatMap((p) =>
+    p.files.map((f) => ({ path: posix.join(dir, f.path), contents: f.contents })),
+  );
   return [{ path: input.configPath, contents }, ...providerFiles];
 }

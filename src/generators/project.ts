@@ -44,7 +44,10 @@ export interface PackageMerge {
 
 /** A valid npm name from a folder name: lowercase, url-safe characters. */
 export function packageName(dir: string): string {
-  const name = basename(dir).toLowerCase().replace(/[^a-z0-9._~-]+/g, "-").replace(/^[._-]+|-+$/g, "");
+  const name = basename(dir)
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, "-")
+    .replace(/^[._-]+|-+$/g, "");
   return name || "app";
 }
 
@@ -61,14 +64,23 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
  */
 export function mergePackageJson(existing: string | null, needs: PackageNeeds, dir: string): PackageMerge {
   const kept: string[] = [];
-  const pkg: Json = existing === null ? { name: packageName(dir), version: "0.0.0", private: true, type: "module" } : (JSON.parse(existing) as Json);
+  const pkg: Json =
+    existing === null
+      ? { name: packageName(dir), version: "0.0.0", private: true, type: "module" }
+      : (JSON.parse(existing) as Json);
   let changed = existing === null;
   const section = (key: string): Json => {
     if (!isObject(pkg[key])) pkg[key] = {};
     return pkg[key] as Json;
   };
-  const listed = (name: string) => [pkg.dependencies, pkg.devDependencies, pkg.peerDependencies].find((s) => isObject(s) && name in s) as Json | undefined;
-  for (const [key, names] of [["dependencies", needs.dependencies], ["devDependencies", needs.devDependencies]] as const) {
+  const listed = (name: string) =>
+    [pkg.dependencies, pkg.devDependencies, pkg.peerDependencies].find((s) => isObject(s) && name in s) as
+      | Json
+      | undefined;
+  for (const [key, names] of [
+    ["dependencies", needs.dependencies],
+    ["devDependencies", needs.devDependencies],
+  ] as const) {
     for (const name of [...new Set(names)].sort()) {
       const version = catalogVersion(name);
       if (version === undefined) {
@@ -77,7 +89,8 @@ export function mergePackageJson(existing: string | null, needs: PackageNeeds, d
       }
       const where = listed(name);
       if (where) {
-        if (where[name] !== version) kept.push(`package.json keeps ${name}@${String(where[name])} (create-auth would add ${version})`);
+        if (where[name] !== version)
+          kept.push(`package.json keeps ${name}@${String(where[name])} (create-auth would add ${version})`);
         continue;
       }
       section(key)[name] = version;
@@ -87,7 +100,8 @@ export function mergePackageJson(existing: string | null, needs: PackageNeeds, d
   for (const [name, command] of Object.entries(needs.scripts)) {
     const scripts = isObject(pkg.scripts) ? pkg.scripts : undefined;
     if (scripts && name in scripts) {
-      if (scripts[name] !== command) kept.push(`package.json keeps its "${name}" script (create-auth would run: ${command})`);
+      if (scripts[name] !== command)
+        kept.push(`package.json keeps its "${name}" script (create-auth would run: ${command})`);
       continue;
     }
     section("scripts")[name] = command;
@@ -141,29 +155,51 @@ export interface EnvVar {
 /** 32 random bytes, base64: what `npx auth secret` writes. */
 export const newSecret = () => randomBytes(32).toString("base64");
 
-const secretVar: EnvVar = { name: "AUTH_SECRET", description: "Signs and encrypts cookies and tokens: 32 random bytes, base64 (a secret: never commit it)", example: "" };
+const secretVar: EnvVar = {
+  name: "AUTH_SECRET",
+  description: "Signs and encrypts cookies and tokens: 32 random bytes, base64 (a secret: never commit it)",
+  example: "",
+};
 
 /** .env.example documents every variable, without values that are secrets. */
 export function envExample(existing: string | null, vars: EnvVar[]): string {
-  const entries: EnvEntry[] = [secretVar, ...vars].map((v) => ({ name: v.name, description: v.description, value: v.example }));
+  const entries: EnvEntry[] = [secretVar, ...vars].map((v) => ({
+    name: v.name,
+    description: v.description,
+    value: v.example,
+  }));
   return addEnvEntries(existing, entries, "Auth (added by create-auth init)");
 }
 
 /** .env.local gets a fresh AUTH_SECRET (kept if one is there) and the other variables with their examples. */
 export function envLocal(existing: string | null, vars: EnvVar[], secret: string = newSecret()): string {
-  const entries: EnvEntry[] = [{ ...secretVar, value: secret }, ...vars.map((v) => ({ name: v.name, description: v.description, value: v.example }))];
+  const entries: EnvEntry[] = [
+    { ...secretVar, value: secret },
+    ...vars.map((v) => ({ name: v.name, description: v.description, value: v.example })),
+  ];
   return addEnvEntries(existing, entries, "Auth (added by create-auth init; keep this file out of git)");
 }
 
 /** .env.local holds the secret: keep it out of git (a new .gitignore also gets node_modules). */
 /** .env.local holds the secret; the embedded database file (and its -wal/-shm) holds users and sessions. */
 export const gitignore = (existing: string | null, backend?: Backend) =>
-  addIgnoreEntries(existing, [...(existing === null ? ["node_modules"] : []), ".env.local", ...(backend === "sqlite" ? ["auth.db*"] : [])]);
+  addIgnoreEntries(existing, [
+    ...(existing === null ? ["node_modules"] : []),
+    ".env.local",
+    ...(backend === "sqlite" ? ["auth.db*"] : []),
+  ]);
 
 /** The adapter and schema generators (src/generators/adapter.ts, schema.ts), loaded only when init plans. */
 export interface Generators {
-  generateAdapter(backend: Backend, context: { importExtension: "" | ".js"; dialect?: Dialect }): Promise<GeneratedPart>;
-  generateSchema(flavour: Exclude<SchemaFlavour, "sql">, dialect: Dialect, context: { importExtension: "" | ".js" }): Promise<GeneratedPart>;
+  generateAdapter(
+    backend: Backend,
+    context: { importExtension: "" | ".js"; dialect?: Dialect },
+  ): Promise<GeneratedPart>;
+  generateSchema(
+    flavour: Exclude<SchemaFlavour, "sql">,
+    dialect: Dialect,
+    context: { importExtension: "" | ".js" },
+  ): Promise<GeneratedPart>;
   generateSqlSchema(dialect: Dialect): Promise<GeneratedPart>;
 }
 
@@ -201,11 +237,17 @@ export interface InitPlan {
 function providerDependencies(kinds: ProviderKind[], notices: string[]): string[] {
   const names = kinds.flatMap((k) => Object.keys(kindEntry(k).dependencies ?? {}));
   const missing = names.filter((n) => catalogVersion(n) === undefined);
-  if (missing.length) notices.push(`Install ${missing.join(" and ")} yourself (not in create-auth's version catalog): the ${kinds.filter((k) => kindEntry(k).dependencies).join(", ")} provider needs them.`);
+  if (missing.length)
+    notices.push(
+      `Install ${missing.join(" and ")} yourself (not in create-auth's version catalog): the ${kinds.filter((k) => kindEntry(k).dependencies).join(", ")} provider needs them.`,
+    );
   return names.filter((n) => catalogVersion(n) !== undefined);
 }
 
-export async function planInit(request: InitRequest, generators: () => Promise<Generators> = loadGenerators): Promise<InitPlan> {
+export async function planInit(
+  request: InitRequest,
+  generators: () => Promise<Generators> = loadGenerators,
+): Promise<InitPlan> {
   const { root } = request;
   const notices: string[] = [];
   const pkgText = readIfExists(join(root, "package.json"));
@@ -220,8 +262,14 @@ export async function planInit(request: InitRequest, generators: () => Promise<G
   const hasTsconfig = existsSync(join(root, "tsconfig.json"));
   const tsconfig = hasTsconfig ? undefined : newTsconfig(esm, request.schema === "typeorm");
   const ext = tsconfig?.importExtension ?? importExtension(root);
-  if (hasTsconfig && request.schema === "typeorm" && !/"experimentalDecorators"\s*:\s*true/.test(readIfExists(join(root, "tsconfig.json")) ?? "")) {
-    notices.push('TypeORM entities need "experimentalDecorators": true and "emitDecoratorMetadata": true in your tsconfig.json (left as it is).');
+  if (
+    hasTsconfig &&
+    request.schema === "typeorm" &&
+    !/"experimentalDecorators"\s*:\s*true/.test(readIfExists(join(root, "tsconfig.json")) ?? "")
+  ) {
+    notices.push(
+      'TypeORM entities need "experimentalDecorators": true and "emitDecoratorMetadata": true in your tsconfig.json (left as it is).',
+    );
   }
 
   const gen = await generators();
@@ -229,8 +277,12 @@ export async function planInit(request: InitRequest, generators: () => Promise<G
   const { generateConfig } = await import("./config.js");
   const [adapter, schema, snippets] = await Promise.all([
     gen.generateAdapter(request.backend, { importExtension: ext, dialect: request.dialect }),
-    request.schema === "sql" ? gen.generateSqlSchema(request.dialect) : gen.generateSchema(request.schema, request.dialect, { importExtension: ext }),
-    Promise.all(request.kinds.map((kind, i) => generateProvider(kind, request.kindOptions[i] ?? {}, { importExtension: ext }))),
+    request.schema === "sql"
+      ? gen.generateSqlSchema(request.dialect)
+      : gen.generateSchema(request.schema, request.dialect, { importExtension: ext }),
+    Promise.all(
+      request.kinds.map((kind, i) => generateProvider(kind, request.kindOptions[i] ?? {}, { importExtension: ext })),
+    ),
   ]);
   const adapterFile = adapter.files.find((f) => /(^|\/)adapter\.ts$/.test(f.path));
   if (!adapterFile) throw new Error("generateAdapter returned no adapter.ts");
@@ -240,29 +292,59 @@ export async function planInit(request: InitRequest, generators: () => Promise<G
   const otherConfig = usualConfigPlaces.find((p) => p !== configPath && existsSync(join(root, p)));
   const scripts = { ...adapter.scripts, ...schema.scripts };
   const verifyCommand = "verify-adapter" in scripts ? "npm run verify-adapter" : "npx create-auth verify-adapter";
-  const config = await generateConfig({ configPath, providers: snippets, adapter: adapterFile, session: request.session, backend: request.backend, importExtension: ext, verifyCommand });
+  const config = await generateConfig({
+    configPath,
+    providers: snippets,
+    adapter: adapterFile,
+    session: request.session,
+    backend: request.backend,
+    importExtension: ext,
+    verifyCommand,
+  });
 
   const changes: FileChange[] = [];
   const leftAlone: string[] = [];
   // The SQL adapter ships its own schema.<dialect>.sql; the same path from the schema generator is the same file.
   const fromAdapter = new Set(adapter.files.map((f) => f.path));
-  const generated: PlannedFile[] = [...(otherConfig ? [] : config), ...adapter.files, ...schema.files.filter((f) => !fromAdapter.has(f.path)), ...(tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : [])];
-  if (otherConfig) notices.push(`An auth config exists at ${otherConfig}; it was left alone. Add providers to it with create-auth add-provider <kind>, and the adapter from ${adapterFile.path}.`);
+  const generated: PlannedFile[] = [
+    ...(otherConfig ? [] : config),
+    ...adapter.files,
+    ...schema.files.filter((f) => !fromAdapter.has(f.path)),
+    ...(tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : []),
+  ];
+  if (otherConfig)
+    notices.push(
+      `An auth config exists at ${otherConfig}; it was left alone. Add providers to it with create-auth add-provider <kind>, and the adapter from ${adapterFile.path}.`,
+    );
   for (const file of generated) {
     const change = changeFile(join(root, file.path), file.contents);
     if (change?.before != null && !request.force) leftAlone.push(file.path);
     else if (change) changes.push(change);
   }
-  if (leftAlone.includes(configPath)) notices.push(`${configPath} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);
+  if (leftAlone.includes(configPath))
+    notices.push(`${configPath} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);
 
   const vars = new Map<string, EnvVar>();
-  for (const v of [...adapter.env, ...schema.env, ...snippets.flatMap((s) => s.env)]) if (!vars.has(v.name)) vars.set(v.name, v);
+  for (const v of [...adapter.env, ...schema.env, ...snippets.flatMap((s) => s.env)])
+    if (!vars.has(v.name)) vars.set(v.name, v);
   const merged = mergePackageJson(
     pkgText,
     {
-      dependencies: ["@auth/core", ...adapter.dependencies, ...schema.dependencies, ...providerDependencies(request.kinds, notices)],
+      dependencies: [
+        "@auth/core",
+        ...adapter.dependencies,
+        ...schema.dependencies,
+        ...providerDependencies(request.kinds, notices),
+      ],
       // create-auth runs the verify-adapter script; typescript and tsx type-check and run the .ts files.
-      devDependencies: ["create-auth", "typescript", "tsx", "@types/node", ...adapter.devDependencies, ...schema.devDependencies],
+      devDependencies: [
+        "create-auth",
+        "typescript",
+        "tsx",
+        "@types/node",
+        ...adapter.devDependencies,
+        ...schema.devDependencies,
+      ],
       scripts,
     },
     root,

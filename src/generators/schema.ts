@@ -35,7 +35,12 @@ const dialectFlags = (dialect: Dialect) => ({
   dialectName: dialectNames[dialect],
 });
 
-function part(files: GeneratedPart["files"], dependencies: DependencyName[], devDependencies: DependencyName[] = [], extra: Partial<GeneratedPart> = {}): GeneratedPart {
+function part(
+  files: GeneratedPart["files"],
+  dependencies: DependencyName[],
+  devDependencies: DependencyName[] = [],
+  extra: Partial<GeneratedPart> = {},
+): GeneratedPart {
   return { files, dependencies, devDependencies, env: [], scripts: {}, ...extra };
 }
 
@@ -112,7 +117,11 @@ async function typeorm(dialect: Dialect, options: SchemaOptions): Promise<Genera
  * delegated to so `init` has one entry point (loaded only when asked for).
  * TypeORM output needs tsconfig experimentalDecorators + emitDecoratorMetadata.
  */
-export async function generateSchema(flavour: SchemaFlavour, dialect: Dialect, options: SchemaOptions): Promise<GeneratedPart> {
+export async function generateSchema(
+  flavour: SchemaFlavour,
+  dialect: Dialect,
+  options: SchemaOptions,
+): Promise<GeneratedPart> {
   switch (flavour) {
     case "prisma":
       return prisma(dialect);

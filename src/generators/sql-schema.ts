@@ -37,8 +37,13 @@ export function placeholder(dialect: Dialect, n: number): string {
  * accounts, binds 12 values).
  */
 export function sqlDialectContext(dialect: Dialect) {
-  const q = Object.fromEntries(camelCaseColumns.map((c) => [c, quoteIdentifier(dialect, c)])) as Record<(typeof camelCaseColumns)[number], string>;
-  const placeholders = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`p${i + 1}`, placeholder(dialect, i + 1)]));
+  const q = Object.fromEntries(camelCaseColumns.map((c) => [c, quoteIdentifier(dialect, c)])) as Record<
+    (typeof camelCaseColumns)[number],
+    string
+  >;
+  const placeholders = Object.fromEntries(
+    Array.from({ length: 12 }, (_, i) => [`p${i + 1}`, placeholder(dialect, i + 1)]),
+  );
   return {
     dialect,
     title: titles[dialect],
@@ -54,7 +59,15 @@ export function sqlDialectContext(dialect: Dialect) {
 function columnTypes(dialect: Dialect, q: Record<string, string>) {
   switch (dialect) {
     case "postgres":
-      return { varchar: "VARCHAR(255)", text: "TEXT", timestamp: "TIMESTAMPTZ", bigint: "BIGINT", boolean: "BOOLEAN", json: "JSONB", tableOptions: "" };
+      return {
+        varchar: "VARCHAR(255)",
+        text: "TEXT",
+        timestamp: "TIMESTAMPTZ",
+        bigint: "BIGINT",
+        boolean: "BOOLEAN",
+        json: "JSONB",
+        tableOptions: "",
+      };
     case "mysql":
       return {
         varchar: "VARCHAR(255)",

@@ -57,7 +57,10 @@ let installed = false;
 /** Where the caches live: one folder per user and Node build (V8 rejects another build's cache anyway). */
 function compileCacheDir(): string {
   const user = process.getuid?.() ?? "user";
-  return process.env.CREATE_AUTH_COMPILE_CACHE || join(tmpdir(), `create-auth-compile-cache-${user}`, `${process.version}-${process.arch}`);
+  return (
+    process.env.CREATE_AUTH_COMPILE_CACHE ||
+    join(tmpdir(), `create-auth-compile-cache-${user}`, `${process.version}-${process.arch}`)
+  );
 }
 
 /**
@@ -73,12 +76,14 @@ export function enableCompileCache(options: CompileCacheOptions): void {
   const original = internals.prototype._compile;
   const cacheDir = compileCacheDir();
   const fragments = options.packages.map((name) => `${sep}node_modules${sep}${name.split("/").join(sep)}${sep}`);
-  const covered = (filename: string) => options.roots.some((root) => filename.startsWith(root)) || fragments.some((f) => filename.includes(f));
+  const covered = (filename: string) =>
+    options.roots.some((root) => filename.startsWith(root)) || fragments.some((f) => filename.includes(f));
   // A failed run may have stopped early and run little of the code: not worth keeping.
   process.once("exit", (code) => code === 0 && flushCompileCache());
 
   internals.prototype._compile = function compileCached(content, filename, format) {
-    if (!covered(filename) || (format !== undefined && format !== "commonjs")) return original.call(this, content, filename, format);
+    if (!covered(filename) || (format !== undefined && format !== "commonjs"))
+      return original.call(this, content, filename, format);
     const file = join(cacheDir, cacheKey(filename, content, options.profile));
     const cachedData = readIfPresent(file);
     let script: Script;
@@ -96,9 +101,12 @@ export function enableCompileCache(options: CompileCacheOptions): void {
 
 /** The `require` a module sees, as Node builds it. */
 function requireFor(parent: CjsModule) {
-  const resolve = Object.assign((request: string, options?: unknown) => internals._resolveFilename(request, parent, false, options), {
-    paths: (request: string) => internals._resolveLookupPaths(request, parent),
-  });
+  const resolve = Object.assign(
+    (request: string, options?: unknown) => internals._resolveFilename(request, parent, false, options),
+    {
+      paths: (request: string) => internals._resolveLookupPaths(request, parent),
+    },
+  );
   return Object.assign((request: string) => parent.require(request), {
     resolve,
     main: (process as { mainModule?: unknown }).mainModule,

@@ -7,7 +7,9 @@ const programFlags = ["-h", "--help", "-v", "--version"];
 
 /** The first bare word; with none, init (so `npm create auth` works), unless the program's own help or version was asked for. */
 export function invokedCommand(args: readonly string[]): string | undefined {
-  return args.find((arg) => !arg.startsWith("-")) ?? (args.some((arg) => programFlags.includes(arg)) ? undefined : "init");
+  return (
+    args.find((arg) => !arg.startsWith("-")) ?? (args.some((arg) => programFlags.includes(arg)) ? undefined : "init")
+  );
 }
 
 /**

@@ -5,7 +5,12 @@ import { UsageError } from "./errors.js";
 /** The flag commander derives from an option key: apiVersion -> --api-version. */
 export const toFlag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
-export function parseOptions<S extends z.ZodTypeAny>(schema: S, input: unknown, expectations: Record<string, string> = {}, flagNames: Record<string, string> = {}): z.output<S> {
+export function parseOptions<S extends z.ZodTypeAny>(
+  schema: S,
+  input: unknown,
+  expectations: Record<string, string> = {},
+  flagNames: Record<string, string> = {},
+): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -13,5 +18,7 @@ export function parseOptions<S extends z.ZodTypeAny>(schema: S, input: unknown, 
   const flag = flagNames[key] ?? toFlag(key);
   const value = (input as Record<string, unknown>)[key];
   const shown = Array.isArray(value) ? value.join(",") : String(value);
-  throw new UsageError(`${flag}: invalid value "${shown}"; ${expectations[key] ? `expected ${expectations[key]}` : issue.message}.`);
+  throw new UsageError(
+    `${flag}: invalid value "${shown}"; ${expectations[key] ? `expected ${expectations[key]}` : issue.message}.`,
+  );
 }

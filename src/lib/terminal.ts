@@ -11,7 +11,8 @@ export function isCI(env: NodeJS.ProcessEnv = process.env): boolean {
  */
 export function shouldColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.NO_COLOR) return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "") return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "")
+    return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
   if (env.TERM === "dumb") return false;
   return Boolean(stream.isTTY);
 }

@@ -26,7 +26,12 @@ function answered<T>(value: T | symbol): T {
 
 export async function askKind(kinds: readonly KindChoice[]): Promise<string> {
   p.intro("create-auth add-provider");
-  return answered<string>(await p.select({ message: "Which kind of provider?", options: kinds.map((k) => ({ value: k.kind, label: k.title, hint: k.description })) }));
+  return answered<string>(
+    await p.select({
+      message: "Which kind of provider?",
+      options: kinds.map((k) => ({ value: k.kind, label: k.title, hint: k.description })),
+    }),
+  );
 }
 
 export async function askOptions(questions: readonly OptionQuestion[]): Promise<Record<string, unknown>> {
@@ -35,7 +40,13 @@ export async function askOptions(questions: readonly OptionQuestion[]): Promise<
     const message = `${q.description} (${q.flag.split(" ")[0]})`;
     answers[q.key] = q.values
       ? answered(await p.select({ message, options: q.values.map((v) => ({ value: v, label: v })) }))
-      : answered(await p.text({ message, placeholder: q.default === undefined ? undefined : String(q.default), validate: (v) => (v?.trim() ? undefined : "Required") }));
+      : answered(
+          await p.text({
+            message,
+            placeholder: q.default === undefined ? undefined : String(q.default),
+            validate: (v) => (v?.trim() ? undefined : "Required"),
+          }),
+        );
   }
   return answers;
 }

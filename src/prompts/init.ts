@@ -36,11 +36,18 @@ export function intro(): void {
 }
 
 export async function askInit(q: InitQuestions): Promise<InitAnswers> {
-  const select = (s: { choices: Choice[]; initial: string }, message: string) => () => p.select({ message, options: s.choices, initialValue: s.initial }) as Promise<string>;
+  const select = (s: { choices: Choice[]; initial: string }, message: string) => () =>
+    p.select({ message, options: s.choices, initialValue: s.initial }) as Promise<string>;
   const answers = await p.group(
     {
       providers: q.providers
-        ? () => p.multiselect({ message: "Sign-in providers (--providers; space to choose, enter to confirm)", options: q.providers!.choices, initialValues: q.providers!.initial, required: true }) as Promise<string[]>
+        ? () =>
+            p.multiselect({
+              message: "Sign-in providers (--providers; space to choose, enter to confirm)",
+              options: q.providers!.choices,
+              initialValues: q.providers!.initial,
+              required: true,
+            }) as Promise<string[]>
         : () => undefined,
       backend: q.backend ? select(q.backend, "Database adapter (--backend)") : () => undefined,
       schema: q.schema ? select(q.schema, "Entity schema flavour (--schema)") : () => undefined,

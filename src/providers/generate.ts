@@ -17,7 +17,26 @@ export interface GenerateContext {
  * (`export const { handlers, auth, signIn, signOut } = NextAuth(...)`) or
  * globals such a config uses (process.env...). Such ids get a "Provider" suffix.
  */
-const taken = new Set(["auth", "handlers", "signIn", "signOut", "providers", "adapter", "config", "authConfig", "session", "process", "console", "fetch", "crypto", "globalThis", "require", "module", "exports", "z"]);
+const taken = new Set([
+  "auth",
+  "handlers",
+  "signIn",
+  "signOut",
+  "providers",
+  "adapter",
+  "config",
+  "authConfig",
+  "session",
+  "process",
+  "console",
+  "fetch",
+  "crypto",
+  "globalThis",
+  "require",
+  "module",
+  "exports",
+  "z",
+]);
 
 /** The exported const for a provider id: "vk" -> vk, "my-oidc" -> myOidc, "42" -> provider42, "new" -> newProvider. */
 export function bindingName(id: string): string {
@@ -52,16 +71,30 @@ function clientEnv(id: string): EnvVariable[] {
   const p = envPrefix(id);
   return [
     { name: `${p}_ID`, description: `OAuth client ID of provider "${id}"`, example: "" },
-    { name: `${p}_SECRET`, description: `OAuth client secret of provider "${id}" (a secret: never commit it)`, example: "" },
+    {
+      name: `${p}_SECRET`,
+      description: `OAuth client secret of provider "${id}" (a secret: never commit it)`,
+      example: "",
+    },
   ];
 }
 
 /** A value dotenv reads back unchanged when unquoted (no #, quotes, $, backslash, control or edge spaces). */
 const dotenvSafe = (value: string) => /^[^\s#"'`$\\\p{C}](?:[^#"'`$\\\p{C}]*[^\s#"'`$\\\p{C}])?$/u.test(value);
 
-function planOAuth(kind: "oauth" | "oidc", o: ProviderOptions<"oauth"> | ProviderOptions<"oidc">, names: { binding: string; file: string }): Plan {
+function planOAuth(
+  kind: "oauth" | "oidc",
+  o: ProviderOptions<"oauth"> | ProviderOptions<"oidc">,
+  names: { binding: string; file: string },
+): Plan {
   const p = envPrefix(o.id);
-  const issuer = o.issuer ? { name: `${p}_ISSUER`, description: `Issuer URL of provider "${o.id}"`, example: dotenvSafe(o.issuer) ? o.issuer : "" } : undefined;
+  const issuer = o.issuer
+    ? {
+        name: `${p}_ISSUER`,
+        description: `Issuer URL of provider "${o.id}"`,
+        example: dotenvSafe(o.issuer) ? o.issuer : "",
+      }
+    : undefined;
   return {
     env: [...clientEnv(o.id), ...(issuer ? [issuer] : [])],
     files: [{ template: `${kind}.ts.hbs`, path: names.file }],
@@ -92,9 +125,20 @@ function plan(kind: ProviderKind, options: ProviderOptions, names: { binding: st
       const from = `${envPrefix(o.id)}_FROM`;
       return {
         ...base,
-        env: [{ name: from, description: `Sender of the sign-in emails of provider "${o.id}"`, example: o.from === undefined ? "no-reply@example.com" : dotenvSafe(o.from) ? o.from : "" }],
+        env: [
+          {
+            name: from,
+            description: `Sender of the sign-in emails of provider "${o.id}"`,
+            example: o.from === undefined ? "no-reply@example.com" : dotenvSafe(o.from) ? o.from : "",
+          },
+        ],
         files: [{ template: "email.ts.hbs", path: names.file }],
-        view: { ...o, name: o.name ?? "Email", envFrom: from, notImplemented: `${names.file}: sendSignInLink() is not implemented, so no sign-in email was sent. Fill it in with your mail service.` },
+        view: {
+          ...o,
+          name: o.name ?? "Email",
+          envFrom: from,
+          notImplemented: `${names.file}: sendSignInLink() is not implemented, so no sign-in email was sent. Fill it in with your mail service.`,
+        },
         notes: [
           "Email sign-in needs an adapter with createVerificationToken, useVerificationToken and getUserByEmail (§5.4).",
           `Fill in sendSignInLink() in ${names.file}: until then the link is only printed to the console (and production refuses to send).`,
@@ -103,7 +147,11 @@ function plan(kind: ProviderKind, options: ProviderOptions, names: { binding: st
     }
     case "credentials": {
       const o = options as ProviderOptions<"credentials">;
-      const fields = o.fields.map((key) => ({ key, label: pascal(key), type: key === "password" ? "password" : key === "email" ? "email" : "text" }));
+      const fields = o.fields.map((key) => ({
+        key,
+        label: pascal(key),
+        type: key === "password" ? "password" : key === "email" ? "email" : "text",
+      }));
       return {
         ...base,
         files: [{ template: "credentials.ts.hbs", path: names.file }],

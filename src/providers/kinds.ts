@@ -11,7 +11,14 @@ import { oauthChecks, oidcChecks, type ProviderKind, type ProviderOptions, provi
 
 export type { ProviderKind, ProviderOptions } from "./schemas.js";
 
-export const providerKinds = ["oauth", "oidc", "email", "credentials", "webauthn", "social"] as const satisfies readonly ProviderKind[];
+export const providerKinds = [
+  "oauth",
+  "oidc",
+  "email",
+  "credentials",
+  "webauthn",
+  "social",
+] as const satisfies readonly ProviderKind[];
 
 export interface KindOption {
   /** camelCase key, as commander names the flag's value. */
@@ -44,14 +51,33 @@ const opt = (key: string, flag: string, description: string, extra: Partial<Kind
 });
 
 const id = (fallback?: string) =>
-  opt("id", "--id <id>", "provider id, part of the callback URL /api/auth/callback/<id> (lowercase letters, digits, - and _)", fallback ? { default: fallback } : { required: true });
-const name = (fallback: string) => opt("name", "--name <name>", `name on the sign-in button ("Sign in with <name>"; default ${fallback})`);
+  opt(
+    "id",
+    "--id <id>",
+    "provider id, part of the callback URL /api/auth/callback/<id> (lowercase letters, digits, - and _)",
+    fallback ? { default: fallback } : { required: true },
+  );
+const name = (fallback: string) =>
+  opt("name", "--name <name>", `name on the sign-in button ("Sign in with <name>"; default ${fallback})`);
 
 const oauthCommon = (checks: readonly string[]): KindOption[] => [
   opt("scope", "--scope <scopes>", "space-separated scopes to request"),
-  opt("checks", "--checks <list>", "comma-separated CSRF checks on the callback; \"state\" is added with a redirect proxy", { default: "pkce", values: checks }),
-  opt("redirectProxyUrl", "--redirect-proxy-url <url>", "auth URL of a redirect proxy, e.g. https://auth.example.com/api/auth (preview deployments)"),
-  opt("allowDangerousEmailAccountLinking", "--allow-dangerous-email-account-linking", "link to an existing user with the same email (only if the provider verifies emails)"),
+  opt(
+    "checks",
+    "--checks <list>",
+    'comma-separated CSRF checks on the callback; "state" is added with a redirect proxy',
+    { default: "pkce", values: checks },
+  ),
+  opt(
+    "redirectProxyUrl",
+    "--redirect-proxy-url <url>",
+    "auth URL of a redirect proxy, e.g. https://auth.example.com/api/auth (preview deployments)",
+  ),
+  opt(
+    "allowDangerousEmailAccountLinking",
+    "--allow-dangerous-email-account-linking",
+    "link to an existing user with the same email (only if the provider verifies emails)",
+  ),
   opt("brandColor", "--brand-color <color>", "button colour on the sign-in page, e.g. #24292f"),
   opt("logo", "--logo <url>", "button logo URL on the sign-in page"),
 ];
@@ -70,7 +96,11 @@ export const kindCatalog: readonly KindEntry[] = [
       opt("authorization", "--authorization <url>", "authorization endpoint (or --issuer)"),
       opt("token", "--token <url>", "token endpoint", { required: true }),
       opt("userinfo", "--userinfo <url>", "userinfo endpoint that returns the profile", { required: true }),
-      opt("issuer", "--issuer <url>", "issuer URL, instead of --authorization (its metadata gives the authorization endpoint)"),
+      opt(
+        "issuer",
+        "--issuer <url>",
+        "issuer URL, instead of --authorization (its metadata gives the authorization endpoint)",
+      ),
       ...oauthCommon(oauthChecks),
     ],
   },
@@ -101,7 +131,11 @@ export const kindCatalog: readonly KindEntry[] = [
     kind: "credentials",
     title: "Credentials",
     description: "a sign-in form checked by your own authorize() function",
-    options: [id("credentials"), name("Credentials"), opt("fields", "--fields <list>", "comma-separated form fields", { default: "email,password" })],
+    options: [
+      id("credentials"),
+      name("Credentials"),
+      opt("fields", "--fields <list>", "comma-separated form fields", { default: "email,password" }),
+    ],
   },
   {
     kind: "webauthn",
@@ -130,14 +164,18 @@ export function kindEntry(kind: ProviderKind): KindEntry {
   return kindCatalog.find((k) => k.kind === kind)!;
 }
 
-const allNames = () => kindCatalog.map((k) => (k.aliases?.length ? `${k.kind} (alias ${k.aliases.join(", ")})` : k.kind)).join(", ");
+const allNames = () =>
+  kindCatalog.map((k) => (k.aliases?.length ? `${k.kind} (alias ${k.aliases.join(", ")})` : k.kind)).join(", ");
 
 /** Maps a kind or alias (any case) to the kind; anything else is a usage error listing the kinds. */
 export function resolveKind(input: string): ProviderKind {
   const wanted = input.trim().toLowerCase();
   const entry = kindCatalog.find((k) => k.kind === wanted || k.aliases?.includes(wanted));
   if (!entry) {
-    throw new UsageError(`Unknown provider kind ${JSON.stringify(input)}; expected one of ${allNames()}.`, "See create-auth add-provider --list.");
+    throw new UsageError(
+      `Unknown provider kind ${JSON.stringify(input)}; expected one of ${allNames()}.`,
+      "See create-auth add-provider --list.",
+    );
   }
   return entry.kind;
 }
@@ -165,13 +203,18 @@ export function missingOptions(kind: ProviderKind, given: Readonly<Record<string
  * message is one line naming the flag, e.g.
  * `--api-version: "abc" is not a VK API version; expected MAJOR.MINOR such as 5.126`.
  */
-export function parseProviderOptions<K extends ProviderKind>(kind: K, raw: Readonly<Record<string, unknown>>): ProviderOptions<K> {
+export function parseProviderOptions<K extends ProviderKind>(
+  kind: K,
+  raw: Readonly<Record<string, unknown>>,
+): ProviderOptions<K> {
   const entry = kindEntry(kind);
   const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
   // A flag of another kind is a mistake worth naming (e.g. --issuer on social), not something to drop.
   const foreign = Object.keys(given).find((key) => !entry.options.some((o) => o.key === key));
   if (foreign !== undefined) {
-    throw new UsageError(`${toFlag(foreign)}: not an option of ${kind} providers; they take ${entry.options.map(flagOf).join(", ")}.`);
+    throw new UsageError(
+      `${toFlag(foreign)}: not an option of ${kind} providers; they take ${entry.options.map(flagOf).join(", ")}.`,
+    );
   }
   const parsed = providerSchemas[kind].safeParse(given);
   if (parsed.success) return parsed.data as ProviderOptions<K>;

@@ -27,7 +27,9 @@ export const templatesRoot = new URL("../../templates/", import.meta.url);
  * older tools treat them as line breaks. Other non-ASCII stays readable.
  */
 export function jsString(value: string): string {
-  return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** Any plain value (string, finite number, boolean, null, arrays and plain objects of those) as a JS literal. */
@@ -37,7 +39,9 @@ export function jsLiteral(value: unknown): string {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (Array.isArray(value)) return `[${value.map(jsLiteral).join(", ")}]`;
   if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${jsPropertyKey(k)}: ${jsLiteral(v)}`);
+    const entries = Object.entries(value as Record<string, unknown>).map(
+      ([k, v]) => `${jsPropertyKey(k)}: ${jsLiteral(v)}`,
+    );
     return entries.length ? `{ ${entries.join(", ")} }` : "{}";
   }
   // Refuse rather than guess: an undefined or odd value in a template is a generator bug.
@@ -52,9 +56,11 @@ export function jsPropertyKey(key: string): string {
 }
 
 const jsReserved = new Set(
-  ("break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
     "implements import in instanceof interface let new null package private protected public return static super switch this " +
-    "throw true try typeof var void while with yield await async arguments eval undefined NaN Infinity").split(" "),
+    "throw true try typeof var void while with yield await async arguments eval undefined NaN Infinity"
+  ).split(" "),
 );
 
 /** Whether `name` can be a `const` binding in an ES module. */
@@ -96,7 +102,9 @@ let instance: Promise<{ hbs: Handlebars; specs: Record<string, TemplateSpec> | u
  */
 function handlebars() {
   instance ??= precompiled().then(async (specs) => {
-    const mod = (specs ? await import("handlebars/runtime.js") : await import("handlebars")) as unknown as { default?: Handlebars } & Handlebars;
+    const mod = (specs ? await import("handlebars/runtime.js") : await import("handlebars")) as unknown as {
+      default?: Handlebars;
+    } & Handlebars;
     const hbs = (mod.default ?? mod).create() as Handlebars;
     register(hbs);
     return { hbs, specs };

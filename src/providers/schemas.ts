@@ -15,13 +15,17 @@ const quoted = (value: unknown) => (typeof value === "string" ? JSON.stringify(v
 export const idPattern = /^[a-z0-9_-]{1,50}$/;
 
 function suggestId(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 50);
+  return value
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 50);
 }
 
 const text = (what: string) =>
   z.string({ invalid_type_error: `expected ${what}`, required_error: `is required; expected ${what}` });
 
-export const idSchema = text("an id such as \"acme\"").superRefine((value, ctx) => {
+export const idSchema = text('an id such as "acme"').superRefine((value, ctx) => {
   if (idPattern.test(value)) return;
   const suggestion = suggestId(value);
   const hint = suggestion && suggestion !== value ? `; try ${quoted(suggestion)}` : "";
@@ -33,7 +37,10 @@ export const idSchema = text("an id such as \"acme\"").superRefine((value, ctx) 
 
 /** Free text that ends up in a string literal (escaped by render.ts); only emptiness is refused. */
 const label = (what: string) =>
-  text(what).refine((v) => v.trim() !== "", (v) => ({ message: `${quoted(v)} is empty; expected ${what}` }));
+  text(what).refine(
+    (v) => v.trim() !== "",
+    (v) => ({ message: `${quoted(v)} is empty; expected ${what}` }),
+  );
 
 const httpUrl = text("an http(s) URL").refine(
   (v) => {
@@ -50,7 +57,16 @@ const flag = z
   .transform((v) => v === true || v === "true");
 
 /** Splits "a, b" and accepts an array; used for --checks and --fields. */
-const list = z.preprocess((v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v), z.array(z.string()));
+const list = z.preprocess(
+  (v) =>
+    typeof v === "string"
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
+  z.array(z.string()),
+);
 
 const joinOr = (values: readonly string[]) => `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`;
 
@@ -59,9 +75,15 @@ function checksSchema<const C extends readonly string[]>(allowed: C) {
     .superRefine((values, ctx) => {
       const bad = values.find((v) => !allowed.includes(v));
       if (bad !== undefined || values.length === 0) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${quoted(bad ?? "")} is not allowed; expected ${joinOr(allowed)}` });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `${quoted(bad ?? "")} is not allowed; expected ${joinOr(allowed)}`,
+        });
       } else if (values.includes("none") && values.some((v) => v !== "none")) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${quoted(values.join(","))}: "none" turns the checks off, so it cannot be combined with others` });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `${quoted(values.join(","))}: "none" turns the checks off, so it cannot be combined with others`,
+        });
       }
     })
     .transform((values) => [...new Set(values)] as C[number][]);
@@ -70,13 +92,13 @@ function checksSchema<const C extends readonly string[]>(allowed: C) {
 export const oauthChecks = ["none", "state", "pkce"] as const;
 export const oidcChecks = ["none", "state", "nonce", "pkce"] as const;
 
-const common = { id: idSchema, name: label("a button label such as \"Acme\"").optional() };
+const common = { id: idSchema, name: label('a button label such as "Acme"').optional() };
 
 /** Options every OAuth-family kind shares (§2.4–2.6). */
 const oauthShared = {
   ...common,
   issuer: httpUrl.optional(),
-  scope: label("space-separated scopes such as \"openid profile email\"").optional(),
+  scope: label('space-separated scopes such as "openid profile email"').optional(),
   redirectProxyUrl: httpUrl.optional(),
   allowDangerousEmailAccountLinking: flag.default(false),
   brandColor: label("a CSS colour such as #24292f").optional(),
@@ -115,10 +137,12 @@ export const oauthSchema = z
     // For type "oauth", Auth.js (core 0.41, callback handleOAuth) discovers from the issuer only when
     // neither token nor userinfo is set, and then still fails with "No userinfo endpoint configured";
     // so both URLs are always needed, and the issuer can only stand in for the authorization URL.
-    const needs = "is required for an oauth provider (Auth.js does not discover it for type oauth; the oidc kind discovers everything from --issuer)";
+    const needs =
+      "is required for an oauth provider (Auth.js does not discover it for type oauth; the oidc kind discovers everything from --issuer)";
     if (!o.token) report(ctx, { path: "token", message: needs });
     else if (!o.userinfo) report(ctx, { path: "userinfo", message: needs });
-    else if (!o.issuer && !o.authorization) report(ctx, { path: "authorization", message: "is required unless --issuer is given" });
+    else if (!o.issuer && !o.authorization)
+      report(ctx, { path: "authorization", message: "is required unless --issuer is given" });
     report(ctx, redirectProxyIssue(o));
   })
   .transform((o) => withChecks({ ...o, name: o.name ?? o.id }));
@@ -130,7 +154,10 @@ export const oidcSchema = z
   .object({
     ...oauthShared,
     wellKnown: httpUrl
-      .refine((v) => new URL(v).pathname.endsWith(wellKnownSuffix), (v) => ({ message: `${quoted(v)} does not end with ${wellKnownSuffix}` }))
+      .refine(
+        (v) => new URL(v).pathname.endsWith(wellKnownSuffix),
+        (v) => ({ message: `${quoted(v)} does not end with ${wellKnownSuffix}` }),
+      )
       .optional(),
     checks: checksSchema(oidcChecks).optional(),
   })
@@ -156,12 +183,20 @@ export const emailSchema = z.object({
   ...common,
   id: idSchema.default("email"),
   from: text("an address such as no-reply@example.com")
-    .refine((v) => mailbox.test(v.trim()), (v) => ({ message: `${quoted(v)} is not an email address; expected no-reply@example.com or "Name <no-reply@example.com>"` }))
+    .refine(
+      (v) => mailbox.test(v.trim()),
+      (v) => ({
+        message: `${quoted(v)} is not an email address; expected no-reply@example.com or "Name <no-reply@example.com>"`,
+      }),
+    )
     .transform((v) => v.trim())
     .optional(),
   maxAge: z
     .union([z.number(), z.string()], { errorMap: () => ({ message: "expected a number of seconds such as 86400" }) })
-    .refine((v) => seconds(v) !== undefined, (v) => ({ message: `${quoted(v)} is not a positive whole number of seconds; expected e.g. 86400 (one day)` }))
+    .refine(
+      (v) => seconds(v) !== undefined,
+      (v) => ({ message: `${quoted(v)} is not a positive whole number of seconds; expected e.g. 86400 (one day)` }),
+    )
     .transform((v) => seconds(v)!)
     .optional(),
 });
@@ -176,7 +211,10 @@ export const credentialsSchema = z.object({
     .superRefine((values, ctx) => {
       const bad = values.find((v) => !fieldName.test(v));
       if (bad !== undefined || values.length === 0) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${quoted(bad ?? "")} is not a field name; expected names such as email,password (a letter, then letters, digits or _)` });
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `${quoted(bad ?? "")} is not a field name; expected names such as email,password (a letter, then letters, digits or _)`,
+        });
       }
     })
     .transform((values) => [...new Set(values)])
@@ -192,7 +230,10 @@ export const socialSchema = z.object({
   ...common,
   id: idSchema.default("vk"),
   apiVersion: text("a VK API version such as 5.126")
-    .refine((v) => vkApiVersion.test(v), (v) => ({ message: `${quoted(v)} is not a VK API version; expected MAJOR.MINOR such as 5.126` }))
+    .refine(
+      (v) => vkApiVersion.test(v),
+      (v) => ({ message: `${quoted(v)} is not a VK API version; expected MAJOR.MINOR such as 5.126` }),
+    )
     .default("5.126"),
 });
 

@@ -12,9 +12,11 @@ import { z } from "zod";
 export const idSchema = z.union([z.string().min(1), z.number().int()]);
 
 /** A real, valid Date object: never a string or a number (§2.9). */
-export const dateSchema = z.date({ invalid_type_error: "expected a Date object" }).refine((d) => !Number.isNaN(d.getTime()), {
-  message: "expected a valid Date (got Invalid Date)",
-});
+export const dateSchema = z
+  .date({ invalid_type_error: "expected a Date object" })
+  .refine((d) => !Number.isNaN(d.getTime()), {
+    message: "expected a valid Date (got Invalid Date)",
+  });
 
 /**
  * Optional fields of §2.9 may be absent. SQL stores cannot tell "absent" from
@@ -24,56 +26,68 @@ const optional = <T extends z.ZodTypeAny>(schema: T) => schema.nullish();
 
 export const adapterAccountTypeSchema = z.enum(["oauth", "oidc", "email", "webauthn"]);
 
-export const adapterUserSchema = z.object({
-  id: idSchema,
-  email: z.string(),
-  emailVerified: dateSchema.nullable(),
-  name: optional(z.string()),
-  image: optional(z.string()),
-}).passthrough();
+export const adapterUserSchema = z
+  .object({
+    id: idSchema,
+    email: z.string(),
+    emailVerified: dateSchema.nullable(),
+    name: optional(z.string()),
+    image: optional(z.string()),
+  })
+  .passthrough();
 
-export const adapterAccountSchema = z.object({
-  userId: idSchema,
-  type: adapterAccountTypeSchema,
-  provider: z.string(),
-  providerAccountId: z.string(),
-  access_token: optional(z.string()),
-  refresh_token: optional(z.string()),
-  id_token: optional(z.string()),
-  scope: optional(z.string()),
-  expires_in: optional(z.number()),
-  expires_at: optional(z.number()),
-  // §2.9: "Always stored lowercased".
-  token_type: optional(z.string().refine((t) => t === t.toLowerCase(), { message: "token_type must be lowercase" })),
-}).passthrough();
+export const adapterAccountSchema = z
+  .object({
+    userId: idSchema,
+    type: adapterAccountTypeSchema,
+    provider: z.string(),
+    providerAccountId: z.string(),
+    access_token: optional(z.string()),
+    refresh_token: optional(z.string()),
+    id_token: optional(z.string()),
+    scope: optional(z.string()),
+    expires_in: optional(z.number()),
+    expires_at: optional(z.number()),
+    // §2.9: "Always stored lowercased".
+    token_type: optional(z.string().refine((t) => t === t.toLowerCase(), { message: "token_type must be lowercase" })),
+  })
+  .passthrough();
 
-export const adapterSessionSchema = z.object({
-  sessionToken: z.string(),
-  userId: idSchema,
-  expires: dateSchema,
-}).passthrough();
+export const adapterSessionSchema = z
+  .object({
+    sessionToken: z.string(),
+    userId: idSchema,
+    expires: dateSchema,
+  })
+  .passthrough();
 
-export const verificationTokenSchema = z.object({
-  identifier: z.string(),
-  token: z.string(),
-  expires: dateSchema,
-}).passthrough();
+export const verificationTokenSchema = z
+  .object({
+    identifier: z.string(),
+    token: z.string(),
+    expires: dateSchema,
+  })
+  .passthrough();
 
-export const adapterAuthenticatorSchema = z.object({
-  credentialID: z.string(),
-  credentialPublicKey: z.string(),
-  counter: z.number(),
-  credentialDeviceType: z.string(),
-  credentialBackedUp: z.boolean(),
-  providerAccountId: z.string(),
-  userId: idSchema,
-  transports: optional(z.string()),
-}).passthrough();
+export const adapterAuthenticatorSchema = z
+  .object({
+    credentialID: z.string(),
+    credentialPublicKey: z.string(),
+    counter: z.number(),
+    credentialDeviceType: z.string(),
+    credentialBackedUp: z.boolean(),
+    providerAccountId: z.string(),
+    userId: idSchema,
+    transports: optional(z.string()),
+  })
+  .passthrough();
 
-export const sessionAndUserSchema = z.object({
-  session: adapterSessionSchema,
-  user: adapterUserSchema,
-}).passthrough();
+export const sessionAndUserSchema = z
+  .object({
+    session: adapterSessionSchema,
+    user: adapterUserSchema,
+  })
+  .passthrough();
 
 export type AdapterUser = z.infer<typeof adapterUserSchema>;
 export type AdapterAccount = z.infer<typeof adapterAccountSchema>;

@@ -54,10 +54,18 @@ export async function runInstall(manager: PackageManager, root: string): Promise
   const { execa } = await import("execa");
   const result = await execa(command!, args, { cwd: root, reject: false, all: true, stdin: "ignore" });
   if (result.exitCode === 0 && !result.failed) return;
-  const reason = result.exitCode === undefined ? (result.shortMessage ?? "could not start") : `exit code ${result.exitCode}`;
-  const tail = String(result.all ?? "").trim().split("\n").slice(-15).join("\n");
-  throw new CliError(`${installCommand(manager).join(" ")} failed (${reason}); the files were written, the dependencies are not installed.`, {
-    exitCode: ExitCode.contractFailed,
-    hint: `${tail ? `${tail}\n\n` : ""}Fix the problem above, then run \`${installCommand(manager).join(" ")}\` in ${root}.`,
-  });
+  const reason =
+    result.exitCode === undefined ? (result.shortMessage ?? "could not start") : `exit code ${result.exitCode}`;
+  const tail = String(result.all ?? "")
+    .trim()
+    .split("\n")
+    .slice(-15)
+    .join("\n");
+  throw new CliError(
+    `${installCommand(manager).join(" ")} failed (${reason}); the files were written, the dependencies are not installed.`,
+    {
+      exitCode: ExitCode.contractFailed,
+      hint: `${tail ? `${tail}\n\n` : ""}Fix the problem above, then run \`${installCommand(manager).join(" ")}\` in ${root}.`,
+    },
+  );
 }

@@ -47,7 +47,15 @@ export async function renderDiff(changes: FileChange[], cwd = process.cwd()): Pr
   return changes
     .map((change) => {
       const name = relative(cwd, change.path) || change.path;
-      return createTwoFilesPatch(change.before === null ? "/dev/null" : `a/${name}`, `b/${name}`, change.before ?? "", change.after, undefined, undefined, { context: 3 });
+      return createTwoFilesPatch(
+        change.before === null ? "/dev/null" : `a/${name}`,
+        `b/${name}`,
+        change.before ?? "",
+        change.after,
+        undefined,
+        undefined,
+        { context: 3 },
+      );
     })
     .join("\n");
 }

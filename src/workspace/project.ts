@@ -23,16 +23,27 @@ export const emailAdapterMethods = ["createVerificationToken", "useVerificationT
  */
 export function describeEmailSupport(configPath: string, configText: string): string {
   // `adapter: x` or the shorthand `{ adapter }`.
-  const binding = /\badapter\s*:\s*([A-Za-z_$][\w$]*)/.exec(configText)?.[1] ?? (/[{,]\s*adapter\s*[,}]/.test(configText) ? "adapter" : undefined);
-  if (!binding) return "No adapter is configured in the auth config yet: email sign-in needs one with createVerificationToken, useVerificationToken and getUserByEmail.";
+  const binding =
+    /\badapter\s*:\s*([A-Za-z_$][\w$]*)/.exec(configText)?.[1] ??
+    (/[{,]\s*adapter\s*[,}]/.test(configText) ? "adapter" : undefined);
+  if (!binding)
+    return "No adapter is configured in the auth config yet: email sign-in needs one with createVerificationToken, useVerificationToken and getUserByEmail.";
   const escaped = binding.replace(/\$/g, "\\$");
-  const source = new RegExp(`import\\s+(?:${escaped}|[^;]*\\b${escaped}\\b[^;]*)\\s+from\\s+["']([^"']+)["']`).exec(configText)?.[1];
-  if (!source) return `The adapter (${binding}) is defined in the config; check that it has createVerificationToken, useVerificationToken and getUserByEmail (create-auth verify-adapter runs them).`;
-  if (/^@auth\/[\w-]+-adapter$/.test(source)) return `The adapter comes from ${source}, which implements createVerificationToken, useVerificationToken and getUserByEmail.`;
-  if (!source.startsWith(".")) return `Could not inspect the adapter from ${source}; make sure it has createVerificationToken, useVerificationToken and getUserByEmail.`;
+  const source = new RegExp(`import\\s+(?:${escaped}|[^;]*\\b${escaped}\\b[^;]*)\\s+from\\s+["']([^"']+)["']`).exec(
+    configText,
+  )?.[1];
+  if (!source)
+    return `The adapter (${binding}) is defined in the config; check that it has createVerificationToken, useVerificationToken and getUserByEmail (create-auth verify-adapter runs them).`;
+  if (/^@auth\/[\w-]+-adapter$/.test(source))
+    return `The adapter comes from ${source}, which implements createVerificationToken, useVerificationToken and getUserByEmail.`;
+  if (!source.startsWith("."))
+    return `Could not inspect the adapter from ${source}; make sure it has createVerificationToken, useVerificationToken and getUserByEmail.`;
   const base = resolve(dirname(configPath), source.replace(/\.js$/, ""));
-  const file = ["", ".ts", ".mts", ".js", ".mjs", "/index.ts", "/index.js"].map((ext) => base + ext).find((p) => existsSync(p) && statSync(p).isFile());
-  if (!file) return `Could not find the adapter module ${source}; make sure it has createVerificationToken, useVerificationToken and getUserByEmail.`;
+  const file = ["", ".ts", ".mts", ".js", ".mjs", "/index.ts", "/index.js"]
+    .map((ext) => base + ext)
+    .find((p) => existsSync(p) && statSync(p).isFile());
+  if (!file)
+    return `Could not find the adapter module ${source}; make sure it has createVerificationToken, useVerificationToken and getUserByEmail.`;
   const text = readFileSync(file, "utf8");
   const missing = emailAdapterMethods.filter((m) => !new RegExp(`\\b${m}\\b`).test(text));
   return missing.length === 0

@@ -30,7 +30,9 @@ export function loadCases(): ConfigCase[] {
       if (!inputFile) throw new Error(`${entry.name}: no input file`);
       const read = (file: string) => readFileSync(join(dir, file), "utf8");
       const outputFile = files.find((f) => f.startsWith("output."));
-      const refused = files.includes("refused.json") ? new RegExp((JSON.parse(read("refused.json")) as { reason: string }).reason) : undefined;
+      const refused = files.includes("refused.json")
+        ? new RegExp((JSON.parse(read("refused.json")) as { reason: string }).reason)
+        : undefined;
       if (!outputFile === !refused) throw new Error(`${entry.name}: needs exactly one of output.* and refused.json`);
       return {
         name: entry.name,

@@ -28,7 +28,13 @@ function importsOf(text: string): string[] {
 }
 
 function checkable(specifier: string): boolean {
-  return specifier === "@auth/core" || specifier.startsWith("@auth/core/") || specifier.startsWith("./providers/") || wrappers.has(specifier) || wrapperProviders.test(specifier);
+  return (
+    specifier === "@auth/core" ||
+    specifier.startsWith("@auth/core/") ||
+    specifier.startsWith("./providers/") ||
+    wrappers.has(specifier) ||
+    wrapperProviders.test(specifier)
+  );
 }
 
 const frameworkStubs = `
@@ -61,10 +67,16 @@ declare module "express" {
 function providerStubs(outputs: string[]): Map<string, string> {
   const exports = new Map<string, Set<string>>();
   for (const text of outputs) {
-    for (const m of text.matchAll(/import\s+(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\})?\s*from\s+["']\.\/providers\/([\w-]+)(?:\.js)?["']/g)) {
+    for (const m of text.matchAll(
+      /import\s+(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\})?\s*from\s+["']\.\/providers\/([\w-]+)(?:\.js)?["']/g,
+    )) {
       const names = exports.get(m[3]!) ?? new Set<string>();
       if (m[1]) names.add("default");
-      for (const name of (m[2] ?? "").split(",").map((n) => n.trim()).filter(Boolean)) names.add(name);
+      for (const name of (m[2] ?? "")
+        .split(",")
+        .map((n) => n.trim())
+        .filter(Boolean))
+        names.add(name);
       exports.set(m[3]!, names);
     }
   }
@@ -81,7 +93,9 @@ function providerStubs(outputs: string[]): Map<string, string> {
 }
 
 describe("expected outputs type-check against @auth/core", () => {
-  const outputs = loadCases().filter((c) => c.output !== undefined && c.outputFile === "output.ts" && importsOf(c.output).every(checkable));
+  const outputs = loadCases().filter(
+    (c) => c.output !== undefined && c.outputFile === "output.ts" && importsOf(c.output).every(checkable),
+  );
 
   it("checks most of the accepted fixtures", () => {
     expect(outputs.length).toBeGreaterThanOrEqual(20);
@@ -91,21 +105,50 @@ describe("expected outputs type-check against @auth/core", () => {
     const dir = tempDir("create-auth-ast-typecheck-");
     symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
     mkdirSync(join(dir, "providers"));
-    for (const [module, text] of providerStubs(outputs.map((c) => c.output!))) writeFileSync(join(dir, "providers", `${module}.ts`), text);
-    const wrapperModules = new Set(outputs.flatMap((c) => importsOf(c.output!)).map((s) => wrapperProviders.exec(s)?.[0]).filter((s) => s !== undefined));
-    const reexports = [...wrapperModules].map((s) => `declare module "${s}" { export { default } from "@auth/core/providers/${wrapperProviders.exec(s)![1]}"; }`);
+    for (const [module, text] of providerStubs(outputs.map((c) => c.output!)))
+      writeFileSync(join(dir, "providers", `${module}.ts`), text);
+    const wrapperModules = new Set(
+      outputs
+        .flatMap((c) => importsOf(c.output!))
+        .map((s) => wrapperProviders.exec(s)?.[0])
+        .filter((s) => s !== undefined),
+    );
+    const reexports = [...wrapperModules].map(
+      (s) =>
+        `declare module "${s}" { export { default } from "@auth/core/providers/${wrapperProviders.exec(s)![1]}"; }`,
+    );
     writeFileSync(join(dir, "frameworks.d.ts"), `${frameworkStubs}\n${reexports.join("\n")}\n`);
     for (const c of outputs) writeFileSync(join(dir, `${c.name}.ts`), c.output!);
     const tsconfig = {
-      compilerOptions: { strict: true, module: "esnext", moduleResolution: "bundler", target: "es2022", lib: ["es2022", "dom"], noEmit: true, types: [], skipLibCheck: true },
+      compilerOptions: {
+        strict: true,
+        module: "esnext",
+        moduleResolution: "bundler",
+        target: "es2022",
+        lib: ["es2022", "dom"],
+        noEmit: true,
+        types: [],
+        skipLibCheck: true,
+      },
       include: ["*.ts", "providers/*.ts"],
     };
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(tsconfig, null, 2));
 
-    const parsed = ts.getParsedCommandLineOfConfigFile(join(dir, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n")); } });
+    const parsed = ts.getParsedCommandLineOfConfigFile(
+      join(dir, "tsconfig.json"),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+        },
+      },
+    );
     const program = ts.createProgram({ rootNames: parsed!.fileNames, options: parsed!.options });
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
-      const where = d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
+      const where = d.file
+        ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+        : "";
       return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
     });
     expect(diagnostics).toEqual([]);

@@ -10,13 +10,15 @@ function project(): string {
   return dir;
 }
 
-
 const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 
 describe("create-auth add-provider", () => {
   it("adds VK with the chosen API version: provider module, config entry, env files, callback URL", async () => {
     const dir = project();
-    const result = await cli(["add-provider", "social", "--api-version", "5.131", "--base-url", "https://app.example.com/"], { cwd: dir });
+    const result = await cli(
+      ["add-provider", "social", "--api-version", "5.131", "--base-url", "https://app.example.com/"],
+      { cwd: dir },
+    );
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(read(dir, "src/auth.ts")).toContain('import { vk } from "./providers/vk";');
@@ -47,7 +49,9 @@ describe("create-auth add-provider", () => {
     const before = snapshot(dir);
     const refused = await cli(["add-provider", "social", "--api-version", "5.199"], { cwd: dir });
     expect(refused.exitCode).toBe(1);
-    expect(refused.stderr).toMatch(/src\/providers\/vk\.ts already exists with other contents\. Nothing was written\.\n.*--force/);
+    expect(refused.stderr).toMatch(
+      /src\/providers\/vk\.ts already exists with other contents\. Nothing was written\.\n.*--force/,
+    );
     expect(snapshot(dir)).toEqual(before);
     const forced = await cli(["add-provider", "social", "--api-version", "5.199", "--force"], { cwd: dir });
     expect(forced.exitCode).toBe(0);
@@ -58,9 +62,14 @@ describe("create-auth add-provider", () => {
   it("--dry-run prints the diff and writes nothing", async () => {
     const dir = project();
     const before = snapshot(dir);
-    const result = await cli(["add-provider", "oidc", "--id", "corp", "--issuer", "https://login.corp.example", "--dry-run"], { cwd: dir });
+    const result = await cli(
+      ["add-provider", "oidc", "--id", "corp", "--issuer", "https://login.corp.example", "--dry-run"],
+      { cwd: dir },
+    );
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/\+\+\+ b\/src\/auth\.ts[\s\S]*\+import \{ corp \} from "\.\/providers\/corp";[\s\S]*\+ {4}corp,/);
+    expect(result.stdout).toMatch(
+      /\+\+\+ b\/src\/auth\.ts[\s\S]*\+import \{ corp \} from "\.\/providers\/corp";[\s\S]*\+ {4}corp,/,
+    );
     expect(result.stdout).toMatch(/--- \/dev\/null\n\+\+\+ b\/src\/providers\/corp\.ts/);
     expect(result.stdout).toMatch(/Dry run: \d+ file\(s\) would change; nothing was written\./);
     expect(snapshot(dir)).toEqual(before);
@@ -70,11 +79,27 @@ describe("create-auth add-provider", () => {
     const dir = project();
     writeFileSync(join(dir, ".env.local"), "AUTH_VK_ID=51234\n");
     await cli(["add-provider", "social"], { cwd: dir });
-    expect(read(dir, ".env.local")).toMatch(/^AUTH_VK_ID=51234\n\n# social provider "vk"[^\n]*\n# [^\n]*\nAUTH_VK_SECRET=\n$/);
+    expect(read(dir, ".env.local")).toMatch(
+      /^AUTH_VK_ID=51234\n\n# social provider "vk"[^\n]*\n# [^\n]*\nAUTH_VK_SECRET=\n$/,
+    );
   });
 
   it("the callback URL comes from AUTH_URL when --base-url is absent", async () => {
-    const result = await cli(["add-provider", "oauth", "--id", "acme", "--authorization", "https://acme.example/authorize", "--token", "https://acme.example/token", "--userinfo", "https://acme.example/me"], { cwd: project(), env: { AUTH_URL: "https://staging.example.com" } });
+    const result = await cli(
+      [
+        "add-provider",
+        "oauth",
+        "--id",
+        "acme",
+        "--authorization",
+        "https://acme.example/authorize",
+        "--token",
+        "https://acme.example/token",
+        "--userinfo",
+        "https://acme.example/me",
+      ],
+      { cwd: project(), env: { AUTH_URL: "https://staging.example.com" } },
+    );
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/https:\/\/staging\.example\.com\/api\/auth\/callback\/acme/);
   });
@@ -93,12 +118,29 @@ describe("create-auth add-provider", () => {
     [["add-provider", "social", "--api-version", "5"], /--api-version: "5" is not a VK API version/],
     [["add-provider", "social", "--api-version", "5.126&x=y"], /--api-version: "5\.126&x=y" is not a VK API version/],
     [["add-provider", "social", "--api-version", "5.126 "], /--api-version: "5\.126 " is not a VK API version/],
-    [["add-provider", "oauth", "--id", "My Provider", "--issuer", "https://a.example", "--token", "https://a.example/t", "--userinfo", "https://a.example/u"], /--id: /],
+    [
+      [
+        "add-provider",
+        "oauth",
+        "--id",
+        "My Provider",
+        "--issuer",
+        "https://a.example",
+        "--token",
+        "https://a.example/t",
+        "--userinfo",
+        "https://a.example/u",
+      ],
+      /--id: /,
+    ],
     [["add-provider", "oidc"], /add-provider oidc needs --id, --issuer\.\nPass --id <id> --issuer <url>/],
     [["add-provider"], /Missing the provider kind\.\nPass one of: oauth, oidc, email, credentials, webauthn, social/],
     [["add-provider", "social", "--issuer", "https://x.example"], /--issuer: not an option of social providers/],
     [["add-provider", "social", "--config", "missing.ts"], /--config missing\.ts: no such file/],
-    [["add-provider", "social", "--base-url", "not a url"], /--base-url: invalid value "not a url"; expected an absolute URL/],
+    [
+      ["add-provider", "social", "--base-url", "not a url"],
+      /--base-url: invalid value "not a url"; expected an absolute URL/,
+    ],
   ])("bad input %j: one clear line, exit 2, nothing written", async (args, message) => {
     const dir = project();
     const before = snapshot(dir);
@@ -111,16 +153,23 @@ describe("create-auth add-provider", () => {
   it("a project with no auth config: exit 2, says where it looked", async () => {
     const result = await cli(["add-provider", "social"], { cwd: tempDir() });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/No auth config found in .*\nLooked for auth\.ts, auth\.config\.ts, src\/auth\.ts, src\/auth\.config\.ts, lib\/auth\.ts, src\/lib\/auth\.ts, server\/auth\.ts/);
+    expect(result.stderr).toMatch(
+      /No auth config found in .*\nLooked for auth\.ts, auth\.config\.ts, src\/auth\.ts, src\/auth\.config\.ts, lib\/auth\.ts, src\/lib\/auth\.ts, server\/auth\.ts/,
+    );
   });
 
   it("a config the edit cannot understand stays byte-for-byte, and the snippet to paste is printed", async () => {
     const dir = project();
-    writeFileSync(join(dir, "src/auth.ts"), 'import NextAuth from "next-auth";\nimport { getProviders } from "./providers";\nexport const { handlers } = NextAuth({ providers: getProviders() });\n');
+    writeFileSync(
+      join(dir, "src/auth.ts"),
+      'import NextAuth from "next-auth";\nimport { getProviders } from "./providers";\nexport const { handlers } = NextAuth({ providers: getProviders() });\n',
+    );
     const before = snapshot(dir);
     const result = await cli(["add-provider", "social"], { cwd: dir });
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/Cannot edit src\/auth\.ts: .* Nothing was written\.\nAdd it by hand:\n\nimport \{ vk \} from "\.\/providers\/vk";/);
+    expect(result.stderr).toMatch(
+      /Cannot edit src\/auth\.ts: .* Nothing was written\.\nAdd it by hand:\n\nimport \{ vk \} from "\.\/providers\/vk";/,
+    );
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -130,14 +179,17 @@ describe("create-auth add-provider", () => {
     const before = snapshot(dir);
     const result = await cli(["add-provider", "credentials"], { cwd: dir });
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(/Cannot edit src\/auth\.ts: The file does not parse \(line 1: Expression or comma expected\.\)/);
+    expect(result.stderr).toMatch(
+      /Cannot edit src\/auth\.ts: The file does not parse \(line 1: Expression or comma expected\.\)/,
+    );
     expect(snapshot(dir)).toEqual(before);
   });
 
   it("--list shows every kind with its options", async () => {
     const result = await cli(["add-provider", "--list"]);
     expect(result.exitCode).toBe(0);
-    for (const kind of ["oauth", "oidc", "email", "credentials", "webauthn (alias: passkey)", "social"]) expect(result.stdout).toContain(`${kind} — `);
+    for (const kind of ["oauth", "oidc", "email", "credentials", "webauthn (alias: passkey)", "social"])
+      expect(result.stdout).toContain(`${kind} — `);
     expect(result.stdout).toMatch(/--api-version <version>/);
   });
 

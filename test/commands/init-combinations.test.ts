@@ -14,7 +14,17 @@ describe("init renders every backend × schema flavour", () => {
   it.each(combos)("%s + %s", async (backend, schema) => {
     const dir = tempDir("create-auth-combo-");
     const out = sink();
-    const code = await runInit({ yes: true, install: false, backend, schema, providers: "email,credentials,webauthn,social", session: "database" }, { cwd: dir, out: out.out, interactive: false, env: {} });
+    const code = await runInit(
+      {
+        yes: true,
+        install: false,
+        backend,
+        schema,
+        providers: "email,credentials,webauthn,social",
+        session: "database",
+      },
+      { cwd: dir, out: out.out, interactive: false, env: {} },
+    );
     expect(code).toBe(0);
     expect(out.text()).toMatch(/^created auth\.ts$/m);
     expect(out.text()).toMatch(/^created auth\/adapter\.ts$/m);

@@ -14,10 +14,17 @@ async function typed(args: string[], input: string[]) {
 describe("init in a terminal", () => {
   it("asks the grouped questions no flag answered, then writes and shows the next steps", async () => {
     const keys = [
-      down, down, space, enter, // providers: add email to the preselected credentials
-      down, enter, // backend: postgres
-      down, down, enter, // schema: drizzle
-      down, enter, // session: database
+      down,
+      down,
+      space,
+      enter, // providers: add email to the preselected credentials
+      down,
+      enter, // backend: postgres
+      down,
+      down,
+      enter, // schema: drizzle
+      down,
+      enter, // session: database
     ];
     const { result, screen, read } = await typed([], keys);
     expect(screen).toMatch(/Sign-in providers \(--providers/);
@@ -35,7 +42,10 @@ describe("init in a terminal", () => {
   }, 60_000);
 
   it("asks an OIDC provider's options and prints its callback URL", async () => {
-    const { result, screen, read } = await typed(["--providers", "oidc", "--backend", "memory", "--schema", "sql", "--session", "jwt"], ["corp", enter, "https://login.corp.example", enter]);
+    const { result, screen, read } = await typed(
+      ["--providers", "oidc", "--backend", "memory", "--schema", "sql", "--session", "jwt"],
+      ["corp", enter, "https://login.corp.example", enter],
+    );
     expect(screen).toMatch(/\(--id\)/);
     expect(screen).toMatch(/\(--issuer\)/);
     expect(result.exitCode).toBe(0);

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { cli, root, snapshot, tempDir } from "../helpers.js";
 
-const init = (dir: string, ...args: string[]) => cli(["init", "--no-install", ...args], { cwd: dir, env: { CI: "true" } });
-
+const init = (dir: string, ...args: string[]) =>
+  cli(["init", "--no-install", ...args], { cwd: dir, env: { CI: "true" } });
 
 const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 
@@ -17,7 +17,19 @@ describe("create-auth init --yes", () => {
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(Object.keys(snapshot(dir)).sort()).toEqual(
-      [".env.example", ".env.local", ".gitignore", "auth.ts", "auth/adapter.ts", "auth/db.ts", "auth/schema.sqlite.sql", "auth/verify-adapter.ts", "package.json", "providers/credentials.ts", "tsconfig.json"].sort(),
+      [
+        ".env.example",
+        ".env.local",
+        ".gitignore",
+        "auth.ts",
+        "auth/adapter.ts",
+        "auth/db.ts",
+        "auth/schema.sqlite.sql",
+        "auth/verify-adapter.ts",
+        "package.json",
+        "providers/credentials.ts",
+        "tsconfig.json",
+      ].sort(),
     );
     const pkg = JSON.parse(read(dir, "package.json"));
     expect(pkg).toMatchObject({ private: true, type: "module" });
@@ -111,17 +123,45 @@ describe("create-auth init: bad input is one line, exit 2, nothing written", () 
     return dir;
   };
   const cases: [string, string[], RegExp][] = [
-    ["unknown backend", ["--backend", "oracle"], /^error: --backend: invalid value "oracle"; expected sqlite, postgres, mysql, memory, skeleton\.$/],
-    ["unknown provider", ["--providers", "credentials,github"], /^error: --providers: invalid value "credentials,github"; expected a comma list of/],
+    [
+      "unknown backend",
+      ["--backend", "oracle"],
+      /^error: --backend: invalid value "oracle"; expected sqlite, postgres, mysql, memory, skeleton\.$/,
+    ],
+    [
+      "unknown provider",
+      ["--providers", "credentials,github"],
+      /^error: --providers: invalid value "credentials,github"; expected a comma list of/,
+    ],
     ["unknown schema", ["--schema", "sequelize"], /^error: --schema: invalid value "sequelize"/],
     ["unknown dialect", ["--dialect", "oracle"], /^error: --dialect: invalid value "oracle"/],
-    ["unknown session", ["--session", "cookie"], /^error: --session: invalid value "cookie"; expected jwt or database\.$/],
+    [
+      "unknown session",
+      ["--session", "cookie"],
+      /^error: --session: invalid value "cookie"; expected jwt or database\.$/,
+    ],
     ["unknown package manager", ["--package-manager", "deno"], /^error: --package-manager: invalid value "deno"/],
     ["--dir that is a file", ["--dir", "a-file"], /^error: --dir a-file: is a file, not a directory\.$/],
-    ["a directory that cannot be written", ["--dir", "/proc/create-auth-test"], /^error: --dir \/proc\/create-auth-test: cannot write to \/proc/],
-    ["dialect against the backend", ["--backend", "postgres", "--dialect", "mysql"], /^error: --dialect mysql conflicts with --backend postgres/],
-    ["database sessions with credentials only", ["--session", "database"], /^error: --session database conflicts with --providers credentials alone/],
-    ["providers that need options under --yes", ["--providers", "oauth,email"], /^error: --providers: oauth need options that init asks only in a terminal/],
+    [
+      "a directory that cannot be written",
+      ["--dir", "/proc/create-auth-test"],
+      /^error: --dir \/proc\/create-auth-test: cannot write to \/proc/,
+    ],
+    [
+      "dialect against the backend",
+      ["--backend", "postgres", "--dialect", "mysql"],
+      /^error: --dialect mysql conflicts with --backend postgres/,
+    ],
+    [
+      "database sessions with credentials only",
+      ["--session", "database"],
+      /^error: --session database conflicts with --providers credentials alone/,
+    ],
+    [
+      "providers that need options under --yes",
+      ["--providers", "oauth,email"],
+      /^error: --providers: oauth need options that init asks only in a terminal/,
+    ],
   ];
   it.each(cases)("%s", async (_, args, message) => {
     const dir = file();
@@ -137,10 +177,24 @@ describe("create-auth init: bad input is one line, exit 2, nothing written", () 
     const dir = tempDir("create-auth-init-");
     const result = await init(dir, "--backend", "memory");
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/^error: init needs --providers, --schema, --session \(no terminal to ask in\), or --yes for the defaults\.$/m);
-    expect(result.stderr).toMatch(/create-auth init --providers credentials --backend sqlite --schema sql --session jwt/);
+    expect(result.stderr).toMatch(
+      /^error: init needs --providers, --schema, --session \(no terminal to ask in\), or --yes for the defaults\.$/m,
+    );
+    expect(result.stderr).toMatch(
+      /create-auth init --providers credentials --backend sqlite --schema sql --session jwt/,
+    );
     expect(snapshot(dir)).toEqual({});
-    const full = await init(dir, "--backend", "memory", "--providers", "passkey", "--schema", "drizzle", "--session", "database");
+    const full = await init(
+      dir,
+      "--backend",
+      "memory",
+      "--providers",
+      "passkey",
+      "--schema",
+      "drizzle",
+      "--session",
+      "database",
+    );
     expect(full.stderr).toBe("");
     expect(full.exitCode).toBe(0);
     expect(read(dir, "auth.ts")).toContain("experimental: { enableWebAuthn: true },");

@@ -29,7 +29,9 @@ describe("create-auth verify-adapter", () => {
 
   it("exits 1 with the case id, section, expected and received for a broken adapter; teardown still runs", async () => {
     const log = join(tempDir(), "hooks.log");
-    const result = await cli(["verify-adapter", modules("with-hooks.ts"), "--only", "user.get.unknown-id-is-null"], { env: { HOOK_LOG: log, HOOK_BREAK: "1" } });
+    const result = await cli(["verify-adapter", modules("with-hooks.ts"), "--only", "user.get.unknown-id-is-null"], {
+      env: { HOOK_LOG: log, HOOK_BREAK: "1" },
+    });
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/1\) user\.get\.unknown-id-is-null \(§4\.2\)/);
     expect(result.stdout).toMatch(/getUser\(unknown id\) should be null\n\s+expected: null\n\s+received: undefined/);
@@ -39,7 +41,9 @@ describe("create-auth verify-adapter", () => {
 
   it("a method that never settles fails its case; teardown runs and the process exits", async () => {
     const log = join(tempDir(), "hooks.log");
-    const result = await cli(["verify-adapter", modules("with-hooks.ts"), "--only", "user.get.*", "--timeout", "200"], { env: { HOOK_LOG: log, HOOK_HANG: "1" } });
+    const result = await cli(["verify-adapter", modules("with-hooks.ts"), "--only", "user.get.*", "--timeout", "200"], {
+      env: { HOOK_LOG: log, HOOK_HANG: "1" },
+    });
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/did not finish within 200 ms/);
     expect(readFileSync(log, "utf8")).toMatch(/teardown\n$/);
@@ -49,7 +53,9 @@ describe("create-auth verify-adapter", () => {
     const log = join(tempDir(), "hooks.log");
     const result = await cli(["verify-adapter", modules("setup-throws.ts")], { env: { HOOK_LOG: log } });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toMatch(/setup\(\) of .*setup-throws\.ts failed: Error: connect ECONNREFUSED 127\.0\.0\.1:5432/);
+    expect(result.stderr).toMatch(
+      /setup\(\) of .*setup-throws\.ts failed: Error: connect ECONNREFUSED 127\.0\.0\.1:5432/,
+    );
     expect(result.stderr).not.toMatch(/Connection terminated/);
     expect(result.stdout).not.toMatch(/cases:/);
     expect(readFileSync(log, "utf8")).toBe("teardown\n");
@@ -63,7 +69,9 @@ describe("create-auth verify-adapter", () => {
   });
 
   it("a database that is down: a real adapter's setup fails with the connection error, exit 2", async () => {
-    const result = await cli(["verify-adapter", fixture("published", "pg-adapter.ts")], { env: { CREATE_AUTH_PG_URL: "postgres://postgres@127.0.0.1:1/test" } });
+    const result = await cli(["verify-adapter", fixture("published", "pg-adapter.ts")], {
+      env: { CREATE_AUTH_PG_URL: "postgres://postgres@127.0.0.1:1/test" },
+    });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/setup\(\) of .*pg-adapter\.ts failed: .*ECONNREFUSED/);
     expect(result.stdout).not.toMatch(/cases:/);
@@ -76,7 +84,12 @@ describe("create-auth verify-adapter", () => {
   });
 
   it("shows a thrown non-Error value in the failure", async () => {
-    const result = await cli(["verify-adapter", modules("throws-non-error.ts"), "--only", "user.get.unknown-id-is-null"]);
+    const result = await cli([
+      "verify-adapter",
+      modules("throws-non-error.ts"),
+      "--only",
+      "user.get.unknown-id-is-null",
+    ]);
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/received: thrown object \{"code":"E_NOPE","detail":"not an Error object"\}/);
   });
@@ -88,12 +101,27 @@ describe("create-auth verify-adapter", () => {
     [["verify-adapter", modules("wrong-kind.ts")], /is a string; expected an adapter object/],
     [["verify-adapter", modules("factory-throws.ts")], /adapter factory .* failed: Error: connect ECONNREFUSED/],
     [["verify-adapter"], /Missing the adapter module path/],
-    [["verify-adapter", memory, "--timeout", "abc"], /--timeout: invalid value "abc"; expected a whole number of milliseconds/],
-    [["verify-adapter", memory, "--require", "sessions,passwords"], /--require: invalid value "sessions,passwords"; expected users, sessions, email, webauthn or all/],
-    [["verify-adapter", memory, "--reporter", "tap"], /--reporter: invalid value "tap"; expected pretty, json, junit, github/],
+    [
+      ["verify-adapter", memory, "--timeout", "abc"],
+      /--timeout: invalid value "abc"; expected a whole number of milliseconds/,
+    ],
+    [
+      ["verify-adapter", memory, "--require", "sessions,passwords"],
+      /--require: invalid value "sessions,passwords"; expected users, sessions, email, webauthn or all/,
+    ],
+    [
+      ["verify-adapter", memory, "--reporter", "tap"],
+      /--reporter: invalid value "tap"; expected pretty, json, junit, github/,
+    ],
     [["verify-adapter", memory, "--only", "user.nope.*"], /--only user\.nope\.\* matches no case/],
-    [["verify-adapter", memory, "--reporter", "pretty", "--reporter", "json"], /--reporter json would mix its output with pretty on stdout/],
-    [["verify-adapter", memory, "--output-file", "x.xml"], /--output-file x\.xml: no json or junit reporter to write it/],
+    [
+      ["verify-adapter", memory, "--reporter", "pretty", "--reporter", "json"],
+      /--reporter json would mix its output with pretty on stdout/,
+    ],
+    [
+      ["verify-adapter", memory, "--output-file", "x.xml"],
+      /--output-file x\.xml: no json or junit reporter to write it/,
+    ],
     [["verify-adapter", memory, "--bogus"], /unknown option '--bogus'/],
   ])("exits 2 without running a case: %s", async (args, message) => {
     const result = await cli(args as string[]);
@@ -105,7 +133,9 @@ describe("create-auth verify-adapter", () => {
   it("--require all fails an adapter that lacks a capability, naming the missing methods", async () => {
     const result = await cli(["verify-adapter", modules("esm-object.mjs"), "--require", "all"]);
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toMatch(/required capability "sessions" \(Database sessions\) is not supported: missing createSession, getSessionAndUser, updateSession, deleteSession/);
+    expect(result.stdout).toMatch(
+      /required capability "sessions" \(Database sessions\) is not supported: missing createSession, getSessionAndUser, updateSession, deleteSession/,
+    );
   });
 
   it("--list prints every case id with its section", async () => {
@@ -119,32 +149,60 @@ describe("create-auth verify-adapter", () => {
     expect(result.exitCode).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ seed: 5, ok: true, failed: 0 });
-    expect(report.cases.find((c: { id: string }) => c.id === "user.get.by-id")).toMatchObject({ status: "passed", section: "§2.9, §4.2" });
+    expect(report.cases.find((c: { id: string }) => c.id === "user.get.by-id")).toMatchObject({
+      status: "passed",
+      section: "§2.9, §4.2",
+    });
   });
 
   it("junit and pretty together: the XML goes to --output-file", async () => {
     const file = join(tempDir(), "reports", "adapter.xml");
-    const result = await cli(["verify-adapter", modules("with-hooks.ts"), "--reporter", "pretty", "--reporter", "junit", "--output-file", `junit=${file}`], { env: { HOOK_LOG: join(tempDir(), "log"), HOOK_BREAK: "1" } });
+    const result = await cli(
+      [
+        "verify-adapter",
+        modules("with-hooks.ts"),
+        "--reporter",
+        "pretty",
+        "--reporter",
+        "junit",
+        "--output-file",
+        `junit=${file}`,
+      ],
+      { env: { HOOK_LOG: join(tempDir(), "log"), HOOK_BREAK: "1" } },
+    );
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/FAIL/);
     const xml = readFileSync(file, "utf8");
     expect(xml).toMatch(/^<\?xml version="1.0"/);
-    expect(xml).toMatch(/<testcase name="user\.get\.unknown-id-is-null"[^>]*>\s*<failure message="getUser\(unknown id\) should be null"/);
+    expect(xml).toMatch(
+      /<testcase name="user\.get\.unknown-id-is-null"[^>]*>\s*<failure message="getUser\(unknown id\) should be null"/,
+    );
     expect(xml).toMatch(/<testsuites name="create-auth verify-adapter" tests="\d+" failures="[1-9]\d*"/);
   });
 
   it("github reporter writes error annotations on the adapter file", async () => {
-    const result = await cli(["verify-adapter", modules("with-hooks.ts"), "--reporter", "github", "--only", "user.get.unknown-id-is-null"], { env: { HOOK_LOG: join(tempDir(), "log"), HOOK_BREAK: "1" } });
+    const result = await cli(
+      ["verify-adapter", modules("with-hooks.ts"), "--reporter", "github", "--only", "user.get.unknown-id-is-null"],
+      { env: { HOOK_LOG: join(tempDir(), "log"), HOOK_BREAK: "1" } },
+    );
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toMatch(/^::error file=fixtures\/modules\/with-hooks\.ts,title=adapter contract%3A user\.get\.unknown-id-is-null::getUser\(unknown id\) should be null%0Aexpected: null%0Areceived: undefined%0Aspec §4\.2$/m);
+    expect(result.stdout).toMatch(
+      /^::error file=fixtures\/modules\/with-hooks\.ts,title=adapter contract%3A user\.get\.unknown-id-is-null::getUser\(unknown id\) should be null%0Aexpected: null%0Areceived: undefined%0Aspec §4\.2$/m,
+    );
   });
 
   it("colour follows FORCE_COLOR and NO_COLOR", async () => {
-    const coloured = await cli(["verify-adapter", memory, "--only", "user.get.by-id"], { env: { NO_COLOR: "", FORCE_COLOR: "1" } });
+    const coloured = await cli(["verify-adapter", memory, "--only", "user.get.by-id"], {
+      env: { NO_COLOR: "", FORCE_COLOR: "1" },
+    });
     expect(coloured.stdout).toMatch(/\u001b\[32m/);
-    const plain = await cli(["verify-adapter", memory, "--only", "user.get.by-id"], { env: { FORCE_COLOR: "1", NO_COLOR: "1" } });
+    const plain = await cli(["verify-adapter", memory, "--only", "user.get.by-id"], {
+      env: { FORCE_COLOR: "1", NO_COLOR: "1" },
+    });
     expect(plain.stdout).not.toMatch(/\u001b\[/);
-    const flag = await cli(["verify-adapter", memory, "--only", "user.get.by-id", "--no-color"], { env: { NO_COLOR: "", FORCE_COLOR: "1" } });
+    const flag = await cli(["verify-adapter", memory, "--only", "user.get.by-id", "--no-color"], {
+      env: { NO_COLOR: "", FORCE_COLOR: "1" },
+    });
     expect(flag.stdout).not.toMatch(/\u001b\[/);
   });
 });

@@ -10,16 +10,34 @@ import { fixture } from "../helpers.js";
 type Expectation = { failing: string[]; skipped: string[]; warnings: string[] };
 const dir = fixture("adapters", "broken");
 const expected: Record<string, Expectation> = JSON.parse(readFileSync(`${dir}/expected.json`, "utf8"));
-const fixtures = readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => f.slice(0, -3));
+const fixtures = readdirSync(dir)
+  .filter((f) => f.endsWith(".ts"))
+  .map((f) => f.slice(0, -3));
 
 async function outcome(name: string, seed: number): Promise<Expectation> {
   const { default: factory } = await import(`${dir}/${name}.ts`);
   const results: CaseResult[] = [];
   // Concurrency 1: some bugs (e.g. "returns the latest user") show only when
   // other cases' records are alive, so the expected ids assume one order.
-  await runContract({ adapter: factory() as AnyAdapter, cases: allCases, seed, timeoutMs: 300, concurrency: 1, require: [], onEvent: (e) => e.type === "case:end" && results.push(e.result) });
-  const ids = (keep: (r: CaseResult) => boolean) => results.filter(keep).map((r) => r.case.id).sort();
-  return { failing: ids((r) => r.status === "failed"), skipped: ids((r) => r.status === "skipped"), warnings: ids((r) => r.warnings.length > 0) };
+  await runContract({
+    adapter: factory() as AnyAdapter,
+    cases: allCases,
+    seed,
+    timeoutMs: 300,
+    concurrency: 1,
+    require: [],
+    onEvent: (e) => e.type === "case:end" && results.push(e.result),
+  });
+  const ids = (keep: (r: CaseResult) => boolean) =>
+    results
+      .filter(keep)
+      .map((r) => r.case.id)
+      .sort();
+  return {
+    failing: ids((r) => r.status === "failed"),
+    skipped: ids((r) => r.status === "skipped"),
+    warnings: ids((r) => r.warnings.length > 0),
+  };
 }
 
 describe("broken adapters fail exactly the cases that observe their bug", () => {

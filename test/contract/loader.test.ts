@@ -75,11 +75,21 @@ describe("modules that cannot be used fail before any case runs", () => {
   it("a path that does not exist", () => fails("missing.ts", /Cannot find the adapter module .*missing\.ts/));
   it("a directory", () => fails("ts-paths", /is a directory/));
   it("an unsupported extension", () => fails("README.md", /unsupported extension "\.md"/));
-  it("a module that throws on import shows its error", () => fails("throws-on-import.ts", /Importing .* failed: Error: DATABASE_URL is not set/));
-  it("no adapter-like export lists what the module exports", () => fails("no-adapter.ts", /exports no adapter\. It exports: .*helper.*schema|exports no adapter\. It exports: .*schema.*helper/));
-  it("a default export that is neither object nor function", () => fails("wrong-kind.ts", /default export .* is a string; expected an adapter object/));
-  it("a --export name the module does not have", () => fails("named-export.mts", /no export named "mysqlAdapter"; it exports: .*postgresAdapter/, "mysqlAdapter"));
-  it("a --export that is not an adapter", () => fails("named-export.mts", /Export "notTheAdapter" .* is a number/, "notTheAdapter"));
-  it("a factory that throws", () => fails("factory-throws.ts", /adapter factory \(export "default"\) failed: Error: connect ECONNREFUSED/));
-  it("a factory that returns nothing", () => fails("factory-returns-nothing.ts", /produced undefined; expected an adapter object/));
+  it("a module that throws on import shows its error", () =>
+    fails("throws-on-import.ts", /Importing .* failed: Error: DATABASE_URL is not set/));
+  it("no adapter-like export lists what the module exports", () =>
+    fails(
+      "no-adapter.ts",
+      /exports no adapter\. It exports: .*helper.*schema|exports no adapter\. It exports: .*schema.*helper/,
+    ));
+  it("a default export that is neither object nor function", () =>
+    fails("wrong-kind.ts", /default export .* is a string; expected an adapter object/));
+  it("a --export name the module does not have", () =>
+    fails("named-export.mts", /no export named "mysqlAdapter"; it exports: .*postgresAdapter/, "mysqlAdapter"));
+  it("a --export that is not an adapter", () =>
+    fails("named-export.mts", /Export "notTheAdapter" .* is a number/, "notTheAdapter"));
+  it("a factory that throws", () =>
+    fails("factory-throws.ts", /adapter factory \(export "default"\) failed: Error: connect ECONNREFUSED/));
+  it("a factory that returns nothing", () =>
+    fails("factory-returns-nothing.ts", /produced undefined; expected an adapter object/));
 });

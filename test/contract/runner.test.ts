@@ -5,7 +5,16 @@ import { allCases } from "../../src/contract/cases/index.js";
 import { type CaseResult, type RunEvent, runContract } from "../../src/contract/runner.js";
 import { createMemoryAdapter } from "../../fixtures/adapters/memory.js";
 
-async function run(adapter: AnyAdapter, options: { cases?: ContractCase[]; seed?: number; timeoutMs?: number; concurrency?: number; require?: ("users" | "sessions" | "email" | "webauthn")[] } = {}) {
+async function run(
+  adapter: AnyAdapter,
+  options: {
+    cases?: ContractCase[];
+    seed?: number;
+    timeoutMs?: number;
+    concurrency?: number;
+    require?: ("users" | "sessions" | "email" | "webauthn")[];
+  } = {},
+) {
   const events: RunEvent[] = [];
   const summary = await runContract({
     adapter,
@@ -38,13 +47,26 @@ describe("the contract runner", () => {
 
   it("emits run:start, a start and an end per case, then run:end", async () => {
     const { events } = await run(memory(), { cases: only("user.get.by-id", "session.get.unknown-token-is-null") });
-    expect(events.map((e) => e.type)).toEqual(["run:start", "case:start", "case:end", "case:start", "case:end", "run:end"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "run:start",
+      "case:start",
+      "case:end",
+      "case:start",
+      "case:end",
+      "run:end",
+    ]);
   });
 
   it("fails a case whose method never settles, and goes on with the others", async () => {
     const adapter = { ...memory(), getUserByEmail: () => new Promise(() => {}) };
-    const { byId, summary } = await run(adapter, { cases: only("user.get-by-email.unknown-is-null", "user.get.unknown-id-is-null"), timeoutMs: 100 });
-    expect(byId.get("user.get-by-email.unknown-is-null")).toMatchObject({ status: "failed", failure: { message: expect.stringMatching(/did not finish within 100 ms/) } });
+    const { byId, summary } = await run(adapter, {
+      cases: only("user.get-by-email.unknown-is-null", "user.get.unknown-id-is-null"),
+      timeoutMs: 100,
+    });
+    expect(byId.get("user.get-by-email.unknown-is-null")).toMatchObject({
+      status: "failed",
+      failure: { message: expect.stringMatching(/did not finish within 100 ms/) },
+    });
     expect(byId.get("user.get.unknown-id-is-null")?.status).toBe("passed");
     expect(summary.ok).toBe(false);
   });
@@ -57,7 +79,10 @@ describe("the contract runner", () => {
       },
     };
     const { byId } = await run(adapter, { cases: only("user.get.unknown-id-is-null") });
-    expect(byId.get("user.get.unknown-id-is-null")?.failure).toMatchObject({ message: expect.stringMatching(/^getUser\(".*"\) threw$/), received: 'thrown object {"code":"E_DB"}' });
+    expect(byId.get("user.get.unknown-id-is-null")?.failure).toMatchObject({
+      message: expect.stringMatching(/^getUser\(".*"\) threw$/),
+      received: 'thrown object {"code":"E_DB"}',
+    });
   });
 
   it("skips cases whose methods are absent, and reports the missing capability", async () => {
@@ -65,10 +90,14 @@ describe("the contract runner", () => {
     const { results, summary, events } = await run(rest);
     const skipped = results.filter((r) => r.status === "skipped");
     expect(skipped.length).toBeGreaterThan(0);
-    for (const r of skipped) expect(r.case.needs.some((m) => m === "getAccount" || m === "createAuthenticator")).toBe(true);
+    for (const r of skipped)
+      expect(r.case.needs.some((m) => m === "getAccount" || m === "createAuthenticator")).toBe(true);
     expect(summary.ok).toBe(true);
     const start = events[0] as Extract<RunEvent, { type: "run:start" }>;
-    expect(start.capabilities.find((c) => c.name === "webauthn")).toMatchObject({ supported: false, missing: ["getAccount", "createAuthenticator"] });
+    expect(start.capabilities.find((c) => c.name === "webauthn")).toMatchObject({
+      supported: false,
+      missing: ["getAccount", "createAuthenticator"],
+    });
   });
 
   it("--require turns a missing capability into a failure", async () => {
@@ -77,13 +106,18 @@ describe("the contract runner", () => {
     expect(lenient.summary.ok).toBe(true);
     const strict = await run(rest, { cases: only("user.get.by-id"), require: ["email"] });
     expect(strict.summary.ok).toBe(false);
-    expect(strict.summary.unmetRequirements.map((c) => [c.name, c.missing])).toEqual([["email", ["createVerificationToken"]]]);
+    expect(strict.summary.unmetRequirements.map((c) => [c.name, c.missing])).toEqual([
+      ["email", ["createVerificationToken"]],
+    ]);
   });
 
   it("a preferred-but-optional behaviour is a warning, not a failure", async () => {
     const adapter = { ...memory(), deleteSession: () => undefined };
     const { byId, summary } = await run(adapter, { cases: only("session.delete.returns-deleted-session") });
-    expect(byId.get("session.delete.returns-deleted-session")).toMatchObject({ status: "passed", warnings: [expect.stringMatching(/returning the deleted session is preferred/)] });
+    expect(byId.get("session.delete.returns-deleted-session")).toMatchObject({
+      status: "passed",
+      warnings: [expect.stringMatching(/returning the deleted session is preferred/)],
+    });
     expect(summary).toMatchObject({ ok: true, warnings: 1 });
   });
 
@@ -106,8 +140,18 @@ describe("the contract runner", () => {
       let current = "";
       const adapter = memory();
       const createSession = adapter.createSession!;
-      adapter.createSession = (s: { sessionToken: string }) => (seen.set(current, [...(seen.get(current) ?? []), s.sessionToken]), createSession(s));
-      await runContract({ adapter, cases, seed: 5, timeoutMs: 2000, concurrency, require: [], onEvent: (e) => e.type === "case:start" && (current = e.case.id) });
+      adapter.createSession = (s: { sessionToken: string }) => (
+        seen.set(current, [...(seen.get(current) ?? []), s.sessionToken]), createSession(s)
+      );
+      await runContract({
+        adapter,
+        cases,
+        seed: 5,
+        timeoutMs: 2000,
+        concurrency,
+        require: [],
+        onEvent: (e) => e.type === "case:start" && (current = e.case.id),
+      });
       return seen.get("session.get.own-user-among-many");
     };
     const alone = await tokens(only("session.get.own-user-among-many"), 1);
@@ -136,8 +180,17 @@ describe("the contract runner", () => {
 describe("data safety", () => {
   it("never touches a record it did not create, and removes what it created", async () => {
     const adapter = memory();
-    const foreign = (await adapter.createUser!({ id: "x", email: "owner@company.test", emailVerified: null, name: "Real Customer" })) as { id: string; email: string };
-    const foreignSession = await adapter.createSession!({ sessionToken: "real-session", userId: foreign.id, expires: new Date(Date.now() + 86_400_000) });
+    const foreign = (await adapter.createUser!({
+      id: "x",
+      email: "owner@company.test",
+      emailVerified: null,
+      name: "Real Customer",
+    })) as { id: string; email: string };
+    const foreignSession = await adapter.createSession!({
+      sessionToken: "real-session",
+      userId: foreign.id,
+      expires: new Date(Date.now() + 86_400_000),
+    });
     const keysSeen = new Set<string>();
     const created = { users: [] as string[], sessions: [] as string[] };
     const spy = new Proxy(adapter as AnyAdapter, {

@@ -113,12 +113,22 @@ export async function signIn(options: SignInOptions): Promise<SignInResult> {
   if (signin.status !== 302 || !location) {
     throw new Error(`signin did not redirect (${signin.status}): ${await signin.text()}\nerrors: ${errors.join("\n")}`);
   }
-  const result: SignInResult = { authorizationUrl: new URL(location), adapter: calls, store: adapter, errors, trace: "" };
+  const result: SignInResult = {
+    authorizationUrl: new URL(location),
+    adapter: calls,
+    store: adapter,
+    errors,
+    trace: "",
+  };
 
   // Walk the provider's pages until the browser is sent back into the app, through the callback, to a page.
   const callbackPrefix = `${APP_ORIGIN}${BASE_PATH}/callback/`;
   const leftAuth = (next: URL) => next.origin === APP_ORIGIN && !next.pathname.startsWith(BASE_PATH);
-  const { response, url } = await browser.follow(signin, `${APP_ORIGIN}${BASE_PATH}/signin/${options.providerId}`, leftAuth);
+  const { response, url } = await browser.follow(
+    signin,
+    `${APP_ORIGIN}${BASE_PATH}/signin/${options.providerId}`,
+    leftAuth,
+  );
   const callbackHop = browser.hops.find((h) => h.url.startsWith(callbackPrefix));
   if (callbackHop) {
     result.callback = new URL(callbackHop.url);
@@ -140,5 +150,11 @@ function describe(error: unknown): string {
 
 /** A one-line story of a failed sign-in, for assertion messages. */
 export function explain(result: SignInResult): string {
-  return [`trace:\n${result.trace}`, `auth.js errors: ${result.errors.join(" | ") || "none"}`, result.stoppedAt ? `stopped at ${result.stoppedAt.url} (${result.stoppedAt.status}): ${result.stoppedAt.body.slice(0, 300)}` : ""].join("\n");
+  return [
+    `trace:\n${result.trace}`,
+    `auth.js errors: ${result.errors.join(" | ") || "none"}`,
+    result.stoppedAt
+      ? `stopped at ${result.stoppedAt.url} (${result.stoppedAt.status}): ${result.stoppedAt.body.slice(0, 300)}`
+      : "",
+  ].join("\n");
 }

@@ -33,20 +33,39 @@ export class Browser {
   cookies(origin: string): Record<string, string> {
     const jar = this.jars.get(origin) ?? new Map<string, StoredCookie>();
     const now = Date.now();
-    return Object.fromEntries([...jar].filter(([, c]) => c.expires === undefined || c.expires > now).map(([name, c]) => [name, c.value]));
+    return Object.fromEntries(
+      [...jar].filter(([, c]) => c.expires === undefined || c.expires > now).map(([name, c]) => [name, c.value]),
+    );
   }
 
-  async request(input: string | URL, init: { method?: string; body?: URLSearchParams; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(
+    input: string | URL,
+    init: { method?: string; body?: URLSearchParams; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const url = this.rewrite(new URL(input));
     const headers = new Headers(init.headers);
-    const cookie = Object.entries(this.cookies(url.origin)).map(([name, value]) => `${name}=${value}`).join("; ");
+    const cookie = Object.entries(this.cookies(url.origin))
+      .map(([name, value]) => `${name}=${value}`)
+      .join("; ");
     if (cookie) headers.set("cookie", cookie);
-    const request = new Request(url, { method: init.method ?? "GET", headers, body: init.body, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+    const request = new Request(url, {
+      method: init.method ?? "GET",
+      headers,
+      body: init.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(10_000),
+    });
     const response = url.origin === this.app.origin ? await this.app.handle(request) : await networkFetch(request);
     const setCookies = response.headers.getSetCookie();
     this.store(url.origin, setCookies);
     const location = response.headers.get("location") ?? undefined;
-    this.hops.push({ method: request.method, url: url.href, status: response.status, location: location && new URL(location, url).href, setCookies });
+    this.hops.push({
+      method: request.method,
+      url: url.href,
+      status: response.status,
+      location: location && new URL(location, url).href,
+      setCookies,
+    });
     return response;
   }
 
@@ -54,7 +73,12 @@ export class Browser {
    * Follows redirects from `response` (a browser would) until a page that is
    * not a redirect, or until `stop` says the next URL is the app's own page.
    */
-  async follow(response: Response, from: string | URL, stop: (next: URL) => boolean, maxHops = 12): Promise<{ response: Response; url: URL }> {
+  async follow(
+    response: Response,
+    from: string | URL,
+    stop: (next: URL) => boolean,
+    maxHops = 12,
+  ): Promise<{ response: Response; url: URL }> {
     let current = response;
     let url = new URL(from);
     for (let i = 0; i < maxHops; i++) {

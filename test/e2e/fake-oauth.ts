@@ -78,7 +78,8 @@ export async function startFakeOAuth(options: FakeOAuthOptions): Promise<FakeOAu
     if (url.pathname === "/authorize" && req.method === "GET") {
       // Client and redirect_uri are checked before anything is sent back to the redirect_uri (RFC 6749 §4.1.2.1).
       if (query.client_id !== options.clientId) return fail(res, entry, 400, "invalid_client", "unknown client_id");
-      if (query.redirect_uri !== options.redirectUri) return fail(res, entry, 400, "invalid_request", "redirect_uri is not registered");
+      if (query.redirect_uri !== options.redirectUri)
+        return fail(res, entry, 400, "invalid_request", "redirect_uri is not registered");
       const back = new URL(options.redirectUri);
       if (query.state !== undefined) back.searchParams.set("state", query.state);
       const refuse = (error: string, description: string) => {
@@ -89,32 +90,54 @@ export async function startFakeOAuth(options: FakeOAuthOptions): Promise<FakeOAu
       };
       if (query.response_type !== "code") return refuse("unsupported_response_type", "only response_type=code");
       if (!query.code_challenge) return refuse("invalid_request", "code_challenge required (PKCE)");
-      if (query.code_challenge_method !== "S256") return refuse("invalid_request", "code_challenge_method must be S256");
-      const record: PkceRecord = { code_challenge: query.code_challenge, code_challenge_method: query.code_challenge_method, verified: false };
+      if (query.code_challenge_method !== "S256")
+        return refuse("invalid_request", "code_challenge_method must be S256");
+      const record: PkceRecord = {
+        code_challenge: query.code_challenge,
+        code_challenge_method: query.code_challenge_method,
+        verified: false,
+      };
       pkce.push(record);
       const code = randomBytes(16).toString("base64url");
-      codes.set(code, { redirectUri: query.redirect_uri, scope: query.scope ?? "", pkce: record, expires: Date.now() + 60_000 });
+      codes.set(code, {
+        redirectUri: query.redirect_uri,
+        scope: query.scope ?? "",
+        pkce: record,
+        expires: Date.now() + 60_000,
+      });
       back.searchParams.set("code", code);
       return redirect(res, back.href);
     }
 
     if (url.pathname === "/token" && req.method === "POST") {
       const basic = basicCredentials(req.headers.authorization);
-      if ((basic?.id ?? form.client_id) !== options.clientId || (basic?.secret ?? form.client_secret) !== options.clientSecret) {
+      if (
+        (basic?.id ?? form.client_id) !== options.clientId ||
+        (basic?.secret ?? form.client_secret) !== options.clientSecret
+      ) {
         return fail(res, entry, 401, "invalid_client", "client authentication failed");
       }
-      if (form.grant_type !== "authorization_code") return fail(res, entry, 400, "unsupported_grant_type", String(form.grant_type));
+      if (form.grant_type !== "authorization_code")
+        return fail(res, entry, 400, "unsupported_grant_type", String(form.grant_type));
       const grant = form.code ? codes.get(form.code) : undefined;
       if (form.code) codes.delete(form.code);
-      if (!grant || grant.expires < Date.now()) return fail(res, entry, 400, "invalid_grant", "code is invalid or expired");
-      if (form.redirect_uri !== grant.redirectUri) return fail(res, entry, 400, "invalid_grant", "redirect_uri does not match");
+      if (!grant || grant.expires < Date.now())
+        return fail(res, entry, 400, "invalid_grant", "code is invalid or expired");
+      if (form.redirect_uri !== grant.redirectUri)
+        return fail(res, entry, 400, "invalid_grant", "redirect_uri does not match");
       if (!form.code_verifier || s256(form.code_verifier) !== grant.pkce.code_challenge) {
         return fail(res, entry, 400, "invalid_grant", "code_verifier does not match code_challenge");
       }
       grant.pkce.verified = true;
       const accessToken = randomBytes(24).toString("base64url");
       tokens.set(accessToken, Date.now() + 3_600_000);
-      return sendJson(res, 200, { access_token: accessToken, token_type: "Bearer", expires_in: 3600, scope: grant.scope, refresh_token: randomBytes(24).toString("base64url") });
+      return sendJson(res, 200, {
+        access_token: accessToken,
+        token_type: "Bearer",
+        expires_in: 3600,
+        scope: grant.scope,
+        refresh_token: randomBytes(24).toString("base64url"),
+      });
     }
 
     if (url.pathname === "/userinfo" && req.method === "GET") {

@@ -69,7 +69,11 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
 
   // The version check VK applies to every endpoint: missing → "v is required"-style, other → "version is invalid".
   const versionError = (v: string | undefined) =>
-    v === undefined ? "v is required" : v !== options.apiVersion ? `version is invalid (this fake only speaks ${options.apiVersion}, got ${v})` : undefined;
+    v === undefined
+      ? "v is required"
+      : v !== options.apiVersion
+        ? `version is invalid (this fake only speaks ${options.apiVersion}, got ${v})`
+        : undefined;
 
   const oauthError = (res: ServerResponse, status: number, error: string, description: string): Reply => {
     sendJson(res, status, { error, error_description: description });
@@ -82,14 +86,25 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
     if (!query.client_id) return oauthError(res, 401, "invalid_client", "client_id is undefined");
     if (query.client_id !== options.clientId) return oauthError(res, 401, "invalid_client", "client_id is incorrect");
     if (!query.redirect_uri) return oauthError(res, 400, "invalid_request", "redirect_uri is undefined");
-    if (query.response_type !== "code") return oauthError(res, 400, "unsupported_response_type", `response_type is ${query.response_type ?? "undefined"}`);
+    if (query.response_type !== "code")
+      return oauthError(
+        res,
+        400,
+        "unsupported_response_type",
+        `response_type is ${query.response_type ?? "undefined"}`,
+      );
     // VK ID supports PKCE, but the classic oauth.vk.com flow does not: a PKCE config never gets a code.
     if (query.code_challenge !== undefined || query.code_challenge_method !== undefined) {
       return oauthError(res, 400, "invalid_request", "Code challenge method is unsupported");
     }
     const code = randomBytes(12).toString("hex");
     const scopes = (query.scope ?? "").split(/[\s,+]+/);
-    codes.set(code, { clientId: query.client_id, redirectUri: query.redirect_uri, email: scopes.includes("email"), expires: Date.now() + 60_000 });
+    codes.set(code, {
+      clientId: query.client_id,
+      redirectUri: query.redirect_uri,
+      email: scopes.includes("email"),
+      expires: Date.now() + 60_000,
+    });
     const target = new URL(query.redirect_uri);
     target.searchParams.set("code", code);
     if (query.state !== undefined) target.searchParams.set("state", query.state);
@@ -113,12 +128,18 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
     if (!pending || pending.expires < Date.now() || pending.clientId !== clientId) {
       return oauthError(res, 401, "invalid_grant", "Code is invalid or expired.");
     }
-    if (params.redirect_uri !== pending.redirectUri) return oauthError(res, 401, "invalid_grant", "redirect_uri is incorrect");
+    if (params.redirect_uri !== pending.redirectUri)
+      return oauthError(res, 401, "invalid_grant", "redirect_uri is incorrect");
     const token = randomBytes(16).toString("hex");
     tokens.set(token, { email: pending.email, expires: Date.now() + 86_400_000 });
     issuedTokens.push(token);
     // No token_type: this is the VK response that strict OAuth 2 clients reject.
-    sendJson(res, 200, { access_token: token, expires_in: 86_400, user_id: options.user.id, ...(pending.email ? { email: options.user.email } : {}) });
+    sendJson(res, 200, {
+      access_token: token,
+      expires_in: 86_400,
+      user_id: options.user.id,
+      ...(pending.email ? { email: options.user.email } : {}),
+    });
     return { status: 200 };
   };
 
@@ -132,13 +153,23 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
     const params = { ...query, ...form };
     const token = bearerToken(req.headers.authorization) ?? params.access_token;
     const grant = token ? tokens.get(token) : undefined;
-    if (!grant || grant.expires < Date.now()) return apiError(res, 5, "User authorization failed: no access_token passed.");
+    if (!grant || grant.expires < Date.now())
+      return apiError(res, 5, "User authorization failed: no access_token passed.");
     const vError = versionError(params.v);
     if (vError) return apiError(res, 8, `Invalid request: ${vError}`);
     const { id, first_name, last_name, photo_100 } = options.user;
     const fields = (params.fields ?? "").split(",").map((f) => f.trim());
     sendJson(res, 200, {
-      response: [{ id, first_name, last_name, can_access_closed: true, is_closed: false, ...(fields.includes("photo_100") ? { photo_100 } : {}) }],
+      response: [
+        {
+          id,
+          first_name,
+          last_name,
+          can_access_closed: true,
+          is_closed: false,
+          ...(fields.includes("photo_100") ? { photo_100 } : {}),
+        },
+      ],
     });
     return { status: 200 };
   };
@@ -147,10 +178,20 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
     listen(async (req, res) => {
       const parsed = await readParams(req);
       const route = routes[parsed.url.pathname];
-      const entry: VkLogEntry = { host, method: req.method ?? "GET", path: parsed.url.pathname, query: parsed.query, form: parsed.form, status: 404 };
+      const entry: VkLogEntry = {
+        host,
+        method: req.method ?? "GET",
+        path: parsed.url.pathname,
+        query: parsed.query,
+        form: parsed.form,
+        status: 404,
+      };
       log.push(entry);
       if (!route || !route.methods.includes(entry.method)) {
-        sendJson(res, 404, { error: "not_found", error_description: `${entry.method} ${host}${entry.path} does not exist` });
+        sendJson(res, 404, {
+          error: "not_found",
+          error_description: `${entry.method} ${host}${entry.path} does not exist`,
+        });
         return;
       }
       Object.assign(entry, route.handler(parsed, req, res));

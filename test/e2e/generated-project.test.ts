@@ -35,10 +35,12 @@ const bin = join(projectRoot, "bin/create-auth.cjs");
 
 /** `create-auth init <args>` with the built CLI into a fresh temp dir, as in CI (no prompts). */
 async function generate(args: string[]): Promise<{ dir: string; stdout: string }> {
-  if (!existsSync(join(projectRoot, "dist/cli/create-auth.cjs"))) throw new Error("dist/ is missing: run `npm run build` first");
+  if (!existsSync(join(projectRoot, "dist/cli/create-auth.cjs")))
+    throw new Error("dist/ is missing: run `npm run build` first");
   const dir = mkdtempSync(join(tmpdir(), "create-auth-generated-"));
   const result = await execa("node", [bin, "init", ...args], { cwd: dir, env: { CI: "true" }, reject: false });
-  if (result.exitCode !== 0) throw new Error(`init ${args.join(" ")} exited ${result.exitCode}:\n${result.stdout}\n${result.stderr}`);
+  if (result.exitCode !== 0)
+    throw new Error(`init ${args.join(" ")} exited ${result.exitCode}:\n${result.stdout}\n${result.stderr}`);
   return { dir, stdout: result.stdout };
 }
 
@@ -78,7 +80,11 @@ interface App {
  * AUTH_DATABASE_PATH a temp file), the schema applied by the generated
  * verify module's setup(), then auth.ts loaded with tsx.
  */
-async function loadApp(dir: string, defer: (fn: () => unknown) => void, adjust: (config: AuthConfig) => AuthConfig = (c) => c): Promise<App> {
+async function loadApp(
+  dir: string,
+  defer: (fn: () => unknown) => void,
+  adjust: (config: AuthConfig) => AuthConfig = (c) => c,
+): Promise<App> {
   const envLocal = readDotenv(join(dir, ".env.local"));
   const secret = envLocal.AUTH_SECRET ?? "";
   const dbPath = join(dir, "e2e-auth.db");
@@ -91,7 +97,9 @@ async function loadApp(dir: string, defer: (fn: () => unknown) => void, adjust: 
   await verify.setup();
   await verify.teardown();
 
-  const { authConfig } = (await tsImport(pathToFileURL(join(dir, "auth.ts")).href, import.meta.url)) as { authConfig: AuthConfig };
+  const { authConfig } = (await tsImport(pathToFileURL(join(dir, "auth.ts")).href, import.meta.url)) as {
+    authConfig: AuthConfig;
+  };
   const errors: string[] = [];
   const config: AuthConfig = adjust({
     ...authConfig,
@@ -195,8 +203,18 @@ describe("generated project (sqlite, database sessions, email provider) through 
       expect(info).toHaveBeenCalledWith(expect.stringContaining(link.href));
 
       // Pending token in the database: stored hashed with the secret (§5.4), never the raw token; 24 h by default.
-      const pending = app.db().prepare("SELECT * FROM verification_tokens").all() as { identifier: string; token: string; expires: number }[];
-      expect(pending).toEqual([{ identifier: address, token: createHash("sha256").update(`${token}${app.secret}`).digest("hex"), expires: expect.any(Number) }]);
+      const pending = app.db().prepare("SELECT * FROM verification_tokens").all() as {
+        identifier: string;
+        token: string;
+        expires: number;
+      }[];
+      expect(pending).toEqual([
+        {
+          identifier: address,
+          token: createHash("sha256").update(`${token}${app.secret}`).digest("hex"),
+          expires: expect.any(Number),
+        },
+      ]);
       expect(Math.abs(pending[0]!.expires - (Date.now() + 24 * 3600_000))).toBeLessThan(60_000);
 
       // Click the link.
@@ -210,7 +228,11 @@ describe("generated project (sqlite, database sessions, email provider) through 
 
       // What the generated adapter stored, read from the SQLite file itself.
       const db = app.db();
-      const users = db.prepare("SELECT * FROM users").all() as { id: string; email: string; emailVerified: number | null }[];
+      const users = db.prepare("SELECT * FROM users").all() as {
+        id: string;
+        email: string;
+        emailVerified: number | null;
+      }[];
       expect(users).toHaveLength(1);
       const user = users[0]!;
       expect(user.email).toBe(address);
@@ -221,7 +243,11 @@ describe("generated project (sqlite, database sessions, email provider) through 
       // §3: the token is consumed.
       expect(db.prepare("SELECT * FROM verification_tokens").all()).toEqual([]);
       // §5.5: the database session is the cookie's random token, for this user, expiring in the future (30 days by default).
-      const sessions = db.prepare('SELECT "sessionToken", "userId", expires FROM sessions').all() as { sessionToken: string; userId: string; expires: number }[];
+      const sessions = db.prepare('SELECT "sessionToken", "userId", expires FROM sessions').all() as {
+        sessionToken: string;
+        userId: string;
+        expires: number;
+      }[];
       expect(sessions).toEqual([{ sessionToken: cookie, userId: user.id, expires: expect.any(Number) }]);
       expect(Math.abs(sessions[0]!.expires - (Date.now() + 30 * 24 * 3600_000))).toBeLessThan(60_000);
 

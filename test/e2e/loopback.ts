@@ -47,11 +47,16 @@ export async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Query string and (for url-encoded POSTs) form body merged: the fakes accept parameters in either place, as VK does. */
-export async function readParams(req: IncomingMessage): Promise<{ url: URL; query: Record<string, string>; form: Record<string, string> }> {
+export async function readParams(
+  req: IncomingMessage,
+): Promise<{ url: URL; query: Record<string, string>; form: Record<string, string> }> {
   const url = new URL(req.url ?? "/", "http://placeholder");
   const query = Object.fromEntries(url.searchParams);
   const body = req.method === "POST" ? await readBody(req) : "";
-  const form = body && /x-www-form-urlencoded/.test(req.headers["content-type"] ?? "") ? Object.fromEntries(new URLSearchParams(body)) : {};
+  const form =
+    body && /x-www-form-urlencoded/.test(req.headers["content-type"] ?? "")
+      ? Object.fromEntries(new URLSearchParams(body))
+      : {};
   return { url, query, form };
 }
 

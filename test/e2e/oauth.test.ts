@@ -10,9 +10,18 @@ import { startFakeOAuth } from "./fake-oauth.js";
 import { generated, withEnv } from "./provider-module.js";
 
 const client = { clientId: "acme-client", clientSecret: "acme-secret" };
-const profile = { sub: "acme-user-7", name: "Bo Acme", email: "bo@acme.example", picture: "https://acme.example/avatars/7.png" };
+const profile = {
+  sub: "acme-user-7",
+  name: "Bo Acme",
+  email: "bo@acme.example",
+  picture: "https://acme.example/avatars/7.png",
+};
 const env = { AUTH_ACME_ID: client.clientId, AUTH_ACME_SECRET: client.clientSecret };
-const explicit = (origin: string) => ({ authorization: `${origin}/authorize`, token: `${origin}/token`, userinfo: `${origin}/userinfo` });
+const explicit = (origin: string) => ({
+  authorization: `${origin}/authorize`,
+  token: `${origin}/token`,
+  userinfo: `${origin}/userinfo`,
+});
 
 describe("generated OAuth 2.0 provider through Auth()", () => {
   const defer = useCleanup();
@@ -38,7 +47,9 @@ describe("generated OAuth 2.0 provider through Auth()", () => {
       expect(result.finalLocation, `${explain(result)}\nserver: ${JSON.stringify(server.log)}`).toBe(AFTER_SIGN_IN);
       expect(result.sessionCookie).toBeTruthy();
       // PKCE end to end: the challenge went out as S256 and the token request's verifier hashed to it.
-      expect(server.pkce).toEqual([{ code_challenge: expect.any(String), code_challenge_method: "S256", verified: true }]);
+      expect(server.pkce).toEqual([
+        { code_challenge: expect.any(String), code_challenge_method: "S256", verified: true },
+      ]);
       const tokenRequest = server.log.find((e) => e.path === "/token");
       expect(tokenRequest?.form.code_verifier).toEqual(expect.any(String));
       expect(server.log.map((e) => [e.path, e.status])).toEqual([
@@ -48,9 +59,18 @@ describe("generated OAuth 2.0 provider through Auth()", () => {
       ]);
 
       expect(result.adapter.createUser).toHaveLength(1);
-      expect(result.adapter.createUser[0]).toMatchObject({ name: profile.name, email: profile.email, image: profile.picture });
+      expect(result.adapter.createUser[0]).toMatchObject({
+        name: profile.name,
+        email: profile.email,
+        image: profile.picture,
+      });
       expect(result.adapter.linkAccount).toHaveLength(1);
-      expect(result.adapter.linkAccount[0]).toMatchObject({ provider: "acme", type: "oauth", providerAccountId: profile.sub, token_type: "bearer" });
+      expect(result.adapter.linkAccount[0]).toMatchObject({
+        provider: "acme",
+        type: "oauth",
+        providerAccountId: profile.sub,
+        token_type: "bearer",
+      });
       expect(result.adapter.linkAccount[0]!.refresh_token).toEqual(expect.any(String));
     },
     FLOW_TIMEOUT,
@@ -81,14 +101,27 @@ describe("generated OAuth 2.0 provider through Auth()", () => {
   test(
     "--issuer with --token and --userinfo: the authorization endpoint comes from the issuer's metadata",
     async () => {
-      const { server, provider } = await setup((origin) => ({ issuer: origin, token: `${origin}/token`, userinfo: `${origin}/userinfo` }));
+      const { server, provider } = await setup((origin) => ({
+        issuer: origin,
+        token: `${origin}/token`,
+        userinfo: `${origin}/userinfo`,
+      }));
 
       const result = await signIn({ provider, providerId: "acme", env });
 
       expect(result.finalLocation, explain(result)).toBe(AFTER_SIGN_IN);
-      expect(server.log.map((e) => e.path)).toEqual(["/.well-known/openid-configuration", "/authorize", "/token", "/userinfo"]);
+      expect(server.log.map((e) => e.path)).toEqual([
+        "/.well-known/openid-configuration",
+        "/authorize",
+        "/token",
+        "/userinfo",
+      ]);
       expect(server.pkce).toEqual([expect.objectContaining({ code_challenge_method: "S256", verified: true })]);
-      expect(result.adapter.linkAccount[0]).toMatchObject({ provider: "acme", type: "oauth", providerAccountId: profile.sub });
+      expect(result.adapter.linkAccount[0]).toMatchObject({
+        provider: "acme",
+        type: "oauth",
+        providerAccountId: profile.sub,
+      });
     },
     FLOW_TIMEOUT,
   );

@@ -93,7 +93,16 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx, id) =>
       id === account.sub
-        ? { accountId: id, claims: () => ({ sub: id, email: account.email, email_verified: true, name: account.name, picture: account.picture }) }
+        ? {
+            accountId: id,
+            claims: () => ({
+              sub: id,
+              email: account.email,
+              email_verified: true,
+              name: account.name,
+              picture: account.picture,
+            }),
+          }
         : undefined,
     renderError: (ctx, out) => {
       ctx.type = "application/json";
@@ -105,11 +114,15 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
   for (const event of ["authorization.error", "grant.error", "userinfo.error", "server_error"] as const) {
     provider.on(event, (...args: unknown[]) => {
       const error = args.find((a): a is Error & { error_description?: string } => a instanceof Error);
-      if (error) errors.push(`${event}: ${error.message}${error.error_description ? ` (${error.error_description})` : ""}`);
+      if (error)
+        errors.push(`${event}: ${error.message}${error.error_description ? ` (${error.error_description})` : ""}`);
     });
   }
   provider.on("grant.success", (ctx) => {
-    exchanges.push({ clientId: String(ctx.oidc.client?.clientId), codeVerifier: typeof ctx.oidc.params?.code_verifier === "string" });
+    exchanges.push({
+      clientId: String(ctx.oidc.client?.clientId),
+      codeVerifier: typeof ctx.oidc.params?.code_verifier === "string",
+    });
   });
   const callback = provider.callback();
 
@@ -122,12 +135,21 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     const grant = new provider.Grant({ accountId: account.sub, clientId });
     grant.addOIDCScope(scope);
     const grantId = await grant.save();
-    await provider.interactionFinished(req, res, { login: { accountId: account.sub }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: account.sub }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
   };
 
   handle = (req, res) => {
     const url = new URL(req.url ?? "/", server.origin);
-    const entry: OidcLogEntry = { method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams) };
+    const entry: OidcLogEntry = {
+      method: req.method ?? "GET",
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+    };
     log.push(entry);
     res.on("finish", () => (entry.status = res.statusCode));
     const fail = (error: unknown) => {
@@ -155,12 +177,16 @@ function memoryAdapter() {
     if (hit?.expires !== undefined && hit.expires < Date.now()) store.delete(key);
     return store.get(key)?.payload;
   };
-  const find = (predicate: (p: Record<string, unknown>) => boolean) => [...store.keys()].map(live).find((p) => p && predicate(p));
+  const find = (predicate: (p: Record<string, unknown>) => boolean) =>
+    [...store.keys()].map(live).find((p) => p && predicate(p));
   return class {
     constructor(private readonly model: string) {}
     private key = (id: string) => `${this.model}:${id}`;
     async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number) {
-      store.set(this.key(id), { payload: { ...payload }, expires: expiresIn ? Date.now() + expiresIn * 1000 : undefined });
+      store.set(this.key(id), {
+        payload: { ...payload },
+        expires: expiresIn ? Date.now() + expiresIn * 1000 : undefined,
+      });
     }
     async find(id: string) {
       return live(this.key(id));

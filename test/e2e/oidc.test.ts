@@ -10,9 +10,17 @@ import { startOidcServer, type OidcAccount, type OidcServer, type OidcServerOpti
 import { generated, withEnv } from "./provider-module.js";
 
 const client = { clientId: "corp-portal", clientSecret: "corp-portal-secret" };
-const account: OidcAccount = { sub: "248289761001", email: "Jane.Doe@Corp.example", name: "Jane Doe", picture: "https://corp.example/jane.png" };
+const account: OidcAccount = {
+  sub: "248289761001",
+  email: "Jane.Doe@Corp.example",
+  name: "Jane Doe",
+  picture: "https://corp.example/jane.png",
+};
 const byIssuer = (issuer: string) => ({ id: "corp", name: "Corp SSO", issuer });
-const byWellKnown = (issuer: string) => ({ id: "corp", wellKnown: new URL(".well-known/openid-configuration", issuer.endsWith("/") ? issuer : `${issuer}/`).href });
+const byWellKnown = (issuer: string) => ({
+  id: "corp",
+  wellKnown: new URL(".well-known/openid-configuration", issuer.endsWith("/") ? issuer : `${issuer}/`).href,
+});
 
 describe("generated OIDC provider through Auth()", () => {
   const defer = useCleanup();
@@ -36,9 +44,18 @@ describe("generated OIDC provider through Auth()", () => {
     expect(server.errors).toEqual([]);
     // Profile claims → AdapterUser (Auth.js lower-cases the email), and the account link.
     expect(result.adapter.createUser).toHaveLength(1);
-    expect(result.adapter.createUser[0]).toMatchObject({ email: account.email.toLowerCase(), name: account.name, image: account.picture });
+    expect(result.adapter.createUser[0]).toMatchObject({
+      email: account.email.toLowerCase(),
+      name: account.name,
+      image: account.picture,
+    });
     expect(result.adapter.linkAccount).toHaveLength(1);
-    expect(result.adapter.linkAccount[0]).toMatchObject({ provider: "corp", type: "oidc", providerAccountId: account.sub, token_type: "bearer" });
+    expect(result.adapter.linkAccount[0]).toMatchObject({
+      provider: "corp",
+      type: "oidc",
+      providerAccountId: account.sub,
+      token_type: "bearer",
+    });
     expect(result.adapter.linkAccount[0]!.id_token).toEqual(expect.any(String));
   }
 
@@ -53,10 +70,16 @@ describe("generated OIDC provider through Auth()", () => {
       const { server, result } = await run(flags, op);
       expectSignedIn(server, result);
       // The browser went to the OP's discovered authorization endpoint with the default PKCE (S256) and the OIDC scope.
-      expect(result.authorizationUrl.origin + result.authorizationUrl.pathname).toBe(new URL("/auth", server.issuer).href);
+      expect(result.authorizationUrl.origin + result.authorizationUrl.pathname).toBe(
+        new URL("/auth", server.issuer).href,
+      );
       expect(result.authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
-      expect(result.authorizationUrl.searchParams.get("scope")?.split(" ")).toEqual(expect.arrayContaining(["openid", "email", "profile"]));
-      expect(server.logins).toEqual([{ clientId: client.clientId, scope: expect.stringContaining("openid"), prompt: "login" }]);
+      expect(result.authorizationUrl.searchParams.get("scope")?.split(" ")).toEqual(
+        expect.arrayContaining(["openid", "email", "profile"]),
+      );
+      expect(server.logins).toEqual([
+        { clientId: client.clientId, scope: expect.stringContaining("openid"), prompt: "login" },
+      ]);
     },
     FLOW_TIMEOUT,
   );
@@ -72,7 +95,11 @@ describe("generated OIDC provider through Auth()", () => {
     async () => {
       const { result } = await run(byIssuer, { profileClaimsIn: "userinfo" });
       expect(result.finalLocation, explain(result)).toBe(AFTER_SIGN_IN);
-      expect(result.adapter.createUser[0]).toMatchObject({ email: account.email.toLowerCase(), name: account.name, image: account.picture });
+      expect(result.adapter.createUser[0]).toMatchObject({
+        email: account.email.toLowerCase(),
+        name: account.name,
+        image: account.picture,
+      });
     },
     FLOW_TIMEOUT,
   );

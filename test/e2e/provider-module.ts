@@ -28,7 +28,9 @@ export interface LoadedProvider {
 }
 
 function renderImport(spec: ImportSpec): string {
-  const bindings = [spec.defaultImport, spec.named?.length ? `{ ${spec.named.join(", ")} }` : undefined].filter(Boolean).join(", ");
+  const bindings = [spec.defaultImport, spec.named?.length ? `{ ${spec.named.join(", ")} }` : undefined]
+    .filter(Boolean)
+    .join(", ");
   return bindings ? `import ${bindings} from ${JSON.stringify(spec.from)};` : `import ${JSON.stringify(spec.from)};`;
 }
 
@@ -41,16 +43,21 @@ export async function importSnippet(snippet: ProviderSnippet): Promise<LoadedPro
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }));
     const sources: Record<string, string> = {};
     for (const file of snippet.files) {
-      if (file.path.startsWith("/") || file.path.split("/").includes("..")) throw new Error(`generated file escapes the config directory: ${file.path}`);
+      if (file.path.startsWith("/") || file.path.split("/").includes(".."))
+        throw new Error(`generated file escapes the config directory: ${file.path}`);
       mkdirSync(dirname(join(dir, file.path)), { recursive: true });
       writeFileSync(join(dir, file.path), file.contents);
       sources[file.path] = file.contents;
     }
     // What the config edit produces: the snippet's imports plus `providers: [entry]`.
-    const config = [...snippet.imports.map(renderImport), `export const providers = [${snippet.entry}];`, ""].join("\n");
+    const config = [...snippet.imports.map(renderImport), `export const providers = [${snippet.entry}];`, ""].join(
+      "\n",
+    );
     writeFileSync(join(dir, "auth.ts"), config);
     sources["auth.ts"] = config;
-    const module = (await tsImport(pathToFileURL(join(dir, "auth.ts")).href, import.meta.url)) as { providers: Provider[] };
+    const module = (await tsImport(pathToFileURL(join(dir, "auth.ts")).href, import.meta.url)) as {
+      providers: Provider[];
+    };
     const provider = module.providers[0];
     if (!provider) throw new Error(`entry ${snippet.entry} evaluated to nothing`);
     return { provider, snippet, dir, sources, cleanup };

@@ -12,7 +12,13 @@ import { startFakeVk, type FakeVk, type VkUser } from "./fake-vk.js";
 import { generated, withEnv } from "./provider-module.js";
 
 const client = { clientId: "51234567", clientSecret: "vk-app-secret" };
-const user: VkUser = { id: 1_234_567, first_name: "Ivan", last_name: "Petrov", photo_100: "https://sun9-1.userapi.com/c1/photo_100.jpg", email: "ivan.petrov@example.com" };
+const user: VkUser = {
+  id: 1_234_567,
+  first_name: "Ivan",
+  last_name: "Petrov",
+  photo_100: "https://sun9-1.userapi.com/c1/photo_100.jpg",
+  email: "ivan.petrov@example.com",
+};
 const env = { AUTH_VK_ID: client.clientId, AUTH_VK_SECRET: client.clientSecret };
 
 describe("generated VK provider through Auth()", () => {
@@ -69,10 +75,19 @@ describe("generated VK provider through Auth()", () => {
 
       // The adapter got the VK profile mapped (§2.8 → AdapterUser) and the account link.
       expect(result.adapter.createUser).toHaveLength(1);
-      expect(result.adapter.createUser[0]).toMatchObject({ name: "Ivan Petrov", email: user.email, image: user.photo_100 });
+      expect(result.adapter.createUser[0]).toMatchObject({
+        name: "Ivan Petrov",
+        email: user.email,
+        image: user.photo_100,
+      });
       expect(result.adapter.linkAccount).toHaveLength(1);
       const account = result.adapter.linkAccount[0]!;
-      expect(account).toMatchObject({ provider: "vk", type: "oauth", providerAccountId: String(user.id), access_token: fake.issuedTokens[0] });
+      expect(account).toMatchObject({
+        provider: "vk",
+        type: "oauth",
+        providerAccountId: String(user.id),
+        access_token: fake.issuedTokens[0],
+      });
       expect(typeof account.providerAccountId).toBe("string");
 
       // §9: v=<api_version> on the authorize, access_token and users.get calls, each on its own host.
@@ -81,7 +96,10 @@ describe("generated VK provider through Auth()", () => {
         ["oauth.vk.com", "/access_token", version],
         ["api.vk.com", "/method/users.get", version],
       ]);
-      expect(fake.log.every((e) => e.error === undefined), JSON.stringify(fake.log, null, 1)).toBe(true);
+      expect(
+        fake.log.every((e) => e.error === undefined),
+        JSON.stringify(fake.log, null, 1),
+      ).toBe(true);
       expect(fake.log[2]!.query.fields?.split(",")).toContain("photo_100");
     },
     FLOW_TIMEOUT,
@@ -96,7 +114,12 @@ describe("generated VK provider through Auth()", () => {
       const result = await signIn({ provider, providerId: "vk", env, rewrite });
 
       // VK refused at the first call, and the fake logged the version it was sent.
-      expect(fake.log[0]).toMatchObject({ host: "oauth.vk.com", path: "/authorize", query: { v: "5.199" }, status: 400 });
+      expect(fake.log[0]).toMatchObject({
+        host: "oauth.vk.com",
+        path: "/authorize",
+        query: { v: "5.199" },
+        status: 400,
+      });
       expect(fake.log[0]!.error).toMatch(/version is invalid/);
       expect(fake.log).toHaveLength(1);
       // The sign-in never completed: no callback, no token, nothing stored, no session.
@@ -117,7 +140,11 @@ describe("generated VK provider through Auth()", () => {
       const { fake, rewrite } = await vkSpeaking("5.131");
       const result = await signIn({ provider: VK({}), providerId: "vk", env, rewrite });
 
-      expect(fake.log[0]).toMatchObject({ path: "/authorize", query: { v: "5.131" }, error: "Code challenge method is unsupported" });
+      expect(fake.log[0]).toMatchObject({
+        path: "/authorize",
+        query: { v: "5.131" },
+        error: "Code challenge method is unsupported",
+      });
       expect(result.callback).toBeUndefined();
       expect(result.adapter.createUser).toEqual([]);
       expect(result.sessionCookie).toBeUndefined();

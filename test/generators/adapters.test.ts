@@ -48,19 +48,26 @@ interface JsonReport {
 }
 
 async function verify(backend: Backend, env: Record<string, string> = {}) {
-  const result = await cli(["verify-adapter", "auth/verify-adapter.ts", "--require", "all", "--reporter", "json"], { cwd: projectOf(backend), env });
+  const result = await cli(["verify-adapter", "auth/verify-adapter.ts", "--require", "all", "--reporter", "json"], {
+    cwd: projectOf(backend),
+    env,
+  });
   let report: JsonReport;
   try {
     report = JSON.parse(result.stdout) as JsonReport;
   } catch {
-    throw new Error(`verify-adapter printed no JSON report (exit ${result.exitCode}):\n${result.stdout}\n${result.stderr}`);
+    throw new Error(
+      `verify-adapter printed no JSON report (exit ${result.exitCode}):\n${result.stdout}\n${result.stderr}`,
+    );
   }
   return { exitCode: result.exitCode, report };
 }
 
 /** Every case passed: no failure, no skip, nothing required missing. */
 function expectAllPassed({ exitCode, report }: Awaited<ReturnType<typeof verify>>) {
-  const failures = report.cases.filter((c) => c.status !== "passed").map((c) => `${c.id}: ${c.status} ${c.failure?.message ?? ""} ${c.failure?.received ?? ""}`);
+  const failures = report.cases
+    .filter((c) => c.status !== "passed")
+    .map((c) => `${c.id}: ${c.status} ${c.failure?.message ?? ""} ${c.failure?.received ?? ""}`);
   expect(failures).toEqual([]);
   expect(report).toMatchObject({ ok: true, failed: 0, skipped: 0, unmetRequirements: [] });
   expect(report.passed).toBe(report.cases.length);
@@ -90,18 +97,27 @@ afterAll(async () => {
 describe("generateAdapter: the plan", () => {
   it("sqlite: adapter, connection, verify module and schema; driver, env and the verify script", async () => {
     const part = await generateAdapter("sqlite", { importExtension: ".js" });
-    expect(part.files.map((f) => f.path).sort()).toEqual(["auth/adapter.ts", "auth/db.ts", "auth/schema.sqlite.sql", "auth/verify-adapter.ts"]);
+    expect(part.files.map((f) => f.path).sort()).toEqual([
+      "auth/adapter.ts",
+      "auth/db.ts",
+      "auth/schema.sqlite.sql",
+      "auth/verify-adapter.ts",
+    ]);
     expect(part.dependencies).toEqual(expect.arrayContaining(["better-sqlite3", "@auth/core"]));
     expect(part.devDependencies).toEqual(expect.arrayContaining(["@types/better-sqlite3", "create-auth"]));
     expect(part.env).toEqual([expect.objectContaining({ name: "AUTH_DATABASE_PATH", example: "./auth.db" })]);
-    expect(part.scripts).toEqual({ "verify-adapter": "create-auth verify-adapter auth/verify-adapter.ts --require all" });
+    expect(part.scripts).toEqual({
+      "verify-adapter": "create-auth verify-adapter auth/verify-adapter.ts --require all",
+    });
   });
 
   it("postgres and mysql read DATABASE_URL and depend on their drivers", async () => {
     const postgres = await generateAdapter("postgres", { importExtension: ".js", dialect: "postgres" });
     expect(postgres.dependencies).toContain("pg");
     expect(postgres.devDependencies).toContain("@types/pg");
-    expect(postgres.env).toEqual([expect.objectContaining({ name: "DATABASE_URL", example: "postgres://postgres@127.0.0.1:5432/app" })]);
+    expect(postgres.env).toEqual([
+      expect.objectContaining({ name: "DATABASE_URL", example: "postgres://postgres@127.0.0.1:5432/app" }),
+    ]);
     const my = await generateAdapter("mysql", { importExtension: ".js" });
     expect(my.dependencies).toContain("mysql2");
     expect(my.env[0]?.example).toMatch(/^mysql:\/\//);
@@ -143,7 +159,10 @@ describe("generated adapters under create-auth verify-adapter", () => {
     const env = { DATABASE_URL: `${pgUrl}?options=${encodeURIComponent(`-c search_path=${pgSchema}`)}` };
     expectAllPassed(await verify("postgres", env));
     expectAllPassed(await verify("postgres", env));
-    const { rows } = await pgAdmin!.query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1", [pgSchema]);
+    const { rows } = await pgAdmin!.query(
+      "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1",
+      [pgSchema],
+    );
     expect(rows[0].n).toBe(5);
   }, 60_000);
 
@@ -151,7 +170,10 @@ describe("generated adapters under create-auth verify-adapter", () => {
     const env = { DATABASE_URL: `${mysqlUrl}/${mysqlDatabase}` };
     expectAllPassed(await verify("mysql", env));
     expectAllPassed(await verify("mysql", env));
-    const [rows] = await mysqlAdmin!.query("SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = ?", [mysqlDatabase]);
+    const [rows] = await mysqlAdmin!.query(
+      "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = ?",
+      [mysqlDatabase],
+    );
     expect((rows as { n: number }[])[0]!.n).toBe(5);
   }, 60_000);
 
@@ -166,7 +188,9 @@ describe("generated adapters under create-auth verify-adapter", () => {
     expect(report.skipped).toBe(0);
     const failed = report.cases.filter((c) => c.status === "failed");
     // The one case that wants a throw (an unknown credential) is satisfied by "not implemented" too.
-    expect(report.cases.filter((c) => c.status === "passed").map((c) => c.id)).toEqual(["authenticator.update-counter.unknown-throws"]);
+    expect(report.cases.filter((c) => c.status === "passed").map((c) => c.id)).toEqual([
+      "authenticator.update-counter.unknown-throws",
+    ]);
     for (const c of failed) expect(c.failure?.received, c.id).toMatch(/not implemented: \w+/);
     const received = (id: string) => report.cases.find((c) => c.id === id)?.failure?.received;
     expect(received("user.create.returns-user")).toContain("not implemented: createUser");
@@ -203,7 +227,10 @@ describe("generated adapters type-check", () => {
         include: backends.map((b) => `${b}/auth/*.ts`),
       }),
     );
-    const result = await execa(join(root, "node_modules/.bin/tsc"), ["-p", join(workspace, "tsconfig.json")], { cwd: workspace, reject: false });
+    const result = await execa(join(root, "node_modules/.bin/tsc"), ["-p", join(workspace, "tsconfig.json")], {
+      cwd: workspace,
+      reject: false,
+    });
     expect(result.stdout + result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
   }, 120_000);

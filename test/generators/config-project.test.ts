@@ -1,17 +1,32 @@
 // package.json, tsconfig and dotenv planning for init: add what is missing, never change a value that is there.
 import { describe, expect, it } from "vitest";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
-import { envExample, envLocal, gitignore, mergePackageJson, newSecret, newTsconfig, packageName } from "../../src/generators/project.js";
+import {
+  envExample,
+  envLocal,
+  gitignore,
+  mergePackageJson,
+  newSecret,
+  newTsconfig,
+  packageName,
+} from "../../src/generators/project.js";
 import { selfDependencySpec } from "../../src/workspace/self.js";
 
-const needs = { dependencies: ["@auth/core", "better-sqlite3"], devDependencies: ["create-auth", "tsx"], scripts: { "verify-adapter": "create-auth verify-adapter auth/verify-adapter.ts" } };
+const needs = {
+  dependencies: ["@auth/core", "better-sqlite3"],
+  devDependencies: ["create-auth", "tsx"],
+  scripts: { "verify-adapter": "create-auth verify-adapter auth/verify-adapter.ts" },
+};
 
 describe("mergePackageJson", () => {
   it("creates an ESM package named after the folder with catalog versions, the script and the install-script approval", () => {
     const { text, kept } = mergePackageJson(null, needs, "/tmp/My App!");
     const pkg = JSON.parse(text);
     expect(pkg).toMatchObject({ name: "my-app", private: true, type: "module" });
-    expect(pkg.dependencies).toEqual({ "@auth/core": dependencyVersions["@auth/core"], "better-sqlite3": dependencyVersions["better-sqlite3"] });
+    expect(pkg.dependencies).toEqual({
+      "@auth/core": dependencyVersions["@auth/core"],
+      "better-sqlite3": dependencyVersions["better-sqlite3"],
+    });
     expect(pkg.devDependencies).toEqual({ "create-auth": selfDependencySpec(), tsx: dependencyVersions.tsx });
     expect(pkg.scripts).toEqual(needs.scripts);
     expect(pkg.allowScripts).toEqual({ "better-sqlite3": true });
@@ -33,7 +48,11 @@ describe("mergePackageJson", () => {
   });
 
   it("a dependency listed in devDependencies is not added again; a denial stays a denial", () => {
-    const existing = JSON.stringify({ devDependencies: { "@auth/core": dependencyVersions["@auth/core"] }, dependencies: { "better-sqlite3": "^12.6.0" }, allowScripts: { "better-sqlite3": false } });
+    const existing = JSON.stringify({
+      devDependencies: { "@auth/core": dependencyVersions["@auth/core"] },
+      dependencies: { "better-sqlite3": "^12.6.0" },
+      allowScripts: { "better-sqlite3": false },
+    });
     const pkg = JSON.parse(mergePackageJson(existing, { ...needs, devDependencies: [], scripts: {} }, "/x").text);
     expect(pkg.dependencies).toEqual({ "better-sqlite3": "^12.6.0" });
     expect(pkg.allowScripts).toEqual({ "better-sqlite3": false });
@@ -45,7 +64,11 @@ describe("mergePackageJson", () => {
   });
 
   it("names a package missing from the catalog instead of guessing a version", () => {
-    const { text, kept } = mergePackageJson(null, { dependencies: ["left-pad"], devDependencies: [], scripts: {} }, "/x");
+    const { text, kept } = mergePackageJson(
+      null,
+      { dependencies: ["left-pad"], devDependencies: [], scripts: {} },
+      "/x",
+    );
     expect(JSON.parse(text).dependencies).toBeUndefined();
     expect(kept).toEqual(["left-pad is not in create-auth's version catalog and was not added; add it yourself"]);
   });
@@ -57,14 +80,21 @@ describe("mergePackageJson", () => {
 
 describe("newTsconfig", () => {
   it("ESM projects get NodeNext and .js imports; CommonJS ones bundler resolution and bare imports", () => {
-    expect(JSON.parse(newTsconfig(true, false).text).compilerOptions).toMatchObject({ module: "NodeNext", moduleResolution: "NodeNext", strict: true });
+    expect(JSON.parse(newTsconfig(true, false).text).compilerOptions).toMatchObject({
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      strict: true,
+    });
     expect(newTsconfig(true, false).importExtension).toBe(".js");
     expect(newTsconfig(false, false).importExtension).toBe("");
     expect(JSON.parse(newTsconfig(false, false).text).compilerOptions).toMatchObject({ moduleResolution: "Bundler" });
   });
 
   it("turns on decorators for TypeORM only", () => {
-    expect(JSON.parse(newTsconfig(true, true).text).compilerOptions).toMatchObject({ experimentalDecorators: true, emitDecoratorMetadata: true });
+    expect(JSON.parse(newTsconfig(true, true).text).compilerOptions).toMatchObject({
+      experimentalDecorators: true,
+      emitDecoratorMetadata: true,
+    });
     expect(JSON.parse(newTsconfig(true, false).text).compilerOptions.experimentalDecorators).toBeUndefined();
   });
 });

@@ -10,7 +10,10 @@ import { root, tempDir } from "../helpers.js";
 // A stand-in for the generated auth/adapter.ts: only its export shape matters here.
 const stubAdapter = `import type { Adapter } from "@auth/core/adapters";\n\nexport function createAdapter(): Adapter {\n  return {};\n}\n`;
 
-async function render(kinds: string[], o: { session?: "jwt" | "database"; configPath?: string; ext?: "" | ".js" } = {}) {
+async function render(
+  kinds: string[],
+  o: { session?: "jwt" | "database"; configPath?: string; ext?: "" | ".js" } = {},
+) {
   const ext = o.ext ?? "";
   const providers = await Promise.all(kinds.map((k) => generateProvider(k, {}, { importExtension: ext })));
   return generateConfig({
@@ -43,8 +46,13 @@ function typecheck(files: { path: string; contents: string }[], nodeNext: boolea
     types: ["node"],
     typeRoots: [join(root, "node_modules/@types")],
   };
-  const program = ts.createProgram(files.map((f) => join(dir, f.path)), options);
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+  const program = ts.createProgram(
+    files.map((f) => join(dir, f.path)),
+    options,
+  );
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
 }
 
 describe("generateConfig", () => {
@@ -61,11 +69,19 @@ describe("generateConfig", () => {
     expect(config!.contents).toContain("secret: process.env.AUTH_SECRET,");
     expect(config!.contents).toContain("} satisfies AuthConfig;");
     expect(config!.contents).not.toContain("enableWebAuthn");
-    expect(providers.map((f) => f.path)).toEqual(["providers/credentials.ts", "providers/vk.ts", "providers/vk-profile.ts"]);
+    expect(providers.map((f) => f.path)).toEqual([
+      "providers/credentials.ts",
+      "providers/vk.ts",
+      "providers/vk-profile.ts",
+    ]);
   });
 
   it("switches on WebAuthn for passkeys and puts providers beside a src/ config", async () => {
-    const [config, ...providers] = await render(["passkey", "email"], { session: "database", configPath: "src/auth.ts", ext: ".js" });
+    const [config, ...providers] = await render(["passkey", "email"], {
+      session: "database",
+      configPath: "src/auth.ts",
+      ext: ".js",
+    });
     expect(config!.contents).toContain("experimental: { enableWebAuthn: true },");
     expect(config!.contents).toContain('session: { strategy: "database" },');
     expect(config!.contents).toContain('import { createAdapter } from "../auth/adapter.js";');
@@ -76,18 +92,29 @@ describe("generateConfig", () => {
   it.each([
     ["bundler", false, ""],
     ["NodeNext", true, ".js"],
-  ] as const)("type-checks against @auth/core (%s resolution)", async (_, nodeNext, ext) => {
-    for (const [kinds, session] of [[["credentials"], "jwt"], [["email", "webauthn", "social", "credentials"], "database"]] as const) {
-      const files = await render([...kinds], { session, ext });
-      expect(typecheck(files, nodeNext)).toEqual([]);
-    }
-  }, 60_000);
+  ] as const)(
+    "type-checks against @auth/core (%s resolution)",
+    async (_, nodeNext, ext) => {
+      for (const [kinds, session] of [
+        [["credentials"], "jwt"],
+        [["email", "webauthn", "social", "credentials"], "database"],
+      ] as const) {
+        const files = await render([...kinds], { session, ext });
+        expect(typecheck(files, nodeNext)).toEqual([]);
+      }
+    },
+    60_000,
+  );
 });
 
 describe("adapterExport", () => {
   it.each([
     ["export function createAdapter(): Adapter {", "{ createAdapter }", "createAdapter()"],
-    ["export function openDb(path = x): Db {}\nexport function createAdapter(db: Db = openDb()): Adapter {", "{ createAdapter }", "createAdapter()"],
+    [
+      "export function openDb(path = x): Db {}\nexport function createAdapter(db: Db = openDb()): Adapter {",
+      "{ createAdapter }",
+      "createAdapter()",
+    ],
     ["export const makeAdapter = (): Adapter => ({})", "{ makeAdapter }", "makeAdapter()"],
     ["export const adapter: Adapter = {}", "{ adapter }", "adapter"],
     ["export default function () {}", "createAdapter", "createAdapter()"],

@@ -32,7 +32,9 @@ const sqlGenerator = join(root, "src", "generators", "sql-schema.ts");
 /** The DDL generator's statements for `dialect`, or undefined while it does not exist yet. */
 async function sqlDdl(dialect: Dialect): Promise<string | undefined> {
   if (!existsSync(sqlGenerator)) return undefined;
-  const { generateSqlSchema } = (await import(pathToFileURL(sqlGenerator).href)) as { generateSqlSchema(d: Dialect): Promise<GeneratedPart> };
+  const { generateSqlSchema } = (await import(pathToFileURL(sqlGenerator).href)) as {
+    generateSqlSchema(d: Dialect): Promise<GeneratedPart>;
+  };
   return (await generateSqlSchema(dialect)).files.map((f) => f.contents).join("\n");
 }
 
@@ -42,7 +44,12 @@ async function load(dialect: Dialect) {
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   mkdirSync(join(dir, "auth"));
-  const compilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, experimentalDecorators: true, emitDecoratorMetadata: true };
+  const compilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    experimentalDecorators: true,
+    emitDecoratorMetadata: true,
+  };
   const modules: Record<string, Record<string, unknown>> = {};
   for (const flavour of ["drizzle", "typeorm"] as const) {
     const [file] = (await generateSchema(flavour, dialect, { importExtension: ".js" })).files;
@@ -79,7 +86,14 @@ async function connectTo(dialect: Dialect, dir: string, schema: Record<string, u
     // The generated tables are unqualified, so the schema is chosen by search_path.
     const pool = new pg.Pool({ ...base, options: `-c search_path=${name}` });
     return {
-      source: { type: "postgres", host: base.host, port: base.port, username: base.user, database: base.database, schema: name } as const,
+      source: {
+        type: "postgres",
+        host: base.host,
+        port: base.port,
+        username: base.user,
+        database: base.database,
+        schema: name,
+      } as const,
       db: drizzle(pool, { schema }),
       exec: async (sql: string) => void (await pool.query(sql)),
       close: async () => {
@@ -96,7 +110,14 @@ async function connectTo(dialect: Dialect, dir: string, schema: Record<string, u
   await admin.query(`CREATE DATABASE \`${name}\``);
   const pool = mysql.createPool({ ...base, database: name, multipleStatements: true });
   return {
-    source: { type: "mysql", host: base.host, port: base.port, username: base.user, database: name, timezone: "Z" } as const,
+    source: {
+      type: "mysql",
+      host: base.host,
+      port: base.port,
+      username: base.user,
+      database: name,
+      timezone: "Z",
+    } as const,
     // "planetscale" mode builds relational queries from subqueries rather than
     // LATERAL joins, which MariaDB (the local "MySQL") lacks; MySQL 8 runs both.
     db: drizzle(pool, { schema, mode: "planetscale" }),
@@ -123,51 +144,116 @@ describe.each((["sqlite", "postgres", "mysql"] as const).filter((d) => servers[d
     const source = new DataSource({ ...conn.source, entities, synchronize: !ddl, logging: false });
     await source.initialize();
     try {
-      const [User, Account, Session, VerificationToken, Authenticator] = entities as [Function, Function, Function, Function, Function];
+      const [User, Account, Session, VerificationToken, Authenticator] = entities as [
+        Function,
+        Function,
+        Function,
+        Function,
+        Function,
+      ];
       const verified = new Date("2025-01-02T03:04:05.678Z");
       const expires = new Date("2030-06-07T08:09:10.123Z");
       const sessionState = { nested: [1, "two", null], ok: true };
 
       // TypeORM writes; the user's id comes from the entity's BeforeInsert hook.
-      const user = (await source.getRepository(User).save(source.getRepository(User).create({ email: "a@example.com", name: "A", emailVerified: verified }))) as { id: string };
+      const user = (await source
+        .getRepository(User)
+        .save(source.getRepository(User).create({ email: "a@example.com", name: "A", emailVerified: verified }))) as {
+        id: string;
+      };
       expect(user.id).toMatch(/^[0-9a-f-]{36}$/);
-      await source.getRepository(Account).save(source.getRepository(Account).create({ userId: user.id, type: "oauth", provider: "vk", providerAccountId: "42", access_token: "at", expires_at: 1_900_000_000, token_type: "bearer", session_state: sessionState }));
-      await source.getRepository(Session).save(source.getRepository(Session).create({ userId: user.id, sessionToken: "tok", expires }));
+      await source
+        .getRepository(Account)
+        .save(
+          source
+            .getRepository(Account)
+            .create({
+              userId: user.id,
+              type: "oauth",
+              provider: "vk",
+              providerAccountId: "42",
+              access_token: "at",
+              expires_at: 1_900_000_000,
+              token_type: "bearer",
+              session_state: sessionState,
+            }),
+        );
+      await source
+        .getRepository(Session)
+        .save(source.getRepository(Session).create({ userId: user.id, sessionToken: "tok", expires }));
       await source.getRepository(VerificationToken).insert({ identifier: "a@example.com", token: "hashed", expires });
-      await source.getRepository(Authenticator).insert({ userId: user.id, credentialID: "cred", providerAccountId: "42", credentialPublicKey: "pk", counter: 3, credentialDeviceType: "singleDevice", credentialBackedUp: true, transports: "usb" });
+      await source
+        .getRepository(Authenticator)
+        .insert({
+          userId: user.id,
+          credentialID: "cred",
+          providerAccountId: "42",
+          credentialPublicKey: "pk",
+          counter: 3,
+          credentialDeviceType: "singleDevice",
+          credentialBackedUp: true,
+          transports: "usb",
+        });
 
       // Drizzle reads them back, relations included.
       const db = conn.db as any;
       const s = drizzleSchema as any;
-      const found = await db.query.users.findFirst({ where: eq(s.users.id, user.id), with: { accounts: true, sessions: true, authenticators: true } });
+      const found = await db.query.users.findFirst({
+        where: eq(s.users.id, user.id),
+        with: { accounts: true, sessions: true, authenticators: true },
+      });
       expect(found).toMatchObject({ email: "a@example.com", name: "A", emailVerified: verified, image: null });
       expect(found.accounts).toHaveLength(1);
-      expect(found.accounts[0]).toMatchObject({ provider: "vk", providerAccountId: "42", expires_at: 1_900_000_000, refresh_token: null });
+      expect(found.accounts[0]).toMatchObject({
+        provider: "vk",
+        providerAccountId: "42",
+        expires_at: 1_900_000_000,
+        refresh_token: null,
+      });
       expect(json(found.accounts[0].session_state)).toEqual(sessionState);
       expect(found.sessions[0]).toMatchObject({ sessionToken: "tok", expires });
-      expect(found.authenticators[0]).toMatchObject({ credentialID: "cred", counter: 3, credentialBackedUp: true, transports: "usb" });
-      expect(await db.select().from(s.verificationTokens)).toEqual([{ identifier: "a@example.com", token: "hashed", expires }]);
+      expect(found.authenticators[0]).toMatchObject({
+        credentialID: "cred",
+        counter: 3,
+        credentialBackedUp: true,
+        transports: "usb",
+      });
+      expect(await db.select().from(s.verificationTokens)).toEqual([
+        { identifier: "a@example.com", token: "hashed", expires },
+      ]);
       if (dialect === "sqlite") {
         // Drizzle would also parse an ISO string, so check the storage class itself: INTEGER milliseconds, JSON as TEXT.
-        const [row] = await db.all(sql`select typeof(s.expires) as expires, s.expires as ms, typeof(a.session_state) as state from sessions s, accounts a`);
+        const [row] = await db.all(
+          sql`select typeof(s.expires) as expires, s.expires as ms, typeof(a.session_state) as state from sessions s, accounts a`,
+        );
         expect(row).toEqual({ expires: "integer", ms: expires.getTime(), state: "text" });
       }
 
       // Drizzle writes (id from $defaultFn); TypeORM reads, with its relations.
       const insertUser = db.insert(s.users).values({ email: "b@example.com" });
       // MySQL has no RETURNING; $returningId reports the ids made by $defaultFn.
-      const [{ id }] = dialect === "mysql" ? await insertUser.$returningId() : await insertUser.returning({ id: s.users.id });
+      const [{ id }] =
+        dialect === "mysql" ? await insertUser.$returningId() : await insertUser.returning({ id: s.users.id });
       await db.insert(s.sessions).values({ userId: id, sessionToken: "tok-b", expires });
-      const viaTypeorm = (await source.getRepository(User).findOne({ where: { id }, relations: { sessions: true, accounts: true } })) as any;
+      const viaTypeorm = (await source
+        .getRepository(User)
+        .findOne({ where: { id }, relations: { sessions: true, accounts: true } })) as any;
       expect(viaTypeorm).toMatchObject({ email: "b@example.com", name: null, emailVerified: null, accounts: [] });
       expect(viaTypeorm.sessions[0].expires).toEqual(expires);
       // BIGINT columns come back from pg and mysql2 as strings; the entities' transformer makes them numbers again.
-      expect(await source.getRepository(Account).findOneBy({ userId: user.id })).toMatchObject({ expires_at: 1_900_000_000, session_state: sessionState });
-      expect(await source.getRepository(Authenticator).findOneBy({ credentialID: "cred" })).toMatchObject({ counter: 3, credentialBackedUp: true });
+      expect(await source.getRepository(Account).findOneBy({ userId: user.id })).toMatchObject({
+        expires_at: 1_900_000_000,
+        session_state: sessionState,
+      });
+      expect(await source.getRepository(Authenticator).findOneBy({ credentialID: "cred" })).toMatchObject({
+        counter: 3,
+        credentialBackedUp: true,
+      });
 
       // Deleting a user removes its accounts, sessions and authenticators (ON DELETE CASCADE).
       await db.delete(s.users).where(eq(s.users.id, user.id));
-      for (const entity of [Account, Session, Authenticator]) expect(await source.getRepository(entity).countBy({ userId: user.id })).toBe(0);
+      for (const entity of [Account, Session, Authenticator])
+        expect(await source.getRepository(entity).countBy({ userId: user.id })).toBe(0);
     } finally {
       await source.destroy();
       await conn.close();

@@ -17,12 +17,17 @@ import { dialects, type Dialect, type GeneratedPart } from "../../src/generators
 import { root, tempDir } from "../helpers.js";
 
 const require = createRequire(import.meta.url);
-const prismaWasm = require("@prisma/prisma-schema-wasm") as { validate(params: string): void; format(schemas: string, params: string): string };
+const prismaWasm = require("@prisma/prisma-schema-wasm") as {
+  validate(params: string): void;
+  format(schemas: string, params: string): string;
+};
 
 /** The schema as `prisma format` writes it. */
 function prismaFormat(schema: string): string {
   const params = { textDocument: { uri: "file:/schema.prisma" }, options: { tabSize: 2, insertSpaces: true } };
-  const [[, formatted]] = JSON.parse(prismaWasm.format(JSON.stringify([["schema.prisma", schema]]), JSON.stringify(params))) as [[string, string]];
+  const [[, formatted]] = JSON.parse(
+    prismaWasm.format(JSON.stringify([["schema.prisma", schema]]), JSON.stringify(params)),
+  ) as [[string, string]];
   return formatted;
 }
 
@@ -46,7 +51,11 @@ let parts: Parts;
 
 beforeAll(async () => {
   const generate = async (flavour: keyof Parts) =>
-    Object.fromEntries(await Promise.all(dialects.map(async (d) => [d, await generateSchema(flavour, d, { importExtension: ".js" })] as const))) as Record<Dialect, GeneratedPart>;
+    Object.fromEntries(
+      await Promise.all(
+        dialects.map(async (d) => [d, await generateSchema(flavour, d, { importExtension: ".js" })] as const),
+      ),
+    ) as Record<Dialect, GeneratedPart>;
   parts = { prisma: await generate("prisma"), drizzle: await generate("drizzle"), typeorm: await generate("typeorm") };
 });
 
@@ -77,7 +86,8 @@ describe("prisma", () => {
     const provider = { postgres: "postgresql", mysql: "mysql", sqlite: "sqlite" }[dialect];
     expect(text).toContain(`provider = "${provider}"`);
     expect(text).toContain('url      = env("DATABASE_URL")');
-    for (const table of ["users", "accounts", "sessions", "verification_tokens", "authenticators"]) expect(text).toContain(`@@map("${table}")`);
+    for (const table of ["users", "accounts", "sessions", "verification_tokens", "authenticators"])
+      expect(text).toContain(`@@map("${table}")`);
     expect(text).toContain("@@unique([provider, providerAccountId])");
     expect(text).toContain("@@id([userId, credentialID])");
     expect(text.match(/onDelete: Cascade/g)).toHaveLength(3);
@@ -104,9 +114,24 @@ describe("drizzle", () => {
     expect(file.path).toBe("auth/schema.drizzle.ts");
     const text = file.contents;
     const expected = {
-      postgres: ['from "drizzle-orm/pg-core"', 'timestamp("expires", { mode: "date", withTimezone: true })', 'jsonb("session_state")', 'boolean("credentialBackedUp")'],
-      mysql: ['from "drizzle-orm/mysql-core"', 'datetime("expires", { mode: "date", fsp: 3 })', 'json("session_state")', 'bigint("counter", { mode: "number" })'],
-      sqlite: ['from "drizzle-orm/sqlite-core"', 'integer("expires", { mode: "timestamp_ms" })', 'text("session_state", { mode: "json" })', 'integer("credentialBackedUp", { mode: "boolean" })'],
+      postgres: [
+        'from "drizzle-orm/pg-core"',
+        'timestamp("expires", { mode: "date", withTimezone: true })',
+        'jsonb("session_state")',
+        'boolean("credentialBackedUp")',
+      ],
+      mysql: [
+        'from "drizzle-orm/mysql-core"',
+        'datetime("expires", { mode: "date", fsp: 3 })',
+        'json("session_state")',
+        'bigint("counter", { mode: "number" })',
+      ],
+      sqlite: [
+        'from "drizzle-orm/sqlite-core"',
+        'integer("expires", { mode: "timestamp_ms" })',
+        'text("session_state", { mode: "json" })',
+        'integer("credentialBackedUp", { mode: "boolean" })',
+      ],
     }[dialect];
     for (const snippet of expected) expect(text).toContain(snippet);
     expect(text.match(/onDelete: "cascade"/g)).toHaveLength(3);
@@ -119,7 +144,8 @@ describe("typeorm", () => {
   it.each(dialects)("%s entities name every table and need reflect-metadata", (dialect) => {
     const file = only(parts.typeorm[dialect]);
     expect(file.path).toBe("auth/entities.ts");
-    for (const table of ["users", "accounts", "sessions", "verification_tokens", "authenticators"]) expect(file.contents).toContain(`@Entity({ name: "${table}" })`);
+    for (const table of ["users", "accounts", "sessions", "verification_tokens", "authenticators"])
+      expect(file.contents).toContain(`@Entity({ name: "${table}" })`);
     expect(file.contents).toContain('import "reflect-metadata";');
     expect(file.contents).toContain("experimentalDecorators");
     expect(parts.typeorm[dialect].dependencies).toEqual(["typeorm", "reflect-metadata"]);
@@ -135,7 +161,9 @@ describe("typeorm", () => {
 describe("sql", () => {
   it("is delegated to the DDL generator", async () => {
     const { generateSqlSchema } = await import("../../src/generators/sql-schema.js");
-    expect(await generateSchema("sql", "postgres", { importExtension: "" })).toEqual(await generateSqlSchema("postgres"));
+    expect(await generateSchema("sql", "postgres", { importExtension: "" })).toEqual(
+      await generateSqlSchema("postgres"),
+    );
   });
 });
 
@@ -171,7 +199,9 @@ describe("generated TypeScript", () => {
     };
     const program = ts.createProgram({ rootNames, options });
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => {
-      const where = d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
+      const where = d.file
+        ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+        : "";
       return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
     });
     expect(diagnostics).toEqual([]);

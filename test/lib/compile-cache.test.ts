@@ -19,7 +19,10 @@ const mtimes = (dir: string) => Object.fromEntries(cacheFiles(dir).map((f) => [f
 
 async function addSocial(cache: string, extraEnv: Record<string, string> = {}) {
   const app = nextApp();
-  const result = await cli(["add-provider", "social", "--api-version", "5.126"], { cwd: app, env: { CREATE_AUTH_COMPILE_CACHE: cache, ...extraEnv } });
+  const result = await cli(["add-provider", "social", "--api-version", "5.126"], {
+    cwd: app,
+    env: { CREATE_AUTH_COMPILE_CACHE: cache, ...extraEnv },
+  });
   expect(result.stderr).toBe("");
   expect(result.exitCode).toBe(0);
   return readFileSync(join(app, "src", "auth.ts"), "utf8");
@@ -49,7 +52,12 @@ describe("compile cache", () => {
     expect((await cli(["--help"], { env })).exitCode).toBe(0);
     expect((await cli(["verify-adapter", fixture("modules", "cjs-factory.cjs")], { env })).exitCode).toBe(0);
     const files = cacheFiles(cache);
-    expect(files).toEqual(expect.arrayContaining([expect.stringMatching(/^other--create-auth\.cjs--/), expect.stringMatching(/^verify-adapter--create-auth\.cjs--/)]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^other--create-auth\.cjs--/),
+        expect.stringMatching(/^verify-adapter--create-auth\.cjs--/),
+      ]),
+    );
     expect(files.filter((f) => /typescript|ts-morph/.test(f))).toEqual([]);
     // Only the CLI's own files and named packages are cached, never the user's modules.
     expect(files.filter((f) => f.includes("cjs-factory"))).toEqual([]);
@@ -60,7 +68,9 @@ describe("compile cache", () => {
     const clean = await addSocial(cache);
     for (const file of cacheFiles(cache)) writeFileSync(join(cache, file), "not a code cache");
     expect(await addSocial(cache)).toBe(clean);
-    const rewritten = cacheFiles(cache).filter((file) => readFileSync(join(cache, file), "utf8") !== "not a code cache");
+    const rewritten = cacheFiles(cache).filter(
+      (file) => readFileSync(join(cache, file), "utf8") !== "not a code cache",
+    );
     expect(rewritten).toEqual(cacheFiles(cache));
   });
 
@@ -73,7 +83,10 @@ describe("compile cache", () => {
 
   it("writes nothing for a failed run, or when NODE_DISABLE_COMPILE_CACHE is set", async () => {
     const failed = tempDir("create-auth-cache-");
-    const bad = await cli(["add-provider", "social", "--api-version", "abc"], { cwd: nextApp(), env: { CREATE_AUTH_COMPILE_CACHE: failed } });
+    const bad = await cli(["add-provider", "social", "--api-version", "abc"], {
+      cwd: nextApp(),
+      env: { CREATE_AUTH_COMPILE_CACHE: failed },
+    });
     expect(bad.exitCode).toBe(2);
     expect(cacheFiles(failed)).toEqual([]);
 

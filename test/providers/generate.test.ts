@@ -8,7 +8,7 @@ import { root } from "../helpers.js";
 import { generateInto, importGenerated, makeProject } from "./project.js";
 
 /** Every character class a JS string literal can get wrong. */
-const tricky = 'He said "hi" \'there\' `x` ${y} \\ \\n \n\r\t ü 😀 \u2028\u2029 \ud800 */ </script> {{z}}';
+const tricky = "He said \"hi\" 'there' `x` ${y} \\ \\n \n\r\t ü 😀 \u2028\u2029 \ud800 */ </script> {{z}}";
 
 const contents = (snippet: ProviderSnippet, path: string) => snippet.files.find((f) => f.path === path)!.contents;
 
@@ -18,38 +18,97 @@ describe("generated provider modules", () => {
 
   beforeAll(async () => {
     dir = makeProject();
-    const gen = async (key: string, kind: string, options: Record<string, unknown>, ext: "" | ".js" = "", sub = key) => {
+    const gen = async (
+      key: string,
+      kind: string,
+      options: Record<string, unknown>,
+      ext: "" | ".js" = "",
+      sub = key,
+    ) => {
       snippets[key] = await generateInto(dir, kind, options, { importExtension: ext }, sub);
     };
     await gen("social", "social", { apiVersion: "5.131" });
     await gen("socialJs", "social", { id: "vk-ru", name: "VK (RU)" }, ".js");
-    await gen("oauth", "oauth", { id: "acme", authorization: "https://acme.example/oauth/authorize", token: "https://acme.example/oauth/token", userinfo: "https://acme.example/api/me", scope: "read:user user:email" });
-    await gen("oauthIssuer", "oauth", { id: "acme2", issuer: "https://acme.example", token: "https://acme.example/token", userinfo: "https://acme.example/me", redirectProxyUrl: "https://auth.example.com/api/auth", allowDangerousEmailAccountLinking: true });
+    await gen("oauth", "oauth", {
+      id: "acme",
+      authorization: "https://acme.example/oauth/authorize",
+      token: "https://acme.example/oauth/token",
+      userinfo: "https://acme.example/api/me",
+      scope: "read:user user:email",
+    });
+    await gen("oauthIssuer", "oauth", {
+      id: "acme2",
+      issuer: "https://acme.example",
+      token: "https://acme.example/token",
+      userinfo: "https://acme.example/me",
+      redirectProxyUrl: "https://auth.example.com/api/auth",
+      allowDangerousEmailAccountLinking: true,
+    });
     await gen("oidc", "oidc", { id: "my-oidc", issuer: "https://login.corp.example", checks: "pkce,nonce" });
     await gen("email", "email", { from: "Sign in <no-reply@example.com>", maxAge: "3600" });
     await gen("credentials", "credentials", { fields: "username,password,otp" });
     await gen("passkey", "passkey", {});
     // The escaping variants: every user value that reaches code.
-    await gen("trickyOauth", "oauth", { id: "tricky", name: tricky, issuer: "https://a.example/?q=1&r='\"`", token: "https://a.example/token", userinfo: "https://a.example/me", brandColor: tricky, logo: `${tricky}.svg`, scope: tricky });
-    await gen("trickyOidc", "oidc", { id: "tricky-oidc", name: tricky, issuer: "https://a.example", brandColor: tricky, logo: tricky, scope: tricky });
-    await gen("trickyEmail", "email", { id: "tricky-email", name: tricky, from: '"He said \\"hi\\" `x` ${y} ü 😀" <a@b.example>' });
+    await gen("trickyOauth", "oauth", {
+      id: "tricky",
+      name: tricky,
+      issuer: "https://a.example/?q=1&r='\"`",
+      token: "https://a.example/token",
+      userinfo: "https://a.example/me",
+      brandColor: tricky,
+      logo: `${tricky}.svg`,
+      scope: tricky,
+    });
+    await gen("trickyOidc", "oidc", {
+      id: "tricky-oidc",
+      name: tricky,
+      issuer: "https://a.example",
+      brandColor: tricky,
+      logo: tricky,
+      scope: tricky,
+    });
+    await gen("trickyEmail", "email", {
+      id: "tricky-email",
+      name: tricky,
+      from: '"He said \\"hi\\" `x` ${y} ü 😀" <a@b.example>',
+    });
     await gen("trickyCredentials", "credentials", { id: "tricky-credentials", name: tricky });
     await gen("trickyPasskey", "webauthn", { id: "tricky-passkey", name: tricky });
     await gen("trickySocial", "social", { id: "tricky-vk", name: tricky });
   });
 
   it("returns the import, entry and env the config edit needs", () => {
-    expect(snippets.social).toMatchObject({ id: "vk", kind: "social", entry: "vk", imports: [{ from: "./providers/vk", named: ["vk"] }], hasCallback: true });
+    expect(snippets.social).toMatchObject({
+      id: "vk",
+      kind: "social",
+      entry: "vk",
+      imports: [{ from: "./providers/vk", named: ["vk"] }],
+      hasCallback: true,
+    });
     expect(snippets.social!.env.map((e) => e.name)).toEqual(["AUTH_VK_ID", "AUTH_VK_SECRET"]);
     expect(snippets.social!.files.map((f) => f.path)).toEqual(["providers/vk.ts", "providers/vk-profile.ts"]);
     expect(snippets.social!.notes.join("\n")).toMatch(/Needs zod/);
-    expect(snippets.socialJs).toMatchObject({ entry: "vkRu", imports: [{ from: "./providers/vk-ru.js", named: ["vkRu"] }] });
-    expect(snippets.oidc).toMatchObject({ entry: "myOidc", imports: [{ from: "./providers/my-oidc", named: ["myOidc"] }] });
-    expect(snippets.oidc!.env.map((e) => e.name)).toEqual(["AUTH_MY_OIDC_ID", "AUTH_MY_OIDC_SECRET", "AUTH_MY_OIDC_ISSUER"]);
+    expect(snippets.socialJs).toMatchObject({
+      entry: "vkRu",
+      imports: [{ from: "./providers/vk-ru.js", named: ["vkRu"] }],
+    });
+    expect(snippets.oidc).toMatchObject({
+      entry: "myOidc",
+      imports: [{ from: "./providers/my-oidc", named: ["myOidc"] }],
+    });
+    expect(snippets.oidc!.env.map((e) => e.name)).toEqual([
+      "AUTH_MY_OIDC_ID",
+      "AUTH_MY_OIDC_SECRET",
+      "AUTH_MY_OIDC_ISSUER",
+    ]);
     expect(snippets.oauth!.env.map((e) => e.name)).toEqual(["AUTH_ACME_ID", "AUTH_ACME_SECRET"]);
     expect(snippets.oauthIssuer!.env.map((e) => e.name)).toContain("AUTH_ACME2_ISSUER");
-    expect(snippets.email!.env).toEqual([expect.objectContaining({ name: "AUTH_EMAIL_FROM", example: "Sign in <no-reply@example.com>" })]);
-    expect(snippets.email!.notes.join("\n")).toMatch(/createVerificationToken, useVerificationToken and getUserByEmail/);
+    expect(snippets.email!.env).toEqual([
+      expect.objectContaining({ name: "AUTH_EMAIL_FROM", example: "Sign in <no-reply@example.com>" }),
+    ]);
+    expect(snippets.email!.notes.join("\n")).toMatch(
+      /createVerificationToken, useVerificationToken and getUserByEmail/,
+    );
     expect(snippets.credentials!.env).toEqual([]);
     expect(snippets.passkey).toMatchObject({ id: "webauthn", kind: "webauthn", entry: "webauthn", hasCallback: false });
     expect(snippets.passkey!.notes.join("\n")).toMatch(/enableWebAuthn: true/);
@@ -58,7 +117,16 @@ describe("generated provider modules", () => {
   });
 
   it("derives a valid, non-clashing binding from the id", () => {
-    expect(["vk", "my-oidc", "corp_sso", "42", "new", "auth", "sign-in", "a--b"].map(bindingName)).toEqual(["vk", "myOidc", "corp_sso", "provider42", "newProvider", "authProvider", "signInProvider", "aB"]);
+    expect(["vk", "my-oidc", "corp_sso", "42", "new", "auth", "sign-in", "a--b"].map(bindingName)).toEqual([
+      "vk",
+      "myOidc",
+      "corp_sso",
+      "provider42",
+      "newProvider",
+      "authProvider",
+      "signInProvider",
+      "aB",
+    ]);
   });
 
   it("social: every VK endpoint carries v=<api_version> (§9)", () => {
@@ -80,14 +148,18 @@ describe("generated provider modules", () => {
 
   it("oauth/oidc/email/credentials/webauthn: the options reach the code", () => {
     const oauth = contents(snippets.oauth!, "providers/acme.ts");
-    expect(oauth).toContain('authorization: { url: "https://acme.example/oauth/authorize", params: { scope: "read:user user:email" } }');
+    expect(oauth).toContain(
+      'authorization: { url: "https://acme.example/oauth/authorize", params: { scope: "read:user user:email" } }',
+    );
     expect(oauth).toContain('checks: ["pkce"]');
     expect(oauth).toContain("clientSecret: process.env.AUTH_ACME_SECRET");
     const issuer = contents(snippets.oauthIssuer!, "providers/acme2.ts");
     expect(issuer).toContain('issuer: process.env.AUTH_ACME2_ISSUER || "https://acme.example"');
     expect(issuer).toContain('checks: ["pkce", "state"]');
     expect(issuer).toContain("allowDangerousEmailAccountLinking: true");
-    expect(contents(snippets.oidc!, "providers/my-oidc.ts")).toMatch(/type: "oidc"[\s\S]*scope: "openid profile email"[\s\S]*idToken: false,[\s\S]*checks: \["pkce", "nonce"\]/);
+    expect(contents(snippets.oidc!, "providers/my-oidc.ts")).toMatch(
+      /type: "oidc"[\s\S]*scope: "openid profile email"[\s\S]*idToken: false,[\s\S]*checks: \["pkce", "nonce"\]/,
+    );
     const email = contents(snippets.email!, "providers/email.ts");
     expect(email).toContain('type: "email"');
     expect(email).toContain("maxAge: 3600");
@@ -97,26 +169,40 @@ describe("generated provider modules", () => {
     expect(credentials).toContain("providerAccountId");
     expect(credentials).toContain('otp: { label: "Otp", type: "text" }');
     expect(credentials).toContain('password: { label: "Password", type: "password" }');
-    expect(contents(snippets.passkey!, "providers/webauthn.ts")).toContain('import Passkey from "@auth/core/providers/passkey"');
+    expect(contents(snippets.passkey!, "providers/webauthn.ts")).toContain(
+      'import Passkey from "@auth/core/providers/passkey"',
+    );
   });
 
   it("no secret or user value appears outside a string literal", () => {
     for (const snippet of Object.values(snippets)) {
       for (const file of snippet.files) expect(file.contents).not.toMatch(/[\u2028\u2029]|\ud800/);
     }
-    expect(contents(snippets.trickyOauth!, "providers/tricky.ts")).toContain(`name: ${JSON.stringify(tricky).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")},`);
+    expect(contents(snippets.trickyOauth!, "providers/tricky.ts")).toContain(
+      `name: ${JSON.stringify(tricky).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")},`,
+    );
   });
 
   it("type-checks every generated module against the real @auth/core and zod types, in one config", async () => {
     const lines = ['import type { AuthConfig } from "@auth/core";'];
     const entries: string[] = [];
     for (const [key, snippet] of Object.entries(snippets)) {
-      for (const spec of snippet.imports) lines.push(`import { ${spec.named!.join(", ")} } from "./${key}/${spec.from.slice(2)}";`);
+      for (const spec of snippet.imports)
+        lines.push(`import { ${spec.named!.join(", ")} } from "./${key}/${spec.from.slice(2)}";`);
       entries.push(snippet.entry);
     }
-    lines.push(`export const config: AuthConfig = {`, `  providers: [${entries.join(", ")}],`, `  experimental: { enableWebAuthn: true },`, `};`, "");
+    lines.push(
+      `export const config: AuthConfig = {`,
+      `  providers: [${entries.join(", ")}],`,
+      `  experimental: { enableWebAuthn: true },`,
+      `};`,
+      "",
+    );
     writeFileSync(join(dir, "auth.ts"), lines.join("\n"));
-    const tsc = await execa(join(root, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], { cwd: dir, reject: false });
+    const tsc = await execa(join(root, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], {
+      cwd: dir,
+      reject: false,
+    });
     expect(tsc.stdout + tsc.stderr).toBe("");
     expect(tsc.exitCode).toBe(0);
   }, 120_000);
@@ -129,11 +215,17 @@ describe("generated provider modules", () => {
     expect(oauth.authorization).toEqual({ params: { scope: tricky } });
     expect(oauth.issuer).toBe("https://a.example/?q=1&r='\"`");
     const oidc = (await importGenerated<Obj>(dir, "trickyOidc/providers/tricky-oidc.ts")).trickyOidc;
-    expect([oidc.name, oidc.style.brandColor, oidc.style.logo, oidc.authorization.params.scope]).toEqual([tricky, tricky, tricky, tricky]);
+    expect([oidc.name, oidc.style.brandColor, oidc.style.logo, oidc.authorization.params.scope]).toEqual([
+      tricky,
+      tricky,
+      tricky,
+      tricky,
+    ]);
     const email = (await importGenerated<Obj>(dir, "trickyEmail/providers/tricky-email.ts")).trickyEmail;
     expect(email.name).toBe(tricky);
     expect(email.from).toBe('"He said \\"hi\\" `x` ${y} ü 😀" <a@b.example>');
-    const credentials = (await importGenerated<Obj>(dir, "trickyCredentials/providers/tricky-credentials.ts")).trickyCredentials;
+    const credentials = (await importGenerated<Obj>(dir, "trickyCredentials/providers/tricky-credentials.ts"))
+      .trickyCredentials;
     expect(credentials.options.name).toBe(tricky);
     expect(credentials.options.id).toBe("tricky-credentials");
     const vk = (await importGenerated<Obj>(dir, "trickySocial/providers/tricky-vk.ts")).trickyVk;
@@ -141,13 +233,18 @@ describe("generated provider modules", () => {
   });
 
   it("credentials: authorize refuses until the check is written", async () => {
-    const { credentials } = await importGenerated<{ credentials: { options: { authorize: (c: unknown) => Promise<unknown> } } }>(dir, "credentials/providers/credentials.ts");
+    const { credentials } = await importGenerated<{
+      credentials: { options: { authorize: (c: unknown) => Promise<unknown> } };
+    }>(dir, "credentials/providers/credentials.ts");
     await expect(credentials.options.authorize({ username: "a", password: "b", otp: "1" })).resolves.toBeNull();
     await expect(credentials.options.authorize({ username: "a" })).resolves.toBeNull();
   });
 
   it("email: the default sender prints the link and never claims to send in production", async () => {
-    const { email } = await importGenerated<{ email: { sendVerificationRequest: (p: unknown) => Promise<void> } }>(dir, "email/providers/email.ts");
+    const { email } = await importGenerated<{ email: { sendVerificationRequest: (p: unknown) => Promise<void> } }>(
+      dir,
+      "email/providers/email.ts",
+    );
     const logs: unknown[] = [];
     const info = console.info;
     console.info = (...args: unknown[]) => void logs.push(args.join(" "));
@@ -156,7 +253,9 @@ describe("generated provider modules", () => {
       await email.sendVerificationRequest({ identifier: "a@b.c", url: "https://app/x", provider: { from: "x@y.z" } });
       expect(logs).toEqual(["[auth] sign-in link for a@b.c: https://app/x"]);
       process.env.NODE_ENV = "production";
-      await expect(email.sendVerificationRequest({ identifier: "a@b.c", url: "https://app/x", provider: {} })).rejects.toThrow(/not implemented/);
+      await expect(
+        email.sendVerificationRequest({ identifier: "a@b.c", url: "https://app/x", provider: {} }),
+      ).rejects.toThrow(/not implemented/);
     } finally {
       console.info = info;
       process.env.NODE_ENV = env;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../../src/lib/errors.js";
-import { kindCatalog, missingOptions, parseProviderOptions, providerKinds, resolveKind } from "../../src/providers/kinds.js";
+import {
+  kindCatalog,
+  missingOptions,
+  parseProviderOptions,
+  providerKinds,
+  resolveKind,
+} from "../../src/providers/kinds.js";
 
 /** The one-line message parseProviderOptions throws, or "ok". */
 function problem(kind: Parameters<typeof parseProviderOptions>[0], raw: Record<string, unknown>): string {
@@ -15,7 +21,12 @@ function problem(kind: Parameters<typeof parseProviderOptions>[0], raw: Record<s
   }
 }
 
-const oauthBase = { id: "acme", authorization: "https://acme.example/authorize", token: "https://acme.example/token", userinfo: "https://acme.example/me" };
+const oauthBase = {
+  id: "acme",
+  authorization: "https://acme.example/authorize",
+  token: "https://acme.example/token",
+  userinfo: "https://acme.example/me",
+};
 
 describe("kinds", () => {
   it("resolves kinds and aliases, and lists the kinds for anything else", () => {
@@ -38,9 +49,16 @@ describe("kinds", () => {
     expect(missingOptions("social", {})).toEqual([]);
     expect(missingOptions("oidc", { id: "x" }).map((o) => o.key)).toEqual(["issuer"]);
     expect(missingOptions("oidc", { id: "x", wellKnown: "https://a/.well-known/openid-configuration" })).toEqual([]);
-    expect(missingOptions("oauth", { id: "x", authorization: "https://a" }).map((o) => o.key)).toEqual(["token", "userinfo"]);
-    expect(missingOptions("oauth", { id: "x", token: "https://a", userinfo: "https://a" }).map((o) => o.key)).toEqual(["authorization"]);
-    expect(missingOptions("oauth", { id: "x", token: "https://a", userinfo: "https://a", issuer: "https://a" })).toEqual([]);
+    expect(missingOptions("oauth", { id: "x", authorization: "https://a" }).map((o) => o.key)).toEqual([
+      "token",
+      "userinfo",
+    ]);
+    expect(missingOptions("oauth", { id: "x", token: "https://a", userinfo: "https://a" }).map((o) => o.key)).toEqual([
+      "authorization",
+    ]);
+    expect(
+      missingOptions("oauth", { id: "x", token: "https://a", userinfo: "https://a", issuer: "https://a" }),
+    ).toEqual([]);
   });
 });
 
@@ -49,7 +67,9 @@ describe("--api-version (social)", () => {
     expect(parseProviderOptions("social", { apiVersion: v })).toEqual({ id: "vk", apiVersion: v });
   });
   it.each(["abc", "", "5", "5.126&x=y", "5.126 ", " 5.126", "5.1.2", "v5.126"])("refuses %j", (v) => {
-    expect(problem("social", { apiVersion: v })).toBe(`--api-version: ${JSON.stringify(v)} is not a VK API version; expected MAJOR.MINOR such as 5.126`);
+    expect(problem("social", { apiVersion: v })).toBe(
+      `--api-version: ${JSON.stringify(v)} is not a VK API version; expected MAJOR.MINOR such as 5.126`,
+    );
   });
   it("defaults to 5.126 (§9)", () => {
     expect(parseProviderOptions("social", {}).apiVersion).toBe("5.126");
@@ -58,7 +78,9 @@ describe("--api-version (social)", () => {
 
 describe("--id", () => {
   it.each(["My Provider", "a/b", "", "Acme", "a".repeat(51), "é", "a.b", "a b"])("refuses %j", (id) => {
-    expect(problem("oauth", { ...oauthBase, id })).toMatch(/^--id: .* cannot be used in the callback URL .*expected 1-50 lowercase letters, digits, "-" or "_"/);
+    expect(problem("oauth", { ...oauthBase, id })).toMatch(
+      /^--id: .* cannot be used in the callback URL .*expected 1-50 lowercase letters, digits, "-" or "_"/,
+    );
   });
   it("suggests a usable id", () => {
     expect(problem("oidc", { id: "My Provider", issuer: "https://a.example" })).toMatch(/try "my-provider"$/);
@@ -77,48 +99,91 @@ describe("--id", () => {
 
 describe("--checks", () => {
   it("refuses unknown checks, naming the allowed ones", () => {
-    expect(problem("oauth", { ...oauthBase, checks: "foo" })).toBe('--checks: "foo" is not allowed; expected none, state or pkce');
-    expect(problem("oauth", { ...oauthBase, checks: "pkce,nonce" })).toBe('--checks: "nonce" is not allowed; expected none, state or pkce');
-    expect(problem("oidc", { id: "x", issuer: "https://a.example", checks: "foo" })).toBe('--checks: "foo" is not allowed; expected none, state, nonce or pkce');
+    expect(problem("oauth", { ...oauthBase, checks: "foo" })).toBe(
+      '--checks: "foo" is not allowed; expected none, state or pkce',
+    );
+    expect(problem("oauth", { ...oauthBase, checks: "pkce,nonce" })).toBe(
+      '--checks: "nonce" is not allowed; expected none, state or pkce',
+    );
+    expect(problem("oidc", { id: "x", issuer: "https://a.example", checks: "foo" })).toBe(
+      '--checks: "foo" is not allowed; expected none, state, nonce or pkce',
+    );
     expect(problem("oauth", { ...oauthBase, checks: "" })).toMatch(/^--checks: "" is not allowed/);
   });
   it('refuses "none" with anything else', () => {
-    expect(problem("oauth", { ...oauthBase, checks: "none,pkce" })).toMatch(/^--checks: "none,pkce": "none" turns the checks off/);
-    expect(problem("oauth", { ...oauthBase, checks: "none", redirectProxyUrl: "https://p.example/api/auth" })).toMatch(/^--checks: "none" cannot be used with --redirect-proxy-url/);
+    expect(problem("oauth", { ...oauthBase, checks: "none,pkce" })).toMatch(
+      /^--checks: "none,pkce": "none" turns the checks off/,
+    );
+    expect(problem("oauth", { ...oauthBase, checks: "none", redirectProxyUrl: "https://p.example/api/auth" })).toMatch(
+      /^--checks: "none" cannot be used with --redirect-proxy-url/,
+    );
   });
   it("defaults to pkce and adds state with a redirect proxy (§2.4, §5.2)", () => {
     expect(parseProviderOptions("oauth", oauthBase).checks).toEqual(["pkce"]);
-    expect(parseProviderOptions("oauth", { ...oauthBase, redirectProxyUrl: "https://p.example/api/auth" }).checks).toEqual(["pkce", "state"]);
-    expect(parseProviderOptions("oidc", { id: "x", issuer: "https://a.example", checks: " nonce, pkce ,nonce" }).checks).toEqual(["nonce", "pkce"]);
+    expect(
+      parseProviderOptions("oauth", { ...oauthBase, redirectProxyUrl: "https://p.example/api/auth" }).checks,
+    ).toEqual(["pkce", "state"]);
+    expect(
+      parseProviderOptions("oidc", { id: "x", issuer: "https://a.example", checks: " nonce, pkce ,nonce" }).checks,
+    ).toEqual(["nonce", "pkce"]);
     expect(parseProviderOptions("oauth", { ...oauthBase, checks: ["state"] }).checks).toEqual(["state"]);
   });
 });
 
 describe("endpoints", () => {
   it("oauth needs token and userinfo URLs, and an authorization URL or an issuer", () => {
-    expect(problem("oauth", { id: "acme" })).toMatch(/^--token: is required for an oauth provider \(Auth.js does not discover it/);
+    expect(problem("oauth", { id: "acme" })).toMatch(
+      /^--token: is required for an oauth provider \(Auth.js does not discover it/,
+    );
     expect(problem("oauth", { id: "acme", issuer: "https://acme.example" })).toMatch(/^--token: is required/);
-    expect(problem("oauth", { id: "acme", issuer: "https://acme.example", userinfo: oauthBase.userinfo })).toMatch(/^--token: is required/);
-    expect(problem("oauth", { id: "acme", issuer: "https://acme.example", token: oauthBase.token })).toMatch(/^--userinfo: is required/);
-    expect(problem("oauth", { id: "acme", token: oauthBase.token, userinfo: oauthBase.userinfo })).toBe("--authorization: is required unless --issuer is given");
-    expect(problem("oauth", { id: "acme", issuer: "https://acme.example", token: oauthBase.token, userinfo: oauthBase.userinfo })).toBe("ok");
+    expect(problem("oauth", { id: "acme", issuer: "https://acme.example", userinfo: oauthBase.userinfo })).toMatch(
+      /^--token: is required/,
+    );
+    expect(problem("oauth", { id: "acme", issuer: "https://acme.example", token: oauthBase.token })).toMatch(
+      /^--userinfo: is required/,
+    );
+    expect(problem("oauth", { id: "acme", token: oauthBase.token, userinfo: oauthBase.userinfo })).toBe(
+      "--authorization: is required unless --issuer is given",
+    );
+    expect(
+      problem("oauth", {
+        id: "acme",
+        issuer: "https://acme.example",
+        token: oauthBase.token,
+        userinfo: oauthBase.userinfo,
+      }),
+    ).toBe("ok");
     expect(problem("oauth", { ...oauthBase, issuer: "https://acme.example" })).toBe("ok");
   });
   it("oidc needs an issuer or a well-known URL", () => {
     expect(problem("oidc", { id: "corp" })).toBe("--issuer: is required unless --well-known is given");
-    const o = parseProviderOptions("oidc", { id: "corp", wellKnown: "https://login.corp.example/tenant/.well-known/openid-configuration" });
+    const o = parseProviderOptions("oidc", {
+      id: "corp",
+      wellKnown: "https://login.corp.example/tenant/.well-known/openid-configuration",
+    });
     expect(o.issuer).toBe("https://login.corp.example/tenant");
     expect(o.scope).toBe("openid profile email");
-    expect(problem("oidc", { id: "corp", wellKnown: "https://login.corp.example/config" })).toMatch(/^--well-known: .* does not end with/);
+    expect(problem("oidc", { id: "corp", wellKnown: "https://login.corp.example/config" })).toMatch(
+      /^--well-known: .* does not end with/,
+    );
   });
-  it.each(["login.example.com", "ftp://a.example", "https://a.example/\nx", "https://a .example", "javascript:alert(1)"])("refuses the URL %j", (url) => {
+  it.each([
+    "login.example.com",
+    "ftp://a.example",
+    "https://a.example/\nx",
+    "https://a .example",
+    "javascript:alert(1)",
+  ])("refuses the URL %j", (url) => {
     expect(problem("oidc", { id: "corp", issuer: url })).toMatch(/^--issuer: .* is not an http\(s\) URL/);
   });
 });
 
 describe("other options", () => {
   it("email: --from is an address, --max-age whole seconds", () => {
-    expect(parseProviderOptions("email", { from: "Sign in <no-reply@example.com>", maxAge: "3600" })).toMatchObject({ from: "Sign in <no-reply@example.com>", maxAge: 3600 });
+    expect(parseProviderOptions("email", { from: "Sign in <no-reply@example.com>", maxAge: "3600" })).toMatchObject({
+      from: "Sign in <no-reply@example.com>",
+      maxAge: 3600,
+    });
     expect(problem("email", { from: "nobody" })).toMatch(/^--from: "nobody" is not an email address/);
     expect(problem("email", { from: "Evil\nBcc: <a@b.c>" })).toMatch(/^--from: .* is not an email address/);
     expect(problem("email", { maxAge: "1.5" })).toMatch(/^--max-age: "1.5" is not a positive whole number of seconds/);
@@ -126,17 +191,33 @@ describe("other options", () => {
   });
   it("credentials: --fields are names", () => {
     expect(parseProviderOptions("credentials", {}).fields).toEqual(["email", "password"]);
-    expect(parseProviderOptions("credentials", { fields: "username, password, otp" }).fields).toEqual(["username", "password", "otp"]);
-    expect(problem("credentials", { fields: "user name,password" })).toMatch(/^--fields: "user name" is not a field name/);
+    expect(parseProviderOptions("credentials", { fields: "username, password, otp" }).fields).toEqual([
+      "username",
+      "password",
+      "otp",
+    ]);
+    expect(problem("credentials", { fields: "user name,password" })).toMatch(
+      /^--fields: "user name" is not a field name/,
+    );
     expect(problem("credentials", { fields: "__proto__" })).toMatch(/^--fields: "__proto__" is not a field name/);
   });
   it("booleans come as flags or words", () => {
-    expect(parseProviderOptions("oauth", { ...oauthBase, allowDangerousEmailAccountLinking: true }).allowDangerousEmailAccountLinking).toBe(true);
-    expect(parseProviderOptions("oauth", { ...oauthBase, allowDangerousEmailAccountLinking: "false" }).allowDangerousEmailAccountLinking).toBe(false);
-    expect(problem("oauth", { ...oauthBase, allowDangerousEmailAccountLinking: "yes" })).toBe("--allow-dangerous-email-account-linking: expected true or false");
+    expect(
+      parseProviderOptions("oauth", { ...oauthBase, allowDangerousEmailAccountLinking: true })
+        .allowDangerousEmailAccountLinking,
+    ).toBe(true);
+    expect(
+      parseProviderOptions("oauth", { ...oauthBase, allowDangerousEmailAccountLinking: "false" })
+        .allowDangerousEmailAccountLinking,
+    ).toBe(false);
+    expect(problem("oauth", { ...oauthBase, allowDangerousEmailAccountLinking: "yes" })).toBe(
+      "--allow-dangerous-email-account-linking: expected true or false",
+    );
   });
   it("refuses another kind's flag instead of dropping it", () => {
-    expect(problem("social", { issuer: "https://a.example" })).toMatch(/^--issuer: not an option of social providers; they take --id, --name, --api-version/);
+    expect(problem("social", { issuer: "https://a.example" })).toMatch(
+      /^--issuer: not an option of social providers; they take --id, --name, --api-version/,
+    );
     expect(problem("email", { apiVersion: undefined })).toBe("ok");
   });
   it("refuses an empty --name", () => {

@@ -5,8 +5,25 @@ const evaluate = (code: string): unknown => new Function(`return (${code});`)();
 
 describe("JS literals for generated code", () => {
   it("round-trips any string, including quotes, ${, backslashes, line terminators and non-ASCII", () => {
-    const samples = ['"', "'", "`", "${x}", "\\", "\\u0041", "\n\r\t\0\b\f\v", "\u2028\u2029", "ü 😀 日本", "\ud800", "\udfff", "*/", "</script>", "{{x}}", ""];
-    for (let i = 0; i < 300; i++) samples.push(String.fromCharCode(...Array.from({ length: 8 }, (_, j) => (i * 131 + j * 977) % 0x10000)));
+    const samples = [
+      '"',
+      "'",
+      "`",
+      "${x}",
+      "\\",
+      "\\u0041",
+      "\n\r\t\0\b\f\v",
+      "\u2028\u2029",
+      "ü 😀 日本",
+      "\ud800",
+      "\udfff",
+      "*/",
+      "</script>",
+      "{{x}}",
+      "",
+    ];
+    for (let i = 0; i < 300; i++)
+      samples.push(String.fromCharCode(...Array.from({ length: 8 }, (_, j) => (i * 131 + j * 977) % 0x10000)));
     for (const s of samples) {
       const literal = jsString(s);
       expect(literal).not.toMatch(/[\n\r\u2028\u2029]/);
@@ -19,12 +36,23 @@ describe("JS literals for generated code", () => {
     expect(jsLiteral(["a", 1, true, null])).toBe('["a", 1, true, null]');
     expect(jsLiteral({ scope: "x", "a-b": 1, __proto__x: 2 })).toBe('{ scope: "x", "a-b": 1, __proto__x: 2 }');
     expect(evaluate(jsLiteral({ nested: { list: ["\u2028"] } }))).toEqual({ nested: { list: ["\u2028"] } });
-    for (const bad of [undefined, Number.NaN, Infinity, () => 1, new Date(0), Symbol("x"), 1n]) expect(() => jsLiteral(bad)).toThrow(TypeError);
+    for (const bad of [undefined, Number.NaN, Infinity, () => 1, new Date(0), Symbol("x"), 1n])
+      expect(() => jsLiteral(bad)).toThrow(TypeError);
   });
 
   it("quotes keys that are not identifier names", () => {
-    expect([jsPropertyKey("class"), jsPropertyKey("a-b"), jsPropertyKey("__proto__"), jsPropertyKey("1a")]).toEqual(["class", '"a-b"', '"__proto__"', '"1a"']);
-    expect([isBindingName("vk"), isBindingName("new"), isBindingName("a-b"), isBindingName("await")]).toEqual([true, false, false, false]);
+    expect([jsPropertyKey("class"), jsPropertyKey("a-b"), jsPropertyKey("__proto__"), jsPropertyKey("1a")]).toEqual([
+      "class",
+      '"a-b"',
+      '"__proto__"',
+      '"1a"',
+    ]);
+    expect([isBindingName("vk"), isBindingName("new"), isBindingName("a-b"), isBindingName("await")]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("renders a template with its folder's partials, without HTML escaping", async () => {
@@ -36,6 +64,8 @@ describe("JS literals for generated code", () => {
 
   it("fails loudly on a field the template needs but did not get", async () => {
     await expect(renderTemplate("providers/webauthn.ts.hbs", { id: "a", name: "b" })).rejects.toThrow(/binding/);
-    await expect(renderTemplate("providers/webauthn.ts.hbs", { id: "a", binding: "x", name: undefined })).rejects.toThrow(TypeError);
+    await expect(
+      renderTemplate("providers/webauthn.ts.hbs", { id: "a", binding: "x", name: undefined }),
+    ).rejects.toThrow(TypeError);
   });
 });

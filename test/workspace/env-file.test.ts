@@ -8,12 +8,16 @@ const entries = [
 
 describe("adding variables to a dotenv file", () => {
   it("creates the file content when there is none", () => {
-    expect(addEnvEntries(null, entries, "VK provider")).toBe("# VK provider\n# VK app id\nAUTH_VK_ID=\n# VK app secret\nAUTH_VK_SECRET=\n");
+    expect(addEnvEntries(null, entries, "VK provider")).toBe(
+      "# VK provider\n# VK app id\nAUTH_VK_ID=\n# VK app secret\nAUTH_VK_SECRET=\n",
+    );
   });
 
   it("never changes an existing value and adds only what is missing", () => {
     const existing = "AUTH_SECRET=abc\nexport AUTH_VK_ID=12345\n";
-    expect(addEnvEntries(existing, entries, "VK provider")).toBe("AUTH_SECRET=abc\nexport AUTH_VK_ID=12345\n\n# VK provider\n# VK app secret\nAUTH_VK_SECRET=\n");
+    expect(addEnvEntries(existing, entries, "VK provider")).toBe(
+      "AUTH_SECRET=abc\nexport AUTH_VK_ID=12345\n\n# VK provider\n# VK app secret\nAUTH_VK_SECRET=\n",
+    );
   });
 
   it("returns the text unchanged when every name is there, even with an empty value", () => {
@@ -32,7 +36,10 @@ describe("keeping .env.local out of git", async () => {
     expect(addIgnoreEntries(null, [".env.local"])).toBe(".env.local\n");
     expect(addIgnoreEntries("node_modules", [".env.local"])).toBe("node_modules\n.env.local\n");
   });
-  it.each([".env.local", "/.env.local", ".env*", ".env*.local", "*.local"])("leaves it alone when %s already covers it", (pattern) => {
-    expect(addIgnoreEntries(`node_modules\n${pattern}\n`, [".env.local"])).toBe(`node_modules\n${pattern}\n`);
-  });
+  it.each([".env.local", "/.env.local", ".env*", ".env*.local", "*.local"])(
+    "leaves it alone when %s already covers it",
+    (pattern) => {
+      expect(addIgnoreEntries(`node_modules\n${pattern}\n`, [".env.local"])).toBe(`node_modules\n${pattern}\n`);
+    },
+  );
 });

@@ -24,7 +24,11 @@ describe("detectPackageManager", () => {
   });
 
   it("prefers the lockfile to the user agent", () => {
-    expect(detectPackageManager(withFiles("yarn.lock"), { npm_config_user_agent: "pnpm/9.1.0 npm/? node/v20.12.0 linux x64" }).manager).toBe("yarn");
+    expect(
+      detectPackageManager(withFiles("yarn.lock"), {
+        npm_config_user_agent: "pnpm/9.1.0 npm/? node/v20.12.0 linux x64",
+      }).manager,
+    ).toBe("yarn");
   });
 
   it("prefers bun's lockfile when a yarn.lock sits beside it", () => {
@@ -37,12 +41,18 @@ describe("detectPackageManager", () => {
     ["bun/1.1.8 npm/? node/v22.0.0 linux x64", "bun"],
     ["npm/11.0.0 node/v24.0.0 linux x64 workspaces/false", "npm"],
   ])("without a lockfile, reads the user agent %s", (agent, manager) => {
-    expect(detectPackageManager(withFiles(), { npm_config_user_agent: agent })).toEqual({ manager, source: "npm_config_user_agent" });
+    expect(detectPackageManager(withFiles(), { npm_config_user_agent: agent })).toEqual({
+      manager,
+      source: "npm_config_user_agent",
+    });
   });
 
   it("falls back to npm for no lockfile and an unknown or missing user agent", () => {
     expect(detectPackageManager(withFiles(), {})).toEqual({ manager: "npm", source: "default" });
-    expect(detectPackageManager(withFiles(), { npm_config_user_agent: "deno/2.0" })).toEqual({ manager: "npm", source: "default" });
+    expect(detectPackageManager(withFiles(), { npm_config_user_agent: "deno/2.0" })).toEqual({
+      manager: "npm",
+      source: "default",
+    });
   });
 });
 

@@ -9,7 +9,11 @@ describe("plan, then apply", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "a.txt"), "same\n");
     expect(changeFile(join(dir, "a.txt"), "same\n")).toBeNull();
-    expect(changeFile(join(dir, "a.txt"), "other\n")).toEqual({ path: join(dir, "a.txt"), before: "same\n", after: "other\n" });
+    expect(changeFile(join(dir, "a.txt"), "other\n")).toEqual({
+      path: join(dir, "a.txt"),
+      before: "same\n",
+      after: "other\n",
+    });
     expect(changeFile(join(dir, "new.txt"), "x")).toMatchObject({ before: null });
   });
 
@@ -26,7 +30,10 @@ describe("plan, then apply", () => {
       // root ignores permissions; make the second target impossible instead: its parent is a file.
       const dir = tempDir();
       writeFileSync(join(dir, "blocker"), "");
-      const plan = [changeFile(join(dir, "first.ts"), "1")!, { path: join(dir, "blocker", "second.ts"), before: null, after: "2" }];
+      const plan = [
+        changeFile(join(dir, "first.ts"), "1")!,
+        { path: join(dir, "blocker", "second.ts"), before: null, after: "2" },
+      ];
       expect(() => applyPlan(plan)).toThrow();
       expect(existsSync(join(dir, "first.ts"))).toBe(false);
       expect(readdirSync(dir)).toEqual(["blocker"]);
@@ -35,14 +42,19 @@ describe("plan, then apply", () => {
     const dir = tempDir();
     mkdirSync(join(dir, "locked"));
     chmodSync(join(dir, "locked"), 0o500);
-    expect(() => applyPlan([changeFile(join(dir, "first.ts"), "1")!, changeFile(join(dir, "locked", "second.ts"), "2")!])).toThrow();
+    expect(() =>
+      applyPlan([changeFile(join(dir, "first.ts"), "1")!, changeFile(join(dir, "locked", "second.ts"), "2")!]),
+    ).toThrow();
     expect(existsSync(join(dir, "first.ts"))).toBe(false);
   });
 
   it("renders a unified diff for --dry-run", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "auth.ts"), "one\ntwo\n");
-    const diff = await renderDiff([changeFile(join(dir, "auth.ts"), "one\ntwo\nthree\n")!, changeFile(join(dir, "new.ts"), "hello\n")!], dir);
+    const diff = await renderDiff(
+      [changeFile(join(dir, "auth.ts"), "one\ntwo\nthree\n")!, changeFile(join(dir, "new.ts"), "hello\n")!],
+      dir,
+    );
     expect(diff).toMatch(/--- a\/auth\.ts\n\+\+\+ b\/auth\.ts\n@@ -1,2 \+1,3 @@\n one\n two\n\+three/);
     expect(diff).toMatch(/--- \/dev\/null\n\+\+\+ b\/new\.ts/);
   });

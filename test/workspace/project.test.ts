@@ -50,11 +50,26 @@ describe("project facts", () => {
     const dir = tempDir();
     const config = join(dir, "auth.ts");
     expect(describeEmailSupport(config, "export default { providers: [] }")).toMatch(/No adapter is configured/);
-    expect(describeEmailSupport(config, 'import PrismaAdapter from "@auth/prisma-adapter";\nexport default { adapter: PrismaAdapter(db) }')).toMatch(/@auth\/prisma-adapter, which implements/);
-    writeFileSync(join(dir, "adapter.ts"), "export const adapter = { createVerificationToken() {}, getUserByEmail() {} };");
-    expect(describeEmailSupport(config, 'import { adapter } from "./adapter.js";\nexport default { adapter, providers: [] }')).toMatch(/lacks useVerificationToken/);
+    expect(
+      describeEmailSupport(
+        config,
+        'import PrismaAdapter from "@auth/prisma-adapter";\nexport default { adapter: PrismaAdapter(db) }',
+      ),
+    ).toMatch(/@auth\/prisma-adapter, which implements/);
+    writeFileSync(
+      join(dir, "adapter.ts"),
+      "export const adapter = { createVerificationToken() {}, getUserByEmail() {} };",
+    );
+    expect(
+      describeEmailSupport(
+        config,
+        'import { adapter } from "./adapter.js";\nexport default { adapter, providers: [] }',
+      ),
+    ).toMatch(/lacks useVerificationToken/);
     writeFileSync(join(dir, "adapter.ts"), "createVerificationToken useVerificationToken getUserByEmail");
-    expect(describeEmailSupport(config, 'import { adapter } from "./adapter";\nexport default { adapter: adapter }')).toMatch(/has createVerificationToken, useVerificationToken and getUserByEmail/);
+    expect(
+      describeEmailSupport(config, 'import { adapter } from "./adapter";\nexport default { adapter: adapter }'),
+    ).toMatch(/has createVerificationToken, useVerificationToken and getUserByEmail/);
   });
 });
 

@@ -1,7 +1,15 @@
 import { adapterAccountSchema, adapterUserSchema } from "../../schemas/adapter-models.js";
 import { defineCases } from "../case.js";
 
-const tokenFields = ["access_token", "refresh_token", "id_token", "scope", "expires_at", "token_type", "session_state"] as const;
+const tokenFields = [
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "scope",
+  "expires_at",
+  "token_type",
+  "session_state",
+] as const;
 
 export const accountCases = defineCases([
   {
@@ -16,7 +24,11 @@ export const accountCases = defineCases([
       const account = await t.linkAccount(user.id);
       const key = { provider: account.provider, providerAccountId: account.providerAccountId };
       const found = t.model(adapterUserSchema, await t.call("getUserByAccount", key), "getUserByAccount result");
-      t.fields(found, { id: user.id, email: user.email, name: user.name, emailVerified: verified }, "getUserByAccount result");
+      t.fields(
+        found,
+        { id: user.id, email: user.email, name: user.name, emailVerified: verified },
+        "getUserByAccount result",
+      );
     },
   },
   {
@@ -30,7 +42,11 @@ export const accountCases = defineCases([
       const accounts = [await t.linkAccount(user.id), await t.linkAccount(user.id, { type: "oidc" })];
       for (const account of accounts) {
         const key = { provider: account.provider, providerAccountId: account.providerAccountId };
-        const found = t.model(adapterUserSchema, await t.call("getUserByAccount", key), `getUserByAccount(${account.provider})`);
+        const found = t.model(
+          adapterUserSchema,
+          await t.call("getUserByAccount", key),
+          `getUserByAccount(${account.provider})`,
+        );
         t.sameId(found.id, user.id, `getUserByAccount(${account.provider}).id`);
       }
     },
@@ -45,7 +61,11 @@ export const accountCases = defineCases([
       const user = await t.createUser();
       // link() checks a returned account against §2.9: absent token fields must stay absent, not become NaN.
       const account = await t.link(t.data.bareAccount(user.id, { providerAccountId: user.email }));
-      const found = t.model(adapterUserSchema, await t.call("getUserByAccount", { provider: account.provider, providerAccountId: user.email }), "getUserByAccount(email account)");
+      const found = t.model(
+        adapterUserSchema,
+        await t.call("getUserByAccount", { provider: account.provider, providerAccountId: user.email }),
+        "getUserByAccount(email account)",
+      );
       t.sameId(found.id, user.id, "getUserByAccount(email account).id");
     },
   },
@@ -70,11 +90,21 @@ export const accountCases = defineCases([
       const first = await t.createUserWithAccount();
       const providerAccountId = first.account.providerAccountId;
       const otherProvider = t.data.provider();
-      t.isNull(await t.call("getUserByAccount", { provider: otherProvider, providerAccountId }), "getUserByAccount(same id, other provider)");
+      t.isNull(
+        await t.call("getUserByAccount", { provider: otherProvider, providerAccountId }),
+        "getUserByAccount(same id, other provider)",
+      );
       const second = await t.createUser();
       await t.linkAccount(second.id, { provider: otherProvider, providerAccountId });
-      for (const [provider, owner] of [[first.account.provider, first.user], [otherProvider, second]] as const) {
-        const found = t.model(adapterUserSchema, await t.call("getUserByAccount", { provider, providerAccountId }), "getUserByAccount result");
+      for (const [provider, owner] of [
+        [first.account.provider, first.user],
+        [otherProvider, second],
+      ] as const) {
+        const found = t.model(
+          adapterUserSchema,
+          await t.call("getUserByAccount", { provider, providerAccountId }),
+          "getUserByAccount result",
+        );
         t.sameId(found.id, owner.id, `getUserByAccount(${provider}).id`);
       }
     },
@@ -87,8 +117,21 @@ export const accountCases = defineCases([
     needs: ["createUser", "linkAccount", "getAccount"],
     async run(t) {
       const { user, account } = await t.createUserWithAccount();
-      const found = t.model(adapterAccountSchema, await t.call("getAccount", account.providerAccountId, account.provider), "getAccount result");
-      t.fields(found, { userId: user.id, type: account.type, provider: account.provider, providerAccountId: account.providerAccountId }, "getAccount result");
+      const found = t.model(
+        adapterAccountSchema,
+        await t.call("getAccount", account.providerAccountId, account.provider),
+        "getAccount result",
+      );
+      t.fields(
+        found,
+        {
+          userId: user.id,
+          type: account.type,
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+        },
+        "getAccount result",
+      );
       for (const field of tokenFields) t.equal(found[field], account[field], `getAccount result.${field}`);
     },
   },
@@ -113,9 +156,21 @@ export const accountCases = defineCases([
       const other = t.data.provider();
       t.isNull(await t.call("getAccount", account.providerAccountId, other), "getAccount(same id, other provider)");
       const second = await t.createUser();
-      await t.linkAccount(second.id, { provider: other, providerAccountId: account.providerAccountId, access_token: "second-token" });
-      const found = t.model(adapterAccountSchema, await t.call("getAccount", account.providerAccountId, other), "getAccount result");
-      t.fields(found, { userId: second.id, provider: other, access_token: "second-token" }, "getAccount(other provider)");
+      await t.linkAccount(second.id, {
+        provider: other,
+        providerAccountId: account.providerAccountId,
+        access_token: "second-token",
+      });
+      const found = t.model(
+        adapterAccountSchema,
+        await t.call("getAccount", account.providerAccountId, other),
+        "getAccount result",
+      );
+      t.fields(
+        found,
+        { userId: second.id, provider: other, access_token: "second-token" },
+        "getAccount(other provider)",
+      );
     },
   },
   {
@@ -130,7 +185,8 @@ export const accountCases = defineCases([
       const removed = await t.call("unlinkAccount", key);
       if (removed != null) t.model(adapterAccountSchema, removed, "unlinkAccount result");
       t.isNull(await t.call("getUserByAccount", key), "getUserByAccount after unlinkAccount");
-      if (t.has("getAccount")) t.isNull(await t.call("getAccount", key.providerAccountId, key.provider), "getAccount after unlinkAccount");
+      if (t.has("getAccount"))
+        t.isNull(await t.call("getAccount", key.providerAccountId, key.provider), "getAccount after unlinkAccount");
       const kept = t.model(adapterUserSchema, await t.call("getUser", user.id), "getUser after unlinkAccount");
       t.sameId(kept.id, user.id, "the user after unlinkAccount");
     },
@@ -148,7 +204,11 @@ export const accountCases = defineCases([
       const otherProvider = t.data.provider();
       await t.linkAccount(second.id, { provider: otherProvider, providerAccountId });
       await t.call("unlinkAccount", { provider: first.account.provider, providerAccountId });
-      const kept = t.model(adapterUserSchema, await t.call("getUserByAccount", { provider: otherProvider, providerAccountId }), "getUserByAccount(other provider) after unlinkAccount");
+      const kept = t.model(
+        adapterUserSchema,
+        await t.call("getUserByAccount", { provider: otherProvider, providerAccountId }),
+        "getUserByAccount(other provider) after unlinkAccount",
+      );
       t.sameId(kept.id, second.id, "owner of the account under the other provider");
     },
   },
@@ -160,9 +220,17 @@ export const accountCases = defineCases([
     needs: ["createUser", "linkAccount", "getAccount"],
     async run(t) {
       const { account } = await t.createUserWithAccount();
-      const read = t.model(adapterAccountSchema, await t.call("getAccount", account.providerAccountId, account.provider), "getAccount result");
+      const read = t.model(
+        adapterAccountSchema,
+        await t.call("getAccount", account.providerAccountId, account.provider),
+        "getAccount result",
+      );
       read.access_token = "changed-by-caller";
-      const again = t.model(adapterAccountSchema, await t.call("getAccount", account.providerAccountId, account.provider), "getAccount result");
+      const again = t.model(
+        adapterAccountSchema,
+        await t.call("getAccount", account.providerAccountId, account.provider),
+        "getAccount result",
+      );
       t.equal(again.access_token, account.access_token, "access_token after changing getAccount's result");
     },
   },

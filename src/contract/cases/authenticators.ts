@@ -17,7 +17,8 @@ export const authenticatorCases = defineCases([
   },
   {
     id: "authenticator.get.round-trips-every-field",
-    title: "getAuthenticator returns every field as written (both credentialBackedUp values, with and without transports)",
+    title:
+      "getAuthenticator returns every field as written (both credentialBackedUp values, with and without transports)",
     section: "§2.9, §4.2",
     capability: "webauthn",
     needs: [...needsUser, "getAuthenticator"],
@@ -29,9 +30,34 @@ export const authenticatorCases = defineCases([
       ];
       for (const overrides of variants) {
         const written = await t.createAuthenticator(user.id, account.providerAccountId, overrides);
-        const found = t.model(adapterAuthenticatorSchema, await t.call("getAuthenticator", written.credentialID), "getAuthenticator result");
-        const { credentialID, credentialPublicKey, counter, credentialDeviceType, credentialBackedUp, providerAccountId, transports } = written;
-        t.fields(found, { credentialID, credentialPublicKey, counter, credentialDeviceType, credentialBackedUp, providerAccountId, transports, userId: user.id }, "getAuthenticator result");
+        const found = t.model(
+          adapterAuthenticatorSchema,
+          await t.call("getAuthenticator", written.credentialID),
+          "getAuthenticator result",
+        );
+        const {
+          credentialID,
+          credentialPublicKey,
+          counter,
+          credentialDeviceType,
+          credentialBackedUp,
+          providerAccountId,
+          transports,
+        } = written;
+        t.fields(
+          found,
+          {
+            credentialID,
+            credentialPublicKey,
+            counter,
+            credentialDeviceType,
+            credentialBackedUp,
+            providerAccountId,
+            transports,
+            userId: user.id,
+          },
+          "getAuthenticator result",
+        );
       }
     },
   },
@@ -74,13 +100,19 @@ export const authenticatorCases = defineCases([
       await t.createAuthenticator(neighbour.user.id, neighbour.account.providerAccountId);
       const list = await t.call("listAuthenticatorsByUserId", owner.user.id);
       t.check(Array.isArray(list), "listAuthenticatorsByUserId should return an array", { received: String(list) });
-      list.forEach((item: unknown, i: number) => t.model(adapterAuthenticatorSchema, item, `listAuthenticatorsByUserId result[${i}]`));
+      list.forEach((item: unknown, i: number) =>
+        t.model(adapterAuthenticatorSchema, item, `listAuthenticatorsByUserId result[${i}]`),
+      );
       const ids = list.map((a: { credentialID: string }) => a.credentialID).sort();
       const expected = own.map((a) => a.credentialID).sort();
-      t.check(JSON.stringify(ids) === JSON.stringify(expected), "listAuthenticatorsByUserId should list exactly the user's authenticators", {
-        expected: expected.join(", "),
-        received: ids.join(", ") || "(none)",
-      });
+      t.check(
+        JSON.stringify(ids) === JSON.stringify(expected),
+        "listAuthenticatorsByUserId should list exactly the user's authenticators",
+        {
+          expected: expected.join(", "),
+          received: ids.join(", ") || "(none)",
+        },
+      );
     },
   },
   {
@@ -91,7 +123,10 @@ export const authenticatorCases = defineCases([
     needs: ["listAuthenticatorsByUserId"],
     async run(t) {
       const list = await t.call("listAuthenticatorsByUserId", t.data.unknownId());
-      t.check(Array.isArray(list) && list.length === 0, "listAuthenticatorsByUserId(unknown user) should be []", { expected: "[]", received: JSON.stringify(list) ?? String(list) });
+      t.check(Array.isArray(list) && list.length === 0, "listAuthenticatorsByUserId(unknown user) should be []", {
+        expected: "[]",
+        received: JSON.stringify(list) ?? String(list),
+      });
     },
   },
   {
@@ -103,11 +138,31 @@ export const authenticatorCases = defineCases([
     async run(t) {
       const { user, account } = await t.createUserWithAccount({ type: "webauthn" });
       const created = await t.createAuthenticator(user.id, account.providerAccountId, { counter: 3 });
-      const updated = t.model(adapterAuthenticatorSchema, await t.call("updateAuthenticatorCounter", created.credentialID, 4), "updateAuthenticatorCounter result");
+      const updated = t.model(
+        adapterAuthenticatorSchema,
+        await t.call("updateAuthenticatorCounter", created.credentialID, 4),
+        "updateAuthenticatorCounter result",
+      );
       t.equal(updated.counter, 4, "updateAuthenticatorCounter result.counter");
-      const found = t.model(adapterAuthenticatorSchema, await t.call("getAuthenticator", created.credentialID), "getAuthenticator after updateAuthenticatorCounter");
+      const found = t.model(
+        adapterAuthenticatorSchema,
+        await t.call("getAuthenticator", created.credentialID),
+        "getAuthenticator after updateAuthenticatorCounter",
+      );
       const { credentialPublicKey, credentialDeviceType, credentialBackedUp, providerAccountId, transports } = created;
-      t.fields(found, { counter: 4, credentialPublicKey, credentialDeviceType, credentialBackedUp, providerAccountId, transports, userId: user.id }, "getAuthenticator after updateAuthenticatorCounter");
+      t.fields(
+        found,
+        {
+          counter: 4,
+          credentialPublicKey,
+          credentialDeviceType,
+          credentialBackedUp,
+          providerAccountId,
+          transports,
+          userId: user.id,
+        },
+        "getAuthenticator after updateAuthenticatorCounter",
+      );
     },
   },
   {
@@ -117,7 +172,12 @@ export const authenticatorCases = defineCases([
     capability: "webauthn",
     needs: ["updateAuthenticatorCounter"],
     async run(t) {
-      await t.callExpectingThrow("updateAuthenticatorCounter", "an unknown credentialID must fail (§7.2)", t.data.unknownId(), 1);
+      await t.callExpectingThrow(
+        "updateAuthenticatorCounter",
+        "an unknown credentialID must fail (§7.2)",
+        t.data.unknownId(),
+        1,
+      );
     },
   },
   {
@@ -130,10 +190,18 @@ export const authenticatorCases = defineCases([
       const { user, account } = await t.createUserWithAccount({ type: "webauthn" });
       const created = await t.createAuthenticator(user.id, account.providerAccountId, { counter: 7 });
       created.counter = 1000;
-      const read = t.model(adapterAuthenticatorSchema, await t.call("getAuthenticator", created.credentialID), "getAuthenticator result");
+      const read = t.model(
+        adapterAuthenticatorSchema,
+        await t.call("getAuthenticator", created.credentialID),
+        "getAuthenticator result",
+      );
       t.equal(read.counter, 7, "counter after changing createAuthenticator's result");
       read.counter = 2000;
-      const again = t.model(adapterAuthenticatorSchema, await t.call("getAuthenticator", created.credentialID), "getAuthenticator result");
+      const again = t.model(
+        adapterAuthenticatorSchema,
+        await t.call("getAuthenticator", created.credentialID),
+        "getAuthenticator result",
+      );
       t.equal(again.counter, 7, "counter after changing getAuthenticator's result");
     },
   },

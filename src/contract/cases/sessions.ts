@@ -22,8 +22,16 @@ export const sessionCases = defineCases([
     async run(t) {
       const user = await t.createUser();
       const session = await t.createSession(user.id);
-      const found = t.model(sessionAndUserSchema, await t.call("getSessionAndUser", session.sessionToken), "getSessionAndUser result");
-      t.fields(found.session, { sessionToken: session.sessionToken, userId: user.id, expires: session.expires }, "getSessionAndUser result.session");
+      const found = t.model(
+        sessionAndUserSchema,
+        await t.call("getSessionAndUser", session.sessionToken),
+        "getSessionAndUser result",
+      );
+      t.fields(
+        found.session,
+        { sessionToken: session.sessionToken, userId: user.id, expires: session.expires },
+        "getSessionAndUser result.session",
+      );
       t.fields(found.user, { id: user.id, email: user.email, name: user.name }, "getSessionAndUser result.user");
     },
   },
@@ -50,7 +58,11 @@ export const sessionCases = defineCases([
         pairs.push({ user, session: await t.createSession(user.id) });
       }
       for (const { user, session } of pairs.reverse()) {
-        const found = t.model(sessionAndUserSchema, await t.call("getSessionAndUser", session.sessionToken), "getSessionAndUser result");
+        const found = t.model(
+          sessionAndUserSchema,
+          await t.call("getSessionAndUser", session.sessionToken),
+          "getSessionAndUser result",
+        );
         t.sameId(found.user.id, user.id, `getSessionAndUser(${session.sessionToken}).user.id`);
         t.equal(found.session.sessionToken, session.sessionToken, "getSessionAndUser result.session.sessionToken");
       }
@@ -68,10 +80,22 @@ export const sessionCases = defineCases([
       const later = t.data.date(60);
       const updated = await t.call("updateSession", { sessionToken: session.sessionToken, expires: later });
       if (updated != null) {
-        t.fields(t.model(adapterSessionSchema, updated, "updateSession result"), { sessionToken: session.sessionToken, userId: user.id, expires: later }, "updateSession result");
+        t.fields(
+          t.model(adapterSessionSchema, updated, "updateSession result"),
+          { sessionToken: session.sessionToken, userId: user.id, expires: later },
+          "updateSession result",
+        );
       }
-      const found = t.model(sessionAndUserSchema, await t.call("getSessionAndUser", session.sessionToken), "getSessionAndUser after updateSession");
-      t.fields(found.session, { expires: later, userId: user.id }, "getSessionAndUser result.session after updateSession");
+      const found = t.model(
+        sessionAndUserSchema,
+        await t.call("getSessionAndUser", session.sessionToken),
+        "getSessionAndUser after updateSession",
+      );
+      t.fields(
+        found.session,
+        { expires: later, userId: user.id },
+        "getSessionAndUser result.session after updateSession",
+      );
       t.sameId(found.user.id, user.id, "getSessionAndUser result.user.id after updateSession");
     },
   },
@@ -87,7 +111,11 @@ export const sessionCases = defineCases([
       const kept = await t.createSession(user.id);
       await t.call("deleteSession", doomed.sessionToken);
       t.isNull(await t.call("getSessionAndUser", doomed.sessionToken), "getSessionAndUser after deleteSession");
-      const other = t.model(sessionAndUserSchema, await t.call("getSessionAndUser", kept.sessionToken), "getSessionAndUser(another session of the same user)");
+      const other = t.model(
+        sessionAndUserSchema,
+        await t.call("getSessionAndUser", kept.sessionToken),
+        "getSessionAndUser(another session of the same user)",
+      );
       t.equal(other.session.sessionToken, kept.sessionToken, "the other session's token");
     },
   },
@@ -102,10 +130,16 @@ export const sessionCases = defineCases([
       const session = await t.createSession(user.id);
       const deleted = await t.call("deleteSession", session.sessionToken);
       if (deleted == null) {
-        t.warn(`deleteSession returned ${deleted === null ? "null" : "nothing"}; returning the deleted session is preferred (§4.2)`);
+        t.warn(
+          `deleteSession returned ${deleted === null ? "null" : "nothing"}; returning the deleted session is preferred (§4.2)`,
+        );
         return;
       }
-      t.fields(t.model(adapterSessionSchema, deleted, "deleteSession result"), { sessionToken: session.sessionToken, userId: user.id }, "deleteSession result");
+      t.fields(
+        t.model(adapterSessionSchema, deleted, "deleteSession result"),
+        { sessionToken: session.sessionToken, userId: user.id },
+        "deleteSession result",
+      );
     },
   },
   {
@@ -119,11 +153,19 @@ export const sessionCases = defineCases([
       const created = await t.createSession(user.id);
       const expires = new Date(created.expires.getTime());
       created.expires.setTime(0);
-      const read = t.model(sessionAndUserSchema, await t.call("getSessionAndUser", created.sessionToken), "getSessionAndUser result");
+      const read = t.model(
+        sessionAndUserSchema,
+        await t.call("getSessionAndUser", created.sessionToken),
+        "getSessionAndUser result",
+      );
       t.sameDate(read.session.expires, expires, "expires after changing createSession's Date");
       read.session.expires.setTime(0);
       read.user.email = "changed@example.test";
-      const again = t.model(sessionAndUserSchema, await t.call("getSessionAndUser", created.sessionToken), "getSessionAndUser result");
+      const again = t.model(
+        sessionAndUserSchema,
+        await t.call("getSessionAndUser", created.sessionToken),
+        "getSessionAndUser result",
+      );
       t.sameDate(again.session.expires, expires, "expires after changing getSessionAndUser's Date");
       t.equal(again.user.email, user.email, "user.email after changing getSessionAndUser's user");
     },

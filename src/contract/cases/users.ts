@@ -24,7 +24,11 @@ export const userCases = defineCases([
     async run(t) {
       const created = await t.createUser();
       const found = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser result");
-      t.fields(found, { id: created.id, email: created.email, name: created.name, image: created.image, emailVerified: null }, "getUser result");
+      t.fields(
+        found,
+        { id: created.id, email: created.email, name: created.name, image: created.image, emailVerified: null },
+        "getUser result",
+      );
     },
   },
   {
@@ -73,9 +77,16 @@ export const userCases = defineCases([
       const verified = t.data.date(-5);
       const first = await t.createUser({ emailVerified: verified });
       const second = await t.createUser();
-      for (const [user, emailVerified] of [[first, verified], [second, null]] as const) {
+      for (const [user, emailVerified] of [
+        [first, verified],
+        [second, null],
+      ] as const) {
         const found = t.model(adapterUserSchema, await t.call("getUserByEmail", user.email), "getUserByEmail result");
-        t.fields(found, { id: user.id, email: user.email, name: user.name, emailVerified }, `getUserByEmail(${user.email})`);
+        t.fields(
+          found,
+          { id: user.id, email: user.email, name: user.name, emailVerified },
+          `getUserByEmail(${user.email})`,
+        );
       }
     },
   },
@@ -98,7 +109,11 @@ export const userCases = defineCases([
     async run(t) {
       const created = await t.createUser();
       const change = { name: "Renamed User", image: "https://images.example.test/new.png", email: t.data.email() };
-      const updated = t.model(adapterUserSchema, await t.call("updateUser", { id: created.id, ...change }), "updateUser result");
+      const updated = t.model(
+        adapterUserSchema,
+        await t.call("updateUser", { id: created.id, ...change }),
+        "updateUser result",
+      );
       t.fields(updated, { id: created.id, ...change }, "updateUser result");
       const found = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser after updateUser");
       t.fields(found, change, "getUser after updateUser");
@@ -113,7 +128,11 @@ export const userCases = defineCases([
     async run(t) {
       const verified = t.data.date(-1);
       const created = await t.createUser({ emailVerified: verified });
-      const updated = t.model(adapterUserSchema, await t.call("updateUser", { id: created.id, name: "Only The Name" }), "updateUser result");
+      const updated = t.model(
+        adapterUserSchema,
+        await t.call("updateUser", { id: created.id, name: "Only The Name" }),
+        "updateUser result",
+      );
       const unchanged = { email: created.email, image: created.image, emailVerified: verified };
       t.fields(updated, { name: "Only The Name", ...unchanged }, "updateUser result");
       const found = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser after partial updateUser");
@@ -164,10 +183,15 @@ export const userCases = defineCases([
       const user = await t.createUser();
       const other = await t.createUser();
       const deleted = await t.call("deleteUser", user.id);
-      if (deleted != null) t.sameId(t.model(adapterUserSchema, deleted, "deleteUser result").id, user.id, "deleteUser result.id");
+      if (deleted != null)
+        t.sameId(t.model(adapterUserSchema, deleted, "deleteUser result").id, user.id, "deleteUser result.id");
       t.isNull(await t.call("getUser", user.id), "getUser after deleteUser");
       t.isNull(await t.call("getUserByEmail", user.email), "getUserByEmail after deleteUser");
-      const kept = t.model(adapterUserSchema, await t.call("getUser", other.id), "getUser(another user) after deleteUser");
+      const kept = t.model(
+        adapterUserSchema,
+        await t.call("getUser", other.id),
+        "getUser(another user) after deleteUser",
+      );
       t.sameId(kept.id, other.id, "the other user");
     },
   },
@@ -186,13 +210,22 @@ export const userCases = defineCases([
       const key = { provider: account.provider, providerAccountId: account.providerAccountId };
       t.isNull(await t.call("getUserByAccount", key), "getUserByAccount(deleted user's account)");
       if (t.has("getAccount")) {
-        t.isNull(await t.call("getAccount", account.providerAccountId, account.provider), "getAccount(deleted user's account)");
+        t.isNull(
+          await t.call("getAccount", account.providerAccountId, account.provider),
+          "getAccount(deleted user's account)",
+        );
       }
       // getSessionAndUser and getUserByAccount usually join the user, so they cannot see
       // orphans. Methods that touch the child rows alone can: none may find anything.
-      if (t.has("updateSession")) t.isNullish(await t.call("updateSession", { sessionToken: session.sessionToken, expires: t.data.date(9) }), "updateSession(deleted user's session)");
-      if (t.has("deleteSession")) t.isNullish(await t.call("deleteSession", session.sessionToken), "deleteSession(deleted user's session)");
-      if (t.has("unlinkAccount")) t.isNullish(await t.call("unlinkAccount", key), "unlinkAccount(deleted user's account)");
+      if (t.has("updateSession"))
+        t.isNullish(
+          await t.call("updateSession", { sessionToken: session.sessionToken, expires: t.data.date(9) }),
+          "updateSession(deleted user's session)",
+        );
+      if (t.has("deleteSession"))
+        t.isNullish(await t.call("deleteSession", session.sessionToken), "deleteSession(deleted user's session)");
+      if (t.has("unlinkAccount"))
+        t.isNullish(await t.call("unlinkAccount", key), "unlinkAccount(deleted user's account)");
     },
   },
 ]);

@@ -20,7 +20,11 @@ export const verificationTokenCases = defineCases([
     needs: ["createVerificationToken", "useVerificationToken"],
     async run(t) {
       const token = await t.createVerificationToken();
-      const used = t.model(verificationTokenSchema, await t.call("useVerificationToken", { identifier: token.identifier, token: token.token }), "useVerificationToken result");
+      const used = t.model(
+        verificationTokenSchema,
+        await t.call("useVerificationToken", { identifier: token.identifier, token: token.token }),
+        "useVerificationToken result",
+      );
       t.fields(used, token, "useVerificationToken result");
     },
   },
@@ -45,7 +49,10 @@ export const verificationTokenCases = defineCases([
     needs: ["useVerificationToken"],
     async run(t) {
       const unknown = t.data.verificationToken();
-      t.isNull(await t.call("useVerificationToken", { identifier: unknown.identifier, token: unknown.token }), "useVerificationToken(unknown token)");
+      t.isNull(
+        await t.call("useVerificationToken", { identifier: unknown.identifier, token: unknown.token }),
+        "useVerificationToken(unknown token)",
+      );
     },
   },
   {
@@ -57,9 +64,19 @@ export const verificationTokenCases = defineCases([
     async run(t) {
       const token = await t.createVerificationToken();
       const other = t.data.verificationToken();
-      t.isNull(await t.call("useVerificationToken", { identifier: other.identifier, token: token.token }), "useVerificationToken(wrong identifier, right token)");
-      t.isNull(await t.call("useVerificationToken", { identifier: token.identifier, token: other.token }), "useVerificationToken(right identifier, wrong token)");
-      const used = t.model(verificationTokenSchema, await t.call("useVerificationToken", { identifier: token.identifier, token: token.token }), "useVerificationToken(right pair) after wrong attempts");
+      t.isNull(
+        await t.call("useVerificationToken", { identifier: other.identifier, token: token.token }),
+        "useVerificationToken(wrong identifier, right token)",
+      );
+      t.isNull(
+        await t.call("useVerificationToken", { identifier: token.identifier, token: other.token }),
+        "useVerificationToken(right identifier, wrong token)",
+      );
+      const used = t.model(
+        verificationTokenSchema,
+        await t.call("useVerificationToken", { identifier: token.identifier, token: token.token }),
+        "useVerificationToken(right pair) after wrong attempts",
+      );
       t.equal(used.token, token.token, "useVerificationToken result.token");
     },
   },
@@ -73,7 +90,11 @@ export const verificationTokenCases = defineCases([
       const first = await t.createVerificationToken();
       const second = await t.createVerificationToken({ identifier: first.identifier });
       await t.call("useVerificationToken", { identifier: first.identifier, token: first.token });
-      const used = t.model(verificationTokenSchema, await t.call("useVerificationToken", { identifier: second.identifier, token: second.token }), "useVerificationToken(second token)");
+      const used = t.model(
+        verificationTokenSchema,
+        await t.call("useVerificationToken", { identifier: second.identifier, token: second.token }),
+        "useVerificationToken(second token)",
+      );
       t.fields(used, second, "useVerificationToken(second token)");
     },
   },
@@ -88,7 +109,11 @@ export const verificationTokenCases = defineCases([
       const expires = new Date(input.expires.getTime());
       await t.createVerificationToken(input);
       input.expires.setTime(0);
-      const used = t.model(verificationTokenSchema, await t.call("useVerificationToken", { identifier: input.identifier, token: input.token }), "useVerificationToken result");
+      const used = t.model(
+        verificationTokenSchema,
+        await t.call("useVerificationToken", { identifier: input.identifier, token: input.token }),
+        "useVerificationToken result",
+      );
       t.sameDate(used.expires, expires, "expires after the caller changed the Date it passed in");
     },
   },

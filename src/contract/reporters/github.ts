@@ -16,16 +16,31 @@ export const githubReporter: ReporterFactory = (context) => (event) => {
   for (const r of event.results) {
     if (r.status === "failed") {
       const f = r.failure!;
-      const message = [f.message, f.expected !== undefined ? `expected: ${f.expected}` : "", f.received !== undefined ? `received: ${f.received}` : "", `spec ${r.case.section}`].filter(Boolean).join("\n");
-      lines.push(`::error file=${file},title=${escapeProperty(`adapter contract: ${r.case.id}`)}::${escapeData(message)}`);
+      const message = [
+        f.message,
+        f.expected !== undefined ? `expected: ${f.expected}` : "",
+        f.received !== undefined ? `received: ${f.received}` : "",
+        `spec ${r.case.section}`,
+      ]
+        .filter(Boolean)
+        .join("\n");
+      lines.push(
+        `::error file=${file},title=${escapeProperty(`adapter contract: ${r.case.id}`)}::${escapeData(message)}`,
+      );
     }
-    for (const w of r.warnings) lines.push(`::warning file=${file},title=${escapeProperty(`adapter contract: ${r.case.id}`)}::${escapeData(w)}`);
+    for (const w of r.warnings)
+      lines.push(`::warning file=${file},title=${escapeProperty(`adapter contract: ${r.case.id}`)}::${escapeData(w)}`);
   }
   for (const cap of event.summary.unmetRequirements) {
-    lines.push(`::error file=${file},title=${escapeProperty(`required capability: ${cap.name}`)}::${escapeData(`missing ${cap.missing.join(", ")}`)}`);
+    lines.push(
+      `::error file=${file},title=${escapeProperty(`required capability: ${cap.name}`)}::${escapeData(`missing ${cap.missing.join(", ")}`)}`,
+    );
   }
-  for (const note of event.summary.notes) lines.push(`::notice file=${file},title=adapter contract note::${escapeData(note)}`);
+  for (const note of event.summary.notes)
+    lines.push(`::notice file=${file},title=adapter contract note::${escapeData(note)}`);
   const s = event.summary;
-  lines.push(`::notice title=adapter contract::${escapeData(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings (seed ${s.seed})`)}`);
+  lines.push(
+    `::notice title=adapter contract::${escapeData(`${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${s.warnings} warnings (seed ${s.seed})`)}`,
+  );
   return `${lines.join("\n")}\n`;
 };

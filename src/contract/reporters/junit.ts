@@ -3,7 +3,8 @@ import type { CaseResult } from "../runner.js";
 import { capabilityTitle, type ReporterFactory } from "./reporter.js";
 
 const escapeXml = (text: string) =>
-  text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[ch]!)
+  text
+    .replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[ch]!)
     // XML 1.0 forbids most control characters even when escaped.
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
 
@@ -13,11 +14,19 @@ function testcase(r: CaseResult, suite: string): string {
   const open = `    <testcase name="${escapeXml(r.case.id)}" classname="${escapeXml(suite)}" time="${seconds(r.durationMs)}">`;
   const inner: string[] = [];
   if (r.status === "failed") {
-    const details = [r.case.title, `spec: ${r.case.section}`, r.failure!.expected !== undefined ? `expected: ${r.failure!.expected}` : "", r.failure!.received !== undefined ? `received: ${r.failure!.received}` : ""];
-    inner.push(`      <failure message="${escapeXml(r.failure!.message)}" type="ContractFailure">${escapeXml(details.filter(Boolean).join("\n"))}</failure>`);
+    const details = [
+      r.case.title,
+      `spec: ${r.case.section}`,
+      r.failure!.expected !== undefined ? `expected: ${r.failure!.expected}` : "",
+      r.failure!.received !== undefined ? `received: ${r.failure!.received}` : "",
+    ];
+    inner.push(
+      `      <failure message="${escapeXml(r.failure!.message)}" type="ContractFailure">${escapeXml(details.filter(Boolean).join("\n"))}</failure>`,
+    );
   }
   if (r.status === "skipped") inner.push(`      <skipped message="${escapeXml(r.skipReason ?? "")}"/>`);
-  if (r.warnings.length > 0) inner.push(`      <system-out>${escapeXml(r.warnings.map((w) => `warning: ${w}`).join("\n"))}</system-out>`);
+  if (r.warnings.length > 0)
+    inner.push(`      <system-out>${escapeXml(r.warnings.map((w) => `warning: ${w}`).join("\n"))}</system-out>`);
   return [open, ...inner, "    </testcase>"].join("\n");
 }
 
@@ -40,9 +49,14 @@ export const junitReporter: ReporterFactory = (context) => {
       ].join("\n");
     });
     const requirementSuite = summary.unmetRequirements.length
-      ? [`  <testsuite name="${escapeXml(`${context.modulePath}: required capabilities`)}" tests="${summary.unmetRequirements.length}" failures="${summary.unmetRequirements.length}" errors="0" skipped="0">`,
-          ...summary.unmetRequirements.map((cap) => `    <testcase name="require.${cap.name}" classname="required capabilities"><failure message="${escapeXml(`missing ${cap.missing.join(", ")}`)}"/></testcase>`),
-          "  </testsuite>"]
+      ? [
+          `  <testsuite name="${escapeXml(`${context.modulePath}: required capabilities`)}" tests="${summary.unmetRequirements.length}" failures="${summary.unmetRequirements.length}" errors="0" skipped="0">`,
+          ...summary.unmetRequirements.map(
+            (cap) =>
+              `    <testcase name="require.${cap.name}" classname="required capabilities"><failure message="${escapeXml(`missing ${cap.missing.join(", ")}`)}"/></testcase>`,
+          ),
+          "  </testsuite>",
+        ]
       : [];
     const failures = summary.failed + summary.unmetRequirements.length;
     return [

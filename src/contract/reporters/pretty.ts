@@ -14,18 +14,31 @@ export const prettyReporter: ReporterFactory = (context) => {
   let concurrencyNote = "";
 
   const mark = (result: CaseResult) =>
-    result.status === "passed" ? (result.warnings.length ? c.yellow("!") : c.green("✓")) : result.status === "failed" ? c.red("✗") : c.dim("-");
+    result.status === "passed"
+      ? result.warnings.length
+        ? c.yellow("!")
+        : c.green("✓")
+      : result.status === "failed"
+        ? c.red("✗")
+        : c.dim("-");
 
   function header(event: Extract<RunEvent, { type: "run:start" }>): string {
     total = event.cases.length;
-    const lines = [c.bold(`create-auth verify-adapter ${context.modulePath}`) + c.dim(` (export ${context.exportName})`), c.dim(`seed ${event.seed} · ${plural(total, "case")}${concurrencyNote}`), "", "Capabilities"];
+    const lines = [
+      c.bold(`create-auth verify-adapter ${context.modulePath}`) + c.dim(` (export ${context.exportName})`),
+      c.dim(`seed ${event.seed} · ${plural(total, "case")}${concurrencyNote}`),
+      "",
+      "Capabilities",
+    ];
     for (const cap of event.capabilities) {
       titles.set(cap.name, cap.title);
       const required = event.required.includes(cap.name);
       if (cap.supported) lines.push(`  ${c.green("✓")} ${cap.title}`);
       else {
         const tag = required ? c.red("✗") : c.yellow("○");
-        lines.push(`  ${tag} ${cap.title} ${c.dim(`— not supported, missing: ${cap.missing.join(", ")}`)}${required ? c.red(" (required)") : ""}`);
+        lines.push(
+          `  ${tag} ${cap.title} ${c.dim(`— not supported, missing: ${cap.missing.join(", ")}`)}${required ? c.red(" (required)") : ""}`,
+        );
       }
     }
     return `${lines.join("\n")}\n`;
@@ -50,7 +63,12 @@ export const prettyReporter: ReporterFactory = (context) => {
     const lines: string[] = [];
     if (failed.length > 0) lines.push("", c.red().bold("Failures"));
     failed.forEach((r, i) => {
-      lines.push("", `  ${i + 1}) ${c.bold(r.case.id)} ${c.dim(`(${r.case.section})`)}`, `     ${r.case.title}`, `     ${c.red(r.failure!.message)}`);
+      lines.push(
+        "",
+        `  ${i + 1}) ${c.bold(r.case.id)} ${c.dim(`(${r.case.section})`)}`,
+        `     ${r.case.title}`,
+        `     ${c.red(r.failure!.message)}`,
+      );
       if (r.failure!.expected !== undefined) lines.push(`     expected: ${c.green(r.failure!.expected)}`);
       if (r.failure!.received !== undefined) lines.push(`     received: ${c.red(r.failure!.received)}`);
     });
@@ -66,7 +84,9 @@ export const prettyReporter: ReporterFactory = (context) => {
         return header(event);
       case "case:end":
         done++;
-        return context.interactive ? `\r${c.dim(`  running ${done}/${total}`)}${done === total ? "\r\u001b[K" : ""}` : undefined;
+        return context.interactive
+          ? `\r${c.dim(`  running ${done}/${total}`)}${done === total ? "\r\u001b[K" : ""}`
+          : undefined;
       case "run:end": {
         const { summary, results } = event;
         const counts = [
@@ -77,9 +97,16 @@ export const prettyReporter: ReporterFactory = (context) => {
         ];
         const lines = [...body(results), ...failures(results), ""];
         for (const note of summary.notes) lines.push(`${c.cyan("note")} ${note}`);
-        for (const cap of summary.unmetRequirements) lines.push(c.red(`✗ required capability "${cap.name}" (${cap.title}) is not supported: missing ${cap.missing.join(", ")}`));
+        for (const cap of summary.unmetRequirements)
+          lines.push(
+            c.red(
+              `✗ required capability "${cap.name}" (${cap.title}) is not supported: missing ${cap.missing.join(", ")}`,
+            ),
+          );
         const verdict = summary.ok ? c.green().bold("PASS") : c.red().bold("FAIL");
-        lines.push(`${verdict} ${plural(results.length, "case")}: ${counts.join(", ")} ${c.dim(`(${Math.round(summary.durationMs)} ms)`)}`);
+        lines.push(
+          `${verdict} ${plural(results.length, "case")}: ${counts.join(", ")} ${c.dim(`(${Math.round(summary.durationMs)} ms)`)}`,
+        );
         lines.push(c.dim(`Rerun with the same data: --seed ${summary.seed}`));
         return `${lines.join("\n")}\n`;
       }
