@@ -5,8 +5,8 @@
  * errors become output and exit codes.
  */
 import { Command, CommanderError } from "commander";
-import { CliError, ExitCode } from "./lib/errors.js";
 import { useImporter } from "./lib/dynamic-import.js";
+import { CliError, ExitCode } from "./lib/errors.js";
 import { invokedCommand } from "./lib/invocation.js";
 import { version } from "./version.js";
 

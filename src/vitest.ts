@@ -2,10 +2,11 @@
  * `import { adapterContract } from "create-auth/vitest"`: the contract suite
  * as vitest tests, one per case, for teams that want it inside their own run.
  */
-import { afterAll, beforeAll, describe, it } from "vitest";
+
 import picomatch from "picomatch";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type AnyAdapter, hasMethod } from "./contract/adapter.js";
-import { capabilities, type CapabilityName } from "./contract/capabilities.js";
+import { type CapabilityName, capabilities } from "./contract/capabilities.js";
 import { allCases } from "./contract/cases/index.js";
 import { newSeed } from "./contract/random.js";
 import { runCase } from "./contract/runner.js";

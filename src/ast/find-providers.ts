@@ -5,8 +5,9 @@
  * object literal with a `providers` key and only uses those places to break
  * a tie between several.
  */
-import { type ArrayLiteralExpression, Node, type SourceFile, SyntaxKind } from "./morph.js";
+
 import { collectBindings } from "./bindings.js";
+import { type ArrayLiteralExpression, Node, type SourceFile, SyntaxKind } from "./morph.js";
 import { propertyName, unwrap } from "./parse.js";
 
 export type ProvidersTarget = { array: ArrayLiteralExpression } | { refusal: string };

@@ -3,10 +3,11 @@
  * of the same module when there is one) and dropping bindings a replaced
  * provider leaves unused. CommonJS configs get `require`s instead.
  */
-import { Node, type SourceFile } from "./morph.js";
+
 import type { ImportSpec } from "../providers/snippet.js";
 import { type Binding, collectBindings, countReferences, localDeclarations, moduleKey, requireOf } from "./bindings.js";
 import { appendToList, commaAfter, type ListShape, removeFromList, removeStatement } from "./list-edit.js";
+import { Node, type SourceFile } from "./morph.js";
 import { eol, type TextEdit } from "./parse.js";
 
 export interface ImportStyle {

@@ -4,8 +4,9 @@
  * the code says without running it: an `id` key, or the module its binding
  * is imported from (Auth.js names provider modules after their ids).
  */
-import { type ArrayLiteralExpression, Node, type SourceFile, SyntaxKind, ts } from "./morph.js";
+
 import { collectBindings, idFromModule } from "./bindings.js";
+import { type ArrayLiteralExpression, Node, type SourceFile, SyntaxKind, ts } from "./morph.js";
 import { unwrap } from "./parse.js";
 
 export interface ExistingProviders {

@@ -14,13 +14,13 @@ import { isInteractive } from "../lib/terminal.js";
 import {
   kindCatalog,
   missingOptions,
-  parseProviderOptions,
   type ProviderKind,
+  parseProviderOptions,
   resolveKind,
 } from "../providers/kinds.js";
 import type { ProviderSnippet } from "../providers/snippet.js";
-import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
 import { addEnvEntries } from "../workspace/env-file.js";
+import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
 import { addIgnoreEntries } from "../workspace/gitignore.js";
 import { applyPlan, changeFile, type FileChange, readIfExists, renderDiff } from "../workspace/plan.js";
 import { callbackUrl, describeEmailSupport, importExtension } from "../workspace/project.js";

@@ -13,7 +13,6 @@ import { type Generators, type InitPlan, planInit } from "../generators/project.
 import { type Backend, backends, dialectOf, dialects, schemaFlavours } from "../generators/types.js";
 import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { parseOptions } from "../lib/options.js";
-import { callbackUrl } from "../workspace/project.js";
 import { isInteractive } from "../lib/terminal.js";
 import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../providers/kinds.js";
 import {
@@ -24,6 +23,7 @@ import {
   packageManagers,
   runInstall,
 } from "../workspace/package-manager.js";
+import { callbackUrl } from "../workspace/project.js";
 
 const providerNames = kindCatalog.flatMap((k) => [k.kind, ...(k.aliases ?? [])]);
 const knownKind = (name: string) => providerNames.includes(name.trim().toLowerCase());
@@ -226,7 +226,7 @@ export async function runInit(input: InitInput, io: Io = defaultIo()): Promise<E
 const show = (root: string, path: string) => relative(root, path) || ".";
 
 /** What changed, what was left alone and what was kept; with --dry-run, the diff first. */
-async function reportPlan(plan: InitPlan, root: string, io: Io, dryRun: boolean): Promise<string> {
+async function reportPlan(plan: InitPlan, root: string, _io: Io, dryRun: boolean): Promise<string> {
   const lines: string[] = [];
   if (dryRun && plan.changes.length)
     lines.push(await (await import("../workspace/plan.js")).renderDiff(plan.changes, root), "");

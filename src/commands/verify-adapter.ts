@@ -3,19 +3,19 @@
  * run the adapter contract (§2.9, §3, §4.2, §5, §7) against it.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import type { Command } from "commander";
 import { dirname, resolve } from "node:path";
+import type { Command } from "commander";
 import { z } from "zod";
-import { shouldColor, showsProgress } from "../lib/terminal.js";
-import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
-import { parseOptions } from "../lib/options.js";
-import { capabilityNames, type CapabilityName } from "../contract/capabilities.js";
+import { type CapabilityName, capabilityNames } from "../contract/capabilities.js";
 import type { ContractCase } from "../contract/case.js";
 import { allCases } from "../contract/cases/index.js";
 import { loadAdapterModule } from "../contract/loader.js";
 import { newSeed } from "../contract/random.js";
 import { fileReporters, type ReporterName, reporterNames, reporters } from "../contract/reporters/index.js";
 import { type RunSummary, runContract } from "../contract/runner.js";
+import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
+import { parseOptions } from "../lib/options.js";
+import { shouldColor, showsProgress } from "../lib/terminal.js";
 
 const list = z.array(z.string()).transform((items) =>
   items
@@ -107,7 +107,7 @@ function planOutputs(names: ReporterName[], outputFiles: string[]): Map<Reporter
 }
 
 function listCases(cases: ContractCase[]): string {
-  return cases.map((c) => `${c.id.padEnd(58)} ${c.section.padEnd(20)} ${c.title}`).join("\n") + "\n";
+  return `${cases.map((c) => `${c.id.padEnd(58)} ${c.section.padEnd(20)} ${c.title}`).join("\n")}\n`;
 }
 
 export async function runVerifyAdapter(

@@ -4,6 +4,7 @@
  * remember how to remove them afterwards.
  */
 import type { z } from "zod";
+import { describeThrown } from "../lib/errors.js";
 import {
   adapterAccountSchema,
   adapterAuthenticatorSchema,
@@ -11,7 +12,6 @@ import {
   adapterUserSchema,
   verificationTokenSchema,
 } from "../schemas/adapter-models.js";
-import { describeThrown } from "../lib/errors.js";
 import { type AdapterMethod, type AnyAdapter, hasMethod } from "./adapter.js";
 import { DataFactory } from "./data.js";
 import { ContractFailure, describeValue } from "./failure.js";
@@ -133,7 +133,10 @@ export class CaseContext {
   }
 
   equal(actual: unknown, expected: unknown, what: string): void {
-    if (expected instanceof Date) return this.sameDate(actual, expected, what);
+    if (expected instanceof Date) {
+      this.sameDate(actual, expected, what);
+      return;
+    }
     const ok = expected === null ? actual == null : actual === expected;
     if (!ok)
       throw new ContractFailure(`${what} differs from what was written`, {

@@ -9,8 +9,8 @@
  */
 import type { DependencyName } from "../catalog/dependencies.js";
 import { renderTemplate } from "../providers/render.js";
-import { sqlDialectContext, generateSqlSchema } from "./sql-schema.js";
-import { authDir, type Backend, type Dialect, type GeneratedPart, type PlannedFile, dialectOf } from "./types.js";
+import { generateSqlSchema, sqlDialectContext } from "./sql-schema.js";
+import { authDir, type Backend, type Dialect, dialectOf, type GeneratedPart, type PlannedFile } from "./types.js";
 
 export interface AdapterOptions {
   /** How relative imports end: ".js" for NodeNext resolution, "" for bundlers. */

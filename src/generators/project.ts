@@ -13,10 +13,10 @@ import { UsageError } from "../lib/errors.js";
 import { kindEntry, type ProviderKind } from "../providers/kinds.js";
 import type { ProviderSnippet } from "../providers/snippet.js";
 import { addEnvEntries, type EnvEntry } from "../workspace/env-file.js";
+import { usualConfigPlaces } from "../workspace/find-config.js";
 import { addIgnoreEntries } from "../workspace/gitignore.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
-import { usualConfigPlaces } from "../workspace/find-config.js";
 import { selfDependencySpec } from "../workspace/self.js";
 import type { Backend, Dialect, GeneratedPart, PlannedFile, SchemaFlavour } from "./types.js";
 

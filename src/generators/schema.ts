@@ -5,8 +5,9 @@
  * tables created from another. One template per artifact; the dialect only
  * switches conditionals inside it.
  */
-import { renderTemplate } from "../providers/render.js";
+
 import type { DependencyName } from "../catalog/dependencies.js";
+import { renderTemplate } from "../providers/render.js";
 import { authDir, type Dialect, type GeneratedPart, type SchemaFlavour } from "./types.js";
 
 export interface SchemaOptions {

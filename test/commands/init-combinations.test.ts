@@ -6,7 +6,15 @@ import { tempDir } from "../helpers.js";
 
 const sink = () => {
   let text = "";
-  return { out: { write: (s: string) => ((text += s), true) } as unknown as NodeJS.WritableStream, text: () => text };
+  return {
+    out: {
+      write: (s: string) => {
+        text += s;
+        return true;
+      },
+    } as unknown as NodeJS.WritableStream,
+    text: () => text,
+  };
 };
 
 describe("init renders every backend × schema flavour", () => {

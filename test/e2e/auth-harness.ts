@@ -4,7 +4,7 @@
  * → callback → session cookie, with the in-memory adapter recording what the
  * sign-in stored. Nothing of Auth.js is mocked; only the network is re-routed.
  */
-import { Auth, setEnvDefaults, type AuthConfig } from "@auth/core";
+import { Auth, type AuthConfig, setEnvDefaults } from "@auth/core";
 import type { Adapter, AdapterAccount, AdapterUser } from "@auth/core/adapters";
 import type { Provider } from "@auth/core/providers";
 import { createMemoryAdapter } from "../../fixtures/adapters/memory.js";
@@ -22,8 +22,14 @@ export function recordingAdapter() {
   const calls = { createUser: [] as AdapterUser[], linkAccount: [] as AdapterAccount[] };
   const adapter: Adapter = {
     ...base,
-    createUser: (user) => (calls.createUser.push(structuredClone(user)), base.createUser!(user)),
-    linkAccount: (account) => (calls.linkAccount.push(structuredClone(account)), base.linkAccount!(account)),
+    createUser: (user) => {
+      calls.createUser.push(structuredClone(user));
+      return base.createUser!(user);
+    },
+    linkAccount: (account) => {
+      calls.linkAccount.push(structuredClone(account));
+      return base.linkAccount!(account);
+    },
   };
   return { adapter, calls };
 }
@@ -52,7 +58,12 @@ export function routeFetch(routes: Record<string, string>): { restore(): void; r
     return original(rewrite(new URL(input)).href, init);
   };
   globalThis.fetch = routed;
-  return { restore: () => void (globalThis.fetch = original), rewrite };
+  return {
+    restore: () => {
+      globalThis.fetch = original;
+    },
+    rewrite,
+  };
 }
 
 export interface SignInOptions {

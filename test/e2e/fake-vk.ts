@@ -11,7 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { basicCredentials, bearerToken, listen, readParams, redirect, sendJson, type Loopback } from "./loopback.js";
+import { basicCredentials, bearerToken, type Loopback, listen, readParams, redirect, sendJson } from "./loopback.js";
 
 export interface VkUser {
   id: number;
@@ -187,7 +187,7 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
         status: 404,
       };
       log.push(entry);
-      if (!route || !route.methods.includes(entry.method)) {
+      if (!route?.methods.includes(entry.method)) {
         sendJson(res, 404, {
           error: "not_found",
           error_description: `${entry.method} ${host}${entry.path} does not exist`,

@@ -109,7 +109,9 @@ async function loadApp(
     logger: { error: (error) => void errors.push(`${error.name}: ${error.message}`), warn: () => {}, debug: () => {} },
   });
   const opened: Database.Database[] = [];
-  defer(() => opened.forEach((db) => db.close()));
+  defer(() => {
+    for (const db of opened) db.close();
+  });
   return {
     dir,
     dbPath,

@@ -8,7 +8,7 @@
  * Slow (a native build, ~2 minutes) and needs the npm registry: skipped unless
  * CREATE_AUTH_E2E_PACK=1. Each step's wall time is printed.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";

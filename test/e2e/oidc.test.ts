@@ -4,9 +4,9 @@
  * PKCE, client_secret_basic, a signed id_token and its claims.
  */
 import { describe, expect, test } from "vitest";
-import { AFTER_SIGN_IN, callbackUrlFor, explain, signIn, type SignInResult } from "./auth-harness.js";
+import { AFTER_SIGN_IN, callbackUrlFor, explain, type SignInResult, signIn } from "./auth-harness.js";
 import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
-import { startOidcServer, type OidcAccount, type OidcServer, type OidcServerOptions } from "./oidc-server.js";
+import { type OidcAccount, type OidcServer, type OidcServerOptions, startOidcServer } from "./oidc-server.js";
 import { generated, withEnv } from "./provider-module.js";
 
 const client = { clientId: "corp-portal", clientSecret: "corp-portal-secret" };

@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Provider } from "@auth/core/providers";
 import { tsImport } from "tsx/esm/api";
 import { generateProvider } from "../../src/providers/generate.js";
-import { parseProviderOptions, type ProviderKind } from "../../src/providers/kinds.js";
+import { type ProviderKind, parseProviderOptions } from "../../src/providers/kinds.js";
 import type { ImportSpec, ProviderSnippet } from "../../src/providers/snippet.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));

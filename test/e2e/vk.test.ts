@@ -8,7 +8,7 @@ import VK from "@auth/core/providers/vk";
 import { describe, expect, test } from "vitest";
 import { AFTER_SIGN_IN, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
 import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
-import { startFakeVk, type FakeVk, type VkUser } from "./fake-vk.js";
+import { type FakeVk, startFakeVk, type VkUser } from "./fake-vk.js";
 import { generated, withEnv } from "./provider-module.js";
 
 const client = { clientId: "51234567", clientSecret: "vk-app-secret" };

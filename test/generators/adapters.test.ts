@@ -13,7 +13,7 @@ import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateAdapter } from "../../src/generators/adapter.js";
-import { backends, type Backend } from "../../src/generators/types.js";
+import { type Backend, backends } from "../../src/generators/types.js";
 import { cli, root, tempDir } from "../helpers.js";
 
 const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";

@@ -21,10 +21,21 @@ import { generateSchema } from "../../src/generators/schema.js";
 import type { Dialect, GeneratedPart } from "../../src/generators/types.js";
 import { root, tempDir } from "../helpers.js";
 
+/** A TypeORM entity class, as TypeORM's DataSource takes it. */
+type EntityClass = new (...args: never[]) => unknown;
+
 const reachable = (port: number) =>
   new Promise<boolean>((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port, timeout: 1000 }, () => (socket.end(), resolve(true)));
-    socket.on("error", () => resolve(false)).on("timeout", () => (socket.destroy(), resolve(false)));
+    const socket = connect({ host: "127.0.0.1", port, timeout: 1000 }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket
+      .on("error", () => resolve(false))
+      .on("timeout", () => {
+        socket.destroy();
+        resolve(false);
+      });
   });
 const servers = { sqlite: true, postgres: await reachable(5432), mysql: await reachable(3306) };
 const sqlGenerator = join(root, "src", "generators", "sql-schema.ts");
@@ -57,7 +68,7 @@ async function load(dialect: Dialect) {
     writeFileSync(out, ts.transpileModule(file!.contents, { compilerOptions }).outputText);
     modules[flavour] = (await import(pathToFileURL(out).href)) as Record<string, unknown>;
   }
-  return { dir, drizzleSchema: modules.drizzle!, entities: modules.typeorm!.entities as Function[] };
+  return { dir, drizzleSchema: modules.drizzle!, entities: modules.typeorm!.entities as EntityClass[] };
 }
 
 /** A database of its own per run, the DataSource options for it, and a Drizzle client on it. */
@@ -145,11 +156,11 @@ describe.each((["sqlite", "postgres", "mysql"] as const).filter((d) => servers[d
     await source.initialize();
     try {
       const [User, Account, Session, VerificationToken, Authenticator] = entities as [
-        Function,
-        Function,
-        Function,
-        Function,
-        Function,
+        EntityClass,
+        EntityClass,
+        EntityClass,
+        EntityClass,
+        EntityClass,
       ];
       const verified = new Date("2025-01-02T03:04:05.678Z");
       const expires = new Date("2030-06-07T08:09:10.123Z");
@@ -162,38 +173,32 @@ describe.each((["sqlite", "postgres", "mysql"] as const).filter((d) => servers[d
         id: string;
       };
       expect(user.id).toMatch(/^[0-9a-f-]{36}$/);
-      await source
-        .getRepository(Account)
-        .save(
-          source
-            .getRepository(Account)
-            .create({
-              userId: user.id,
-              type: "oauth",
-              provider: "vk",
-              providerAccountId: "42",
-              access_token: "at",
-              expires_at: 1_900_000_000,
-              token_type: "bearer",
-              session_state: sessionState,
-            }),
-        );
+      await source.getRepository(Account).save(
+        source.getRepository(Account).create({
+          userId: user.id,
+          type: "oauth",
+          provider: "vk",
+          providerAccountId: "42",
+          access_token: "at",
+          expires_at: 1_900_000_000,
+          token_type: "bearer",
+          session_state: sessionState,
+        }),
+      );
       await source
         .getRepository(Session)
         .save(source.getRepository(Session).create({ userId: user.id, sessionToken: "tok", expires }));
       await source.getRepository(VerificationToken).insert({ identifier: "a@example.com", token: "hashed", expires });
-      await source
-        .getRepository(Authenticator)
-        .insert({
-          userId: user.id,
-          credentialID: "cred",
-          providerAccountId: "42",
-          credentialPublicKey: "pk",
-          counter: 3,
-          credentialDeviceType: "singleDevice",
-          credentialBackedUp: true,
-          transports: "usb",
-        });
+      await source.getRepository(Authenticator).insert({
+        userId: user.id,
+        credentialID: "cred",
+        providerAccountId: "42",
+        credentialPublicKey: "pk",
+        counter: 3,
+        credentialDeviceType: "singleDevice",
+        credentialBackedUp: true,
+        transports: "usb",
+      });
 
       // Drizzle reads them back, relations included.
       const db = conn.db as any;

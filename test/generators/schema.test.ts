@@ -13,7 +13,7 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { generateSchema } from "../../src/generators/schema.js";
-import { dialects, type Dialect, type GeneratedPart } from "../../src/generators/types.js";
+import { type Dialect, dialects, type GeneratedPart } from "../../src/generators/types.js";
 import { root, tempDir } from "../helpers.js";
 
 const require = createRequire(import.meta.url);

@@ -11,7 +11,7 @@ import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateSqlSchema, quoteIdentifier, renderSqlSchema } from "../../src/generators/sql-schema.js";
-import { dialects, type Dialect } from "../../src/generators/types.js";
+import { type Dialect, dialects } from "../../src/generators/types.js";
 import { tempDir } from "../helpers.js";
 
 const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -38,9 +38,9 @@ async function connect(dialect: Dialect): Promise<Probe> {
       exec: async (script) => void db.exec(script),
       query: async (sql, params = []) => {
         const statement = db.prepare(sql);
-        return statement.reader
-          ? (statement.all(...params) as Record<string, unknown>[])
-          : (statement.run(...params), []);
+        if (statement.reader) return statement.all(...params) as Record<string, unknown>[];
+        statement.run(...params);
+        return [];
       },
       close: async () => void db.close(),
     };
@@ -169,7 +169,7 @@ describe.each(dialects)("the %s schema on a real database", (dialect) => {
       await rejects("duplicate email", "INSERT INTO users (id, email) VALUES (?, ?)", ["u3", "a@example.test"]);
       const [defaulted] = await db
         .query("INSERT INTO users (id) VALUES ('u4')")
-        .then(() => db.query("SELECT email, " + q("emailVerified") + " AS ev FROM users WHERE id = 'u4'"));
+        .then(() => db.query(`SELECT email, ${q("emailVerified")} AS ev FROM users WHERE id = 'u4'`));
       expect(defaulted).toEqual({ email: "", ev: null });
 
       await addAccount("a1", "u1", "pa-1", JSON.stringify({ sub: "x", n: 1 }));

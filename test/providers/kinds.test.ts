@@ -221,7 +221,7 @@ describe("other options", () => {
     expect(problem("email", { apiVersion: undefined })).toBe("ok");
   });
   it("refuses an empty --name", () => {
-    expect(problem("social", { name: "  " })).toMatch(/^--name: "  " is empty/);
+    expect(problem("social", { name: "  " })).toMatch(/^--name: " {2}" is empty/);
   });
   it("parses its own output to the same value", () => {
     for (const [kind, raw] of [

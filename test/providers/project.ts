@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { tsImport } from "tsx/esm/api";
-import { generateProvider, type GenerateContext } from "../../src/providers/generate.js";
+import { type GenerateContext, generateProvider } from "../../src/providers/generate.js";
 import type { ProviderSnippet } from "../../src/providers/snippet.js";
 import { root, tempDir } from "../helpers.js";
 

@@ -100,9 +100,9 @@ export const authenticatorCases = defineCases([
       await t.createAuthenticator(neighbour.user.id, neighbour.account.providerAccountId);
       const list = await t.call("listAuthenticatorsByUserId", owner.user.id);
       t.check(Array.isArray(list), "listAuthenticatorsByUserId should return an array", { received: String(list) });
-      list.forEach((item: unknown, i: number) =>
-        t.model(adapterAuthenticatorSchema, item, `listAuthenticatorsByUserId result[${i}]`),
-      );
+      for (const [i, item] of (list as unknown[]).entries()) {
+        t.model(adapterAuthenticatorSchema, item, `listAuthenticatorsByUserId result[${i}]`);
+      }
       const ids = list.map((a: { credentialID: string }) => a.credentialID).sort();
       const expected = own.map((a) => a.credentialID).sort();
       t.check(

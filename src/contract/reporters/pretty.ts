@@ -11,7 +11,7 @@ export const prettyReporter: ReporterFactory = (context) => {
   const titles = new Map<string, string>();
   let total = 0;
   let done = 0;
-  let concurrencyNote = "";
+  const concurrencyNote = "";
 
   const mark = (result: CaseResult) =>
     result.status === "passed"
