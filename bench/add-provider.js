@@ -32,11 +32,11 @@ function freshProject() {
 }
 
 const baseline = time("node", ["-e", "0"], { runs });
-const bin = join(root, "bin", "create-auth.cjs");
+const bin = join(root, "bin", "create-auth.js");
 const args = [bin, "add-provider", "social", "--api-version", "5.126"];
-// Each run a new process; the code cache (src/lib/compile-cache.ts) is what
-// a user has from their second run on. The first run, with no cache yet, is
-// shown for information: it compiles everything and writes the cache.
+// Each run a new process. Node's compile cache (Node 22 and later; see
+// src/lib/compile-cache.ts) is what a user has from their second run on; the
+// first run, with no cache yet, is shown for information.
 const emptyCache = () => ({ CREATE_AUTH_COMPILE_CACHE: mkdtempSync(join(tmpdir(), "create-auth-bench-cache-")) });
 const rows = [
   {

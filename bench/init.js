@@ -12,7 +12,7 @@ const runs = Number(process.argv[2] ?? 7);
 const fresh = () => mkdtempSync(join(tmpdir(), "create-auth-bench-init-"));
 
 const baseline = time("node", ["-e", "0"], { runs });
-const bin = join(root, "bin", "create-auth.cjs");
+const bin = join(root, "bin", "create-auth.js");
 const rows = [
   {
     name: "init --yes --no-install (empty dir)",

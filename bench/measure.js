@@ -7,7 +7,11 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs `command` `runs` times in fresh processes; returns the median in ms. */
+/**
+ * Runs `command` `runs` times in fresh processes; returns the median in ms.
+ * "node" is the Node running the bench, so `/path/to/node22 bench/x.js`
+ * measures Node 22, baseline included.
+ */
 export function time(command, args, { runs = 7, cwd, env, expectExit = 0, before } = {}) {
   const samples = [];
   for (let i = 0; i < runs; i++) {
@@ -16,7 +20,7 @@ export function time(command, args, { runs = 7, cwd, env, expectExit = 0, before
     // `env` may be a function, for a per-run environment (also untimed).
     const runEnv = typeof env === "function" ? env(i) : env;
     const started = process.hrtime.bigint();
-    const result = spawnSync(command, args, {
+    const result = spawnSync(command === "node" ? process.execPath : command, args, {
       cwd,
       env: { ...process.env, NO_COLOR: "1", ...runEnv },
       encoding: "utf8",

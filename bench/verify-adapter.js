@@ -5,7 +5,7 @@ import { printTable, time } from "./measure.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const runs = Number(process.argv[2] ?? 7);
-const bin = ["bin/create-auth.cjs"];
+const bin = ["bin/create-auth.js"];
 const opts = { runs, cwd: root };
 
 const baseline = time("node", ["-e", "0"], opts);

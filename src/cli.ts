@@ -1,13 +1,14 @@
 /**
- * The commander program. Only the command being run is imported (with its
- * flags, zod schema and dependencies); `--help` loads nothing but commander.
+ * The commander program. Commander decides which command runs; its module
+ * (flags, zod schema, dependencies) is imported only then, in the
+ * preSubcommand hook, so `--help` loads nothing but commander.
  * This file is the one error sink: everything else throws, and only here do
  * errors become output and exit codes.
  */
+import { existsSync, statSync } from "node:fs";
 import { Command, CommanderError } from "commander";
-import { useImporter } from "./lib/dynamic-import.js";
-import { CliError, ExitCode } from "./lib/errors.js";
-import { invokedCommand } from "./lib/invocation.js";
+import { CliError, ExitCode, UsageError } from "./lib/errors.js";
+import { closestWord } from "./lib/suggest.js";
 import { version } from "./version.js";
 
 /** What every command module exports. */
@@ -31,7 +32,35 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
   },
 };
 
-async function buildProgram(argv: string[], setExitCode: (code: number) => void): Promise<Command> {
+/** `create-auth ./my-app` is init in ./my-app; a bare word that is no folder is a mistyped command. */
+function looksLikePath(word: string): boolean {
+  if (/[\\/]/.test(word) || word.startsWith(".")) return true;
+  try {
+    return existsSync(word) && statSync(word).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * init is the default command (so `npm create auth` works), which makes
+ * commander hand it any word it does not know; a word that is not a path
+ * is refused here as the unknown command it is.
+ */
+function refuseUnknownCommand(program: Command, command: Command): void {
+  const word = program.args[0];
+  if (command.name() !== "init" || word === undefined || word === "init" || word.startsWith("-")) return;
+  if (looksLikePath(word)) return;
+  const suggestion = closestWord(word, Object.keys(commands));
+  throw new UsageError(
+    `unknown command '${word}'${suggestion ? ` (did you mean ${suggestion}?)` : ""}.`,
+    suggestion
+      ? `Commands: ${Object.keys(commands).join(", ")}.`
+      : `Commands: ${Object.keys(commands).join(", ")}. To set up auth in a new folder: create-auth init --dir ${word}`,
+  );
+}
+
+function buildProgram(setExitCode: (code: number) => void): Command {
   // exitOverride first: subcommands copy the program's settings when created.
   const program = new Command("create-auth")
     .exitOverride()
@@ -45,6 +74,7 @@ async function buildProgram(argv: string[], setExitCode: (code: number) => void)
       `
 Examples:
   $ npm create auth                     # same as: npx create-auth init
+  $ npm create auth -- --dir my-app --yes
   $ npx create-auth init --yes          # embedded SQLite, no questions
   $ npx create-auth add-provider social --api-version 5.126
   $ npx create-auth add-provider oidc --id corp --issuer https://login.example.com
@@ -53,16 +83,16 @@ Examples:
 Run create-auth <command> --help for a command's options.
 Exit codes: 0 success, 1 the adapter breaks the contract or an edit was refused, 2 usage or loading error.`,
     );
-
-  // Only this command's module is loaded; see lib/invocation.ts for which it is.
-  const invoked = invokedCommand(argv.slice(2));
-  for (const [name, { summary, load }] of Object.entries(commands)) {
-    const command = program
+  for (const [name, { summary }] of Object.entries(commands)) {
+    program
       .command(name, { isDefault: name === "init" })
       .summary(summary)
       .description(summary);
-    if (name === invoked) (await load()).configure(command, setExitCode);
   }
+  program.hook("preSubcommand", async (_program, command) => {
+    refuseUnknownCommand(program, command);
+    (await commands[command.name()]!.load()).configure(command, setExitCode);
+  });
   return program;
 }
 
@@ -79,17 +109,10 @@ function report(error: unknown): number {
   return ExitCode.usage;
 }
 
-/** What the launcher (bin/create-auth.cjs) hands in: see lib/dynamic-import.ts. */
-export interface Launcher {
-  dynamicImport?: (specifier: string) => Promise<unknown>;
-}
-
-export async function main(argv: string[] = process.argv, launcher: Launcher = {}): Promise<void> {
-  if (launcher.dynamicImport) useImporter(launcher.dynamicImport);
+export async function main(argv: string[] = process.argv): Promise<void> {
   let code: number = ExitCode.ok;
   try {
-    const program = await buildProgram(argv, (c) => (code = c));
-    await program.parseAsync(argv);
+    await buildProgram((c) => (code = c)).parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       // commander has already printed its message; help and version are not errors.

@@ -8,9 +8,22 @@ export const root = fileURLToPath(new URL("..", import.meta.url));
 export const fixture = (...parts: string[]) => join(root, "fixtures", ...parts);
 export const tempDir = (prefix = "create-auth-") => mkdtempSync(join(tmpdir(), prefix));
 
-/** Runs the built CLI as a user would: no terminal, colour off, never throws. */
-export function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  return execa("node", [join(root, "bin", "create-auth.cjs"), ...args], {
+/** An unprivileged user for tests that need one (root writes anywhere). */
+export const nobody = 65534;
+export const isRoot = process.getuid?.() === 0;
+
+/**
+ * Runs the built CLI as a user would: no terminal, colour off, never throws.
+ * With `uid` (as root), it runs as that user; with `node`, on that Node binary.
+ */
+export function cli(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; uid?: number; node?: string } = {},
+) {
+  const asUser =
+    options.uid === undefined ? [] : ["setpriv", `--reuid=${options.uid}`, `--regid=${options.uid}`, "--clear-groups"];
+  const command = [...asUser, options.node ?? process.execPath, join(root, "bin", "create-auth.js"), ...args];
+  return execa(command[0]!, command.slice(1), {
     cwd: options.cwd ?? root,
     env: { NO_COLOR: "1", ...options.env },
     reject: false,
@@ -40,7 +53,7 @@ export const keys = { down: "\u001b[B", space: " ", enter: "\r", ctrlC: "\u0003"
  */
 export async function inTerminal(args: string[], input: string[], cwd: string) {
   // A fresh pty is 0 columns wide; give it a real size so prompts are drawn as text.
-  const command = `stty cols 160 rows 40; ${["node", join(root, "bin", "create-auth.cjs"), ...args].map((a) => `'${a}'`).join(" ")}`;
+  const command = `stty cols 160 rows 40; ${["node", join(root, "bin", "create-auth.js"), ...args].map((a) => `'${a}'`).join(" ")}`;
   const child = execa("script", ["-qfec", command, "/dev/null"], {
     cwd,
     env: { CI: "", NO_COLOR: "1", TERM: "xterm" },

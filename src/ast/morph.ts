@@ -3,8 +3,7 @@
  * import of this CommonJS package makes Node scan its 1 MB entry for export
  * names before running it, about 100 ms of a cold `add-provider` on top of
  * the compiler itself; `require` skips that scan. Types still come from the
- * package through `import type`, which costs nothing at run time. The CLI's
- * code cache (lib/compile-cache.ts) then makes the load itself cheap.
+ * package through `import type`, which costs nothing at run time.
  */
 import { createRequire } from "node:module";
 import type * as TsMorph from "ts-morph";

@@ -282,7 +282,8 @@ async function nextSteps(plan: InitPlan, io: Io, o: { installed: boolean; root: 
 
 export function configure(command: Command, setExitCode: (code: number) => void): void {
   command
-    .option("--dir <path>", "the project to set up (created when absent)", ".")
+    .argument("[dir]", "the project to set up, as --dir")
+    .option("--dir <path>", "the project to set up (created when absent)")
     .option(
       "--providers <list>",
       `comma list of provider kinds: ${providerNames.join(", ")} (default with --yes: ${defaults.providers.join(",")})`,
@@ -319,6 +320,7 @@ Examples:
   $ create-auth init --yes
   $ create-auth init --providers email,passkey --backend postgres --schema drizzle --session database
   $ create-auth init --dir my-app --yes --backend memory --no-install
+  $ create-auth init ./my-app --yes
   $ create-auth init --yes --dry-run
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
@@ -326,7 +328,10 @@ terminal, a missing answer is an error naming the flags (or pass --yes).
 Exit codes: 0 set up (or already set up), 1 the install failed (files were written),
 2 usage error (nothing written), 130 cancelled at a prompt (nothing written).`,
     )
-    .action(async (flags: Record<string, unknown>) => {
-      setExitCode(await runInit(flags as InitInput));
+    .action(async (dir: string | undefined, flags: Record<string, unknown>) => {
+      if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir) {
+        throw new UsageError(`Two project folders given: ${dir} and --dir ${String(flags.dir)}; pass one.`);
+      }
+      setExitCode(await runInit({ ...flags, dir: dir ?? flags.dir } as InitInput));
     });
 }

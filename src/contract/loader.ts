@@ -6,7 +6,6 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { dynamicImport } from "../lib/dynamic-import.js";
 import { describeThrown, LoadError } from "../lib/errors.js";
 import { type AnyAdapter, adapterMethods } from "./adapter.js";
 
@@ -34,10 +33,9 @@ function findTsconfig(from: string): string | undefined {
 }
 
 async function importModule(path: string): Promise<Record<string, unknown>> {
-  if (!typescriptExtensions.has(extname(path))) return dynamicImport(pathToFileURL(path).href);
+  if (!typescriptExtensions.has(extname(path))) return import(pathToFileURL(path).href);
   // tsx compiles TypeScript, follows local imports and honours tsconfig `paths`.
-  // Its CommonJS build cannot register its hooks from a bundle: load the ES module one.
-  const { tsImport } = await dynamicImport<typeof import("tsx/esm/api")>("tsx/esm/api");
+  const { tsImport } = await import("tsx/esm/api");
   return tsImport(pathToFileURL(path).href, {
     parentURL: import.meta.url,
     tsconfig: findTsconfig(dirname(path)) ?? false,

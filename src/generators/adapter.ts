@@ -8,7 +8,7 @@
  * have their own.
  */
 import type { DependencyName } from "../catalog/dependencies.js";
-import { renderTemplate } from "../providers/render.js";
+import { renderTemplate } from "./render.js";
 import { generateSqlSchema, sqlDialectContext } from "./sql-schema.js";
 import { authDir, type Backend, type Dialect, dialectOf, type GeneratedPart, type PlannedFile } from "./types.js";
 

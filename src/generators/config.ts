@@ -5,8 +5,8 @@
  * strategy. Pure: returns planned files, paths relative to the project root.
  */
 import { posix } from "node:path";
-import { renderTemplate } from "../providers/render.js";
 import type { ImportSpec, ProviderSnippet } from "../providers/snippet.js";
+import { renderTemplate } from "./render.js";
 import type { Backend, PlannedFile } from "./types.js";
 
 export interface AdapterExport {

@@ -7,7 +7,7 @@
  */
 
 import type { DependencyName } from "../catalog/dependencies.js";
-import { renderTemplate } from "../providers/render.js";
+import { renderTemplate } from "./render.js";
 import { authDir, type Dialect, type GeneratedPart, type SchemaFlavour } from "./types.js";
 
 export interface SchemaOptions {

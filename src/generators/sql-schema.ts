@@ -4,7 +4,7 @@
  * the identifier quoting and placeholders from `sqlDialectContext`, so the
  * adapter and the schema cannot disagree on a column name.
  */
-import { renderTemplate } from "../providers/render.js";
+import { renderTemplate } from "./render.js";
 import { authDir, type Dialect, type GeneratedPart } from "./types.js";
 
 /** The camelCase columns: PostgreSQL folds unquoted names to lowercase, so they are always quoted. */

@@ -3,8 +3,9 @@
  * (the provider module(s) to write beside the auth config, the import and
  * entry the config edit adds, env variables and notes). Nothing touches disk.
  */
+
+import { isBindingName, renderTemplate } from "../generators/render.js";
 import { kindEntry, type ProviderKind, type ProviderOptions, parseProviderOptions, resolveKind } from "./kinds.js";
-import { isBindingName, renderTemplate } from "./render.js";
 import type { EnvVariable, GeneratedFile, ProviderSnippet } from "./snippet.js";
 
 export interface GenerateContext {

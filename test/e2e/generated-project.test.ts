@@ -15,7 +15,7 @@
  * Needs the built CLI (dist/): `npm test` builds first.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -31,12 +31,10 @@ import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
 import { withEnv } from "./provider-module.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
-const bin = join(projectRoot, "bin/create-auth.cjs");
+const bin = join(projectRoot, "bin/create-auth.js");
 
 /** `create-auth init <args>` with the built CLI into a fresh temp dir, as in CI (no prompts). */
 async function generate(args: string[]): Promise<{ dir: string; stdout: string }> {
-  if (!existsSync(join(projectRoot, "dist/cli/create-auth.cjs")))
-    throw new Error("dist/ is missing: run `npm run build` first");
   const dir = mkdtempSync(join(tmpdir(), "create-auth-generated-"));
   const result = await execa("node", [bin, "init", ...args], { cwd: dir, env: { CI: "true" }, reject: false });
   if (result.exitCode !== 0)

@@ -106,9 +106,9 @@ describe.skipIf(!enabled)(
         for (const path of [
           "package.json",
           "README.md",
-          "bin/create-auth.cjs",
-          "dist/cli/create-auth.cjs",
-          "dist/cli/launch.cjs",
+          "bin/create-auth.js",
+          "dist/cli/create-auth.js",
+          "dist/cli/compile-cache.js",
           "dist/templates.precompiled.cjs",
           "dist/index.js",
           "dist/index.d.ts",

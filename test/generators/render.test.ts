@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isBindingName, jsLiteral, jsPropertyKey, jsString, renderTemplate } from "../../src/providers/render.js";
+import { isBindingName, jsLiteral, jsPropertyKey, jsString, renderTemplate } from "../../src/generators/render.js";
 
 const evaluate = (code: string): unknown => new Function(`return (${code});`)();
 

@@ -84,11 +84,7 @@ export const compileOptions = { noEscape: true, strict: true } as const;
 
 type TemplateSpec = Parameters<Handlebars["template"]>[0];
 
-/**
- * Built by scripts/precompile-templates.js into dist/; absent when running
- * from src/. CommonJS and loaded with `require`, because the CLI bundle
- * cannot `import()` (lib/dynamic-import.ts).
- */
+/** Built by scripts/build.ts into dist/; absent when running from src/ (the .hbs files are compiled then). */
 async function precompiled(): Promise<Record<string, TemplateSpec> | undefined> {
   const file = fileURLToPath(new URL("../templates.precompiled.cjs", import.meta.url));
   return existsSync(file) ? (createRequire(import.meta.url)(file) as Record<string, TemplateSpec>) : undefined;
