@@ -6,15 +6,17 @@
  * errors become output and exit codes.
  */
 import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { CliError, ExitCode, UsageError } from "./lib/errors.js";
+import { type Io, processIo } from "./lib/io.js";
 import { closestWord } from "./lib/suggest.js";
 import { version } from "./version.js";
 
 /** What every command module exports. */
 export interface CommandModule {
-  /** Adds flags, help and the action; the action reports its exit code. */
-  configure(command: Command, setExitCode: (code: number) => void): void;
+  /** Adds flags, help and the action; the action runs with `io` and reports its exit code. */
+  configure(command: Command, setExitCode: (code: number) => void, io: Io): void;
 }
 
 const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
@@ -33,10 +35,11 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
 };
 
 /** `create-auth ./my-app` is init in ./my-app; a bare word that is no folder is a mistyped command. */
-function looksLikePath(word: string): boolean {
+function looksLikePath(word: string, cwd: string): boolean {
   if (/[\\/]/.test(word) || word.startsWith(".")) return true;
   try {
-    return existsSync(word) && statSync(word).isDirectory();
+    const path = resolve(cwd, word);
+    return existsSync(path) && statSync(path).isDirectory();
   } catch {
     return false;
   }
@@ -47,10 +50,10 @@ function looksLikePath(word: string): boolean {
  * commander hand it any word it does not know; a word that is not a path
  * is refused here as the unknown command it is.
  */
-function refuseUnknownCommand(program: Command, command: Command): void {
+function refuseUnknownCommand(program: Command, command: Command, cwd: string): void {
   const word = program.args[0];
   if (command.name() !== "init" || word === undefined || word === "init" || word.startsWith("-")) return;
-  if (looksLikePath(word)) return;
+  if (looksLikePath(word, cwd)) return;
   const suggestion = closestWord(word, Object.keys(commands));
   throw new UsageError(
     `unknown command '${word}'${suggestion ? ` (did you mean ${suggestion}?)` : ""}.`,
@@ -60,10 +63,11 @@ function refuseUnknownCommand(program: Command, command: Command): void {
   );
 }
 
-function buildProgram(setExitCode: (code: number) => void): Command {
-  // exitOverride first: subcommands copy the program's settings when created.
+function buildProgram(io: Io, setExitCode: (code: number) => void): Command {
+  // exitOverride and the output first: subcommands copy the program's settings when created.
   const program = new Command("create-auth")
     .exitOverride()
+    .configureOutput({ writeOut: (text) => io.out.write(text), writeErr: (text) => io.err.write(text) })
     .description(
       "Set up Auth.js-style authentication, add sign-in providers, and check database adapters against the adapter contract.",
     )
@@ -90,37 +94,43 @@ Exit codes: 0 success, 1 the adapter breaks the contract or an edit was refused,
       .description(summary);
   }
   program.hook("preSubcommand", async (_program, command) => {
-    refuseUnknownCommand(program, command);
-    (await commands[command.name()]!.load()).configure(command, setExitCode);
+    refuseUnknownCommand(program, command, io.cwd);
+    (await commands[command.name()]!.load()).configure(command, setExitCode, io);
   });
   return program;
 }
 
 /** Writes the error for a person: one line, then what to do. */
-function report(error: unknown): number {
+function report(error: unknown, err: NodeJS.WritableStream): number {
   if (error instanceof CliError) {
-    process.stderr.write(`error: ${error.message}\n`);
-    if (error.hint) process.stderr.write(`${error.hint}\n`);
+    err.write(`error: ${error.message}\n`);
+    if (error.hint) err.write(`${error.hint}\n`);
     return error.exitCode;
   }
-  process.stderr.write(
+  err.write(
     `create-auth: unexpected error\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
   return ExitCode.usage;
 }
 
-export async function main(argv: string[] = process.argv): Promise<void> {
+/** Runs one command line (argv as process.argv has it) and returns the exit code; tests call it in-process. */
+export async function run(argv: string[], io: Io): Promise<number> {
   let code: number = ExitCode.ok;
   try {
-    await buildProgram((c) => (code = c)).parseAsync(argv);
+    await buildProgram(io, (c) => (code = c)).parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       // commander has already printed its message; help and version are not errors.
       code = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     } else {
-      code = report(error);
+      code = report(error, io.err);
     }
   }
+  return code;
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const code = await run(argv, processIo());
   // Exit even if the adapter left pools or timers open; flush output first.
   process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
 }

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { version } from "../src/version.js";
-import { cli, snapshot, tempDir } from "./helpers.js";
+import { cli, inProcess, snapshot, tempDir } from "./helpers.js";
 
 const ci = { CI: "true" };
 
@@ -28,17 +28,17 @@ describe("create-auth", () => {
 
   it("calls an unknown word an unknown command, suggests the closest one, and writes nothing", async () => {
     const cwd = tempDir();
-    const typo = await cli(["add-providr", "social"], { cwd, env: ci });
+    const typo = await inProcess(["add-providr", "social"], { cwd });
     expect(typo.exitCode).toBe(2);
     expect(typo.stderr).toMatch(/^error: unknown command 'add-providr' \(did you mean add-provider\?\)\./);
-    const unknown = await cli(["frobnicate"], { cwd, env: ci });
+    const unknown = await inProcess(["frobnicate"], { cwd });
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toMatch(/^error: unknown command 'frobnicate'\.\n.*create-auth init --dir frobnicate/);
     expect(snapshot(cwd)).toEqual({});
   });
 
   it("refuses two different project folders", async () => {
-    const result = await cli(["init", "a", "--dir", "b", "--yes"], { cwd: tempDir(), env: ci });
+    const result = await inProcess(["init", "a", "--dir", "b", "--yes"], { cwd: tempDir() });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/Two project folders given: a and --dir b/);
   });

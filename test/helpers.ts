@@ -1,8 +1,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
+import { run } from "../src/cli.js";
+import type { Io } from "../src/lib/io.js";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 export const fixture = (...parts: string[]) => join(root, "fixtures", ...parts);
@@ -31,6 +34,35 @@ export function cli(
   });
 }
 
+/** An Io for running a command in-process: no terminal, its output captured. */
+export function capturedIo(cwd: string, env: Record<string, string> = {}) {
+  const sink = () => {
+    let text = "";
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        text += String(chunk);
+        done();
+      },
+    });
+    return { stream, text: () => text };
+  };
+  const out = sink();
+  const err = sink();
+  const io: Io = { cwd, out: out.stream, err: err.stream, interactive: false, env: { NO_COLOR: "1", ...env } };
+  return { io, stdout: out.text, stderr: err.text };
+}
+
+/**
+ * The CLI in this process (src/cli.ts's run): for usage errors and other
+ * quick cases, without a process per case. Same result shape as cli().
+ */
+export async function inProcess(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  const { io, stdout, stderr } = capturedIo(options.cwd ?? root, { CI: "true", ...options.env });
+  const exitCode = await run(["node", "create-auth", ...args], io);
+  // Without the final newline, as execa gives a process's output.
+  return { exitCode, stdout: stdout().replace(/\n$/, ""), stderr: stderr().replace(/\n$/, "") };
+}
+
 /** Every file under `dir` and its text: to prove a command changed nothing. */
 export function snapshot(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
@@ -47,25 +79,57 @@ export function snapshot(dir: string): Record<string, string> {
 
 export const keys = { down: "\u001b[B", space: " ", enter: "\r", ctrlC: "\u0003" } as const;
 
+/** A prompt's text to wait for, then the keys to type at it. */
+export type Step = readonly [prompt: string | RegExp, ...keys: string[]];
+
+const withoutEscapes = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+
 /**
- * Runs the CLI in a real pseudo-terminal (util-linux `script`) in `cwd` and
- * types `input`, each key after a pause so the prompt is drawn first.
+ * Runs the CLI in a real pseudo-terminal (util-linux `script`) in `cwd`. For
+ * each step it waits until the prompt's text is on screen, then types the
+ * keys one at a time, each once the screen has answered the previous one.
  */
-export async function inTerminal(args: string[], input: string[], cwd: string) {
+export async function inTerminal(args: string[], steps: Step[], cwd: string) {
   // A fresh pty is 0 columns wide; give it a real size so prompts are drawn as text.
-  const command = `stty cols 160 rows 40; ${["node", join(root, "bin", "create-auth.js"), ...args].map((a) => `'${a}'`).join(" ")}`;
+  const command = `stty cols 160 rows 40; ${[process.execPath, join(root, "bin", "create-auth.js"), ...args].map((a) => `'${a}'`).join(" ")}`;
   const child = execa("script", ["-qfec", command, "/dev/null"], {
     cwd,
     env: { CI: "", NO_COLOR: "1", TERM: "xterm" },
     reject: false,
     timeout: 30_000,
   });
-  for (const key of input) {
-    await new Promise((r) => setTimeout(r, 700));
-    child.stdin!.write(key);
+  let screen = "";
+  let changed = () => {};
+  child.stdout!.on("data", (chunk: Buffer) => {
+    screen += withoutEscapes(chunk.toString("utf8"));
+    changed();
+  });
+  /** Resolves once `test` holds for the screen; fails with the screen so far after 10 s. */
+  const until = (test: () => boolean, what: string) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${what} never appeared; the screen:\n${screen}`)), 10_000);
+      changed = () => {
+        if (!test()) return;
+        clearTimeout(timer);
+        changed = () => {};
+        resolve();
+      };
+      changed();
+    });
+  let seen = 0;
+  for (const [prompt, ...input] of steps) {
+    await until(() => {
+      const rest = screen.slice(seen);
+      const found = typeof prompt === "string" ? rest.indexOf(prompt) : rest.search(prompt);
+      if (found >= 0) seen += found;
+      return found >= 0;
+    }, String(prompt));
+    for (const key of input) {
+      const before = screen.length;
+      child.stdin!.write(key);
+      await until(() => screen.length > before, `an answer to ${JSON.stringify(key)}`);
+    }
   }
   const result = await child;
-  // Prompts redraw with cursor moves; compare the text without escape sequences.
-  const screen = String(result.stdout).replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
   return { result, screen, read: (path: string) => readFileSync(join(cwd, path), "utf8") };
 }

@@ -5,7 +5,7 @@
  * each pass's text edits are made against positions that are still true.
  * Load it with `await import(...)`: ts-morph is a large module.
  */
-import type { ImportSpec } from "../providers/snippet.js";
+import type { ImportSpec } from "../generators/types.js";
 import { isCommonJs, referencedNames } from "./bindings.js";
 import { findProvidersArray } from "./find-providers.js";
 import { formatImport, type ImportStyle, importStyle, planImports, removeUnused } from "./imports.js";

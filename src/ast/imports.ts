@@ -4,7 +4,7 @@
  * provider leaves unused. CommonJS configs get `require`s instead.
  */
 
-import type { ImportSpec } from "../providers/snippet.js";
+import type { ImportSpec } from "../generators/types.js";
 import { type Binding, collectBindings, countReferences, localDeclarations, moduleKey, requireOf } from "./bindings.js";
 import { appendToList, commaAfter, type ListShape, removeFromList, removeStatement } from "./list-edit.js";
 import { Node, type SourceFile } from "./morph.js";

@@ -20,19 +20,26 @@ function sharedProject(): Project {
   return project;
 }
 
-/** The in-memory name keeps only the extension: it decides TS vs JS vs JSX parsing. */
-function virtualName(fileName: string | undefined): string {
+let parses = 0;
+
+/**
+ * Each parse gets a file of its own in the shared project: overwriting one
+ * file would invalidate every node of the previous parse, which a caller may
+ * still hold. The extension decides TS vs JS vs JSX parsing.
+ */
+function virtualName(stem: string, fileName: string | undefined): string {
   const ext = /\.(?:[cm]?[jt]s|[jt]sx)$/i.exec(fileName ?? "")?.[0].toLowerCase() ?? ".ts";
-  return `/auth-config${ext}`;
+  parses += 1;
+  return `/${stem}-${parses}${ext}`;
 }
 
 export function parse(text: string, fileName?: string): SourceFile {
-  return sharedProject().createSourceFile(virtualName(fileName), text, { overwrite: true });
+  return sharedProject().createSourceFile(virtualName("auth-config", fileName), text);
 }
 
 /** Parses a lone expression (the entry to add) so its identifiers can be read; undefined when it is not one. */
 export function parseExpression(text: string): Expression | undefined {
-  const file = sharedProject().createSourceFile("/entry.ts", `(${text}\n);`, { overwrite: true });
+  const file = sharedProject().createSourceFile(virtualName("entry", undefined), `(${text}\n);`);
   const [first, ...rest] = file.getStatements();
   if (rest.length > 0 || parseDiagnostics(file).length > 0) return undefined;
   if (!Node.isExpressionStatement(first)) return undefined;

@@ -26,3 +26,15 @@ export const dependencyVersions = {
 } as const;
 
 export type DependencyName = keyof typeof dependencyVersions;
+
+/**
+ * npm 11 runs a dependency's install script only when package.json's
+ * allowScripts names it, and warns about every other one. better-sqlite3
+ * needs its script (the native build). esbuild, which tsx brings, runs from
+ * its platform package without its script, so it is denied: no warning, and
+ * no script run. Each is added when the package `when` names is a dependency.
+ */
+export const installScripts: Record<string, { allow: boolean; when: DependencyName }> = {
+  "better-sqlite3": { allow: true, when: "better-sqlite3" },
+  esbuild: { allow: false, when: "tsx" },
+};

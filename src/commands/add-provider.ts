@@ -4,26 +4,17 @@
  * files. Everything is planned first; nothing is written on a refusal, an
  * error or --dry-run.
  */
-import { readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { relative } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
+import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../catalog/provider-kinds.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
+import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
-import { isInteractive } from "../lib/terminal.js";
-import {
-  kindCatalog,
-  missingOptions,
-  type ProviderKind,
-  parseProviderOptions,
-  resolveKind,
-} from "../providers/kinds.js";
-import type { ProviderSnippet } from "../providers/snippet.js";
-import { addEnvEntries } from "../workspace/env-file.js";
+import { parseProvider } from "../schemas/provider-options.js";
 import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
-import { addIgnoreEntries } from "../workspace/gitignore.js";
-import { applyPlan, changeFile, type FileChange, readIfExists, renderDiff } from "../workspace/plan.js";
-import { callbackUrl, describeEmailSupport, importExtension } from "../workspace/project.js";
+import { applyPlan, renderDiff } from "../workspace/plan.js";
+import { callbackUrl, describeEmailSupport } from "../workspace/project.js";
 
 export const addProviderOptions = z.object({
   kind: z.string().optional(),
@@ -37,14 +28,6 @@ export const addProviderOptions = z.object({
 });
 
 export type AddProviderInput = z.input<typeof addProviderOptions>;
-
-export interface Io {
-  cwd: string;
-  out: NodeJS.WritableStream;
-  interactive: boolean;
-}
-
-const defaultIo = (): Io => ({ cwd: process.cwd(), out: process.stdout, interactive: isInteractive() });
 
 export function describeKinds(): string {
   const lines: string[] = [];
@@ -84,32 +67,7 @@ async function completeOptions(
   return { ...given, ...(await askOptions(missing)) };
 }
 
-function envChanges(root: string, snippet: ProviderSnippet): FileChange[] {
-  if (snippet.env.length === 0) return [];
-  const heading = `${snippet.kind} provider "${snippet.id}" (added by create-auth add-provider)`;
-  const files: [string, (e: ProviderSnippet["env"][number]) => string][] = [
-    [".env.example", (e) => e.example],
-    // Secrets are filled in by the user; an existing value is never replaced.
-    [".env.local", () => ""],
-  ];
-  const changes = files.map(([name, value]) => {
-    const path = join(root, name);
-    return changeFile(
-      path,
-      addEnvEntries(
-        readIfExists(path),
-        snippet.env.map((e) => ({ name: e.name, description: e.description, value: value(e) })),
-        heading,
-      ),
-    );
-  });
-  // .env.local will hold secrets: keep it out of git.
-  const gitignore = join(root, ".gitignore");
-  changes.push(changeFile(gitignore, addIgnoreEntries(readIfExists(gitignore), [".env.local"])));
-  return changes.filter((c): c is FileChange => c !== null);
-}
-
-export async function runAddProvider(input: AddProviderInput, io: Io = defaultIo()): Promise<ExitCodeValue> {
+export async function runAddProvider(input: AddProviderInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseOptions(addProviderOptions, input, {
     baseUrl: "an absolute URL such as https://app.example.com",
   });
@@ -127,41 +85,31 @@ export async function runAddProvider(input: AddProviderInput, io: Io = defaultIo
     kindName = await (await import("../prompts/add-provider.js")).askKind(kindCatalog);
   }
   const kind = resolveKind(kindName);
-  const providerOptions = parseProviderOptions(kind, await completeOptions(kind, options.provider, io));
+  const provider = parseProvider(kind, await completeOptions(kind, options.provider, io));
 
   const configPath = findAuthConfig(io.cwd, options.config);
   const root = projectRoot(configPath, io.cwd);
-  const { generateProvider } = await import("../providers/generate.js");
-  const snippet = await generateProvider(kind, providerOptions, { importExtension: importExtension(root) });
-
-  const configText = readFileSync(configPath, "utf8");
-  const { addProviderToConfig } = await import("../ast/add-provider.js");
-  const edit = addProviderToConfig(
-    configText,
-    { id: snippet.id, imports: snippet.imports, entry: snippet.entry, force: options.force },
+  const { planAddProvider } = await import("../generators/add-provider.js");
+  const plan = await planAddProvider({
     configPath,
-  );
+    root,
+    provider,
+    force: options.force,
+  });
   const show = (path: string) => relative(io.cwd, path) || path;
-  if (edit.status === "refused") {
-    throw new CliError(`Cannot edit ${show(configPath)}: ${edit.reason} Nothing was written.`, {
+  if (plan.status === "refused") {
+    throw new CliError(`Cannot edit ${show(configPath)}: ${plan.reason} Nothing was written.`, {
       exitCode: ExitCode.contractFailed,
-      hint: `Add it by hand:\n\n${edit.manual}\n`,
+      hint: `Add it by hand:\n\n${plan.manual}\n`,
     });
   }
-
-  const changes: FileChange[] = [];
-  if (edit.status !== "unchanged") changes.push({ path: configPath, before: configText, after: edit.text });
-  for (const file of snippet.files) {
-    const change = changeFile(join(dirname(configPath), file.path), file.contents);
-    if (change?.before != null && !options.force) {
-      throw new CliError(`${show(change.path)} already exists with other contents. Nothing was written.`, {
-        exitCode: ExitCode.contractFailed,
-        hint: "Pass --force to replace it (your changes to that file would be lost), or choose another --id.",
-      });
-    }
-    if (change) changes.push(change);
+  if (plan.status === "exists") {
+    throw new CliError(`${show(plan.path)} already exists with other contents. Nothing was written.`, {
+      exitCode: ExitCode.contractFailed,
+      hint: "Pass --force to replace it (your changes to that file would be lost), or choose another --id.",
+    });
   }
-  changes.push(...envChanges(root, snippet));
+  const { snippet, changes } = plan;
 
   if (options.dryRun) {
     io.out.write(changes.length ? await renderDiff(changes, io.cwd) : "");
@@ -173,25 +121,21 @@ export async function runAddProvider(input: AddProviderInput, io: Io = defaultIo
   const lines = changes.length
     ? changes.map((c) => `${c.before === null ? "created" : "updated"} ${show(c.path)}`)
     : [`Provider "${snippet.id}" is already set up in ${show(configPath)}; nothing changed.`];
-  if (snippet.hasCallback)
+  if (snippet.hasCallback) {
     lines.push(
       "",
-      `Register this callback URL at the provider (§4.1):`,
-      `  ${callbackUrl(snippet.id, options.baseUrl)}`,
+      "Register this callback URL at the provider (§4.1):",
+      `  ${callbackUrl(snippet.id, options.baseUrl, io.env)}`,
     );
+  }
   if (snippet.env.length) lines.push("", `Fill in ${snippet.env.map((e) => e.name).join(", ")} in .env.local.`);
-  const notes = [
-    ...snippet.notes,
-    ...(kind === "email"
-      ? [describeEmailSupport(configPath, edit.status === "unchanged" ? configText : edit.text)]
-      : []),
-  ];
+  const notes = [...snippet.notes, ...(kind === "email" ? [describeEmailSupport(configPath, plan.configText)] : [])];
   if (notes.length) lines.push("", ...notes.map((n) => `note: ${n}`));
   io.out.write(`${lines.join("\n")}\n`);
   return ExitCode.ok;
 }
 
-export function configure(command: Command, setExitCode: (code: number) => void): void {
+export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
   command.argument(
     "[kind]",
     `provider kind: ${kindCatalog.map((k) => [k.kind, ...(k.aliases ?? [])].join("|")).join(", ")}`,
@@ -234,6 +178,8 @@ Exit codes: 0 added (or already there), 1 the edit was refused and nothing writt
     )
     .action(async (kind: string | undefined, flags: Record<string, unknown>) => {
       const { config, baseUrl, force, dryRun, list, ...provider } = flags;
-      setExitCode(await runAddProvider({ kind, config, baseUrl, force, dryRun, list, provider } as AddProviderInput));
+      setExitCode(
+        await runAddProvider({ kind, config, baseUrl, force, dryRun, list, provider } as AddProviderInput, io),
+      );
     });
 }

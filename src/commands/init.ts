@@ -9,12 +9,13 @@ import { accessSync, constants, existsSync, mkdtempSync, rmdirSync, statSync } f
 import { dirname, join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
-import { type Generators, type InitPlan, planInit } from "../generators/project.js";
-import { type Backend, backends, dialectOf, dialects, schemaFlavours } from "../generators/types.js";
+import { type Backend, backends, dialectOf, dialects, schemaFlavours } from "../catalog/backends.js";
+import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../catalog/provider-kinds.js";
+import type { InitPlan } from "../generators/init.js";
 import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
+import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
-import { isInteractive } from "../lib/terminal.js";
-import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../providers/kinds.js";
+import { type ParsedProvider, parseProvider } from "../schemas/provider-options.js";
 import {
   type Detection,
   detectPackageManager,
@@ -60,22 +61,6 @@ const expectations = {
   session: "jwt or database",
   packageManager: packageManagers.join(", "),
 };
-
-export interface Io {
-  cwd: string;
-  out: NodeJS.WritableStream;
-  interactive: boolean;
-  env: NodeJS.ProcessEnv;
-  /** The adapter and schema generators; tests may pass their own. */
-  generators?: () => Promise<Generators>;
-}
-
-const defaultIo = (): Io => ({
-  cwd: process.cwd(),
-  out: process.stdout,
-  interactive: isInteractive(),
-  env: process.env,
-});
 
 /** --dir: created when absent, refused when it is a file or cannot be written. */
 function checkDir(dir: string, shown: string): void {
@@ -150,8 +135,8 @@ async function complete(options: Options, io: Io) {
   return { ...given, ...answers } as Required<typeof given>;
 }
 
-/** Options each provider needs: none under --yes or in CI, asked in a terminal. */
-async function providerOptions(kinds: ProviderKind[], ask: boolean): Promise<Record<string, unknown>[]> {
+/** Each provider with its options: none needed under --yes or in CI, asked in a terminal. */
+async function parsedProviders(kinds: ProviderKind[], ask: boolean): Promise<ParsedProvider[]> {
   const needy = kinds.filter((k) => missingOptions(k, {}).length > 0);
   if (needy.length && !ask) {
     const free = kindCatalog.filter((k) => missingOptions(k.kind, {}).length === 0).map((k) => k.kind);
@@ -160,9 +145,12 @@ async function providerOptions(kinds: ProviderKind[], ask: boolean): Promise<Rec
     );
   }
   const { askOptions } = ask && needy.length ? await import("../prompts/add-provider.js") : { askOptions: undefined };
-  const result: Record<string, unknown>[] = [];
-  for (const kind of kinds)
-    result.push(askOptions && needy.includes(kind) ? await askOptions(missingOptions(kind, {})) : {});
+  const result: ParsedProvider[] = [];
+  for (const kind of kinds) {
+    result.push(
+      parseProvider(kind, askOptions && needy.includes(kind) ? await askOptions(missingOptions(kind, {})) : {}),
+    );
+  }
   return result;
 }
 
@@ -180,7 +168,7 @@ function conflicts(o: { backend: Backend; dialect?: string; session: string; kin
   }
 }
 
-export async function runInit(input: InitInput, io: Io = defaultIo()): Promise<ExitCodeValue> {
+export async function runInit(input: InitInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseOptions(initOptions, input, expectations);
   const root = resolve(io.cwd, options.dir);
   checkDir(root, options.dir);
@@ -192,21 +180,18 @@ export async function runInit(input: InitInput, io: Io = defaultIo()): Promise<E
   );
   const kinds = [...new Set(parsed.providers.map(resolveKind))];
   conflicts({ backend: parsed.backend, dialect: options.dialect, session: parsed.session, kinds });
-  const kindOptions = await providerOptions(kinds, io.interactive && !options.yes);
+  const providers = await parsedProviders(kinds, io.interactive && !options.yes);
 
-  const plan: InitPlan = await planInit(
-    {
-      root,
-      kinds,
-      kindOptions,
-      backend: parsed.backend,
-      schema: parsed.schema,
-      session: parsed.session,
-      dialect: options.dialect ?? dialectOf(parsed.backend) ?? "sqlite",
-      force: options.force,
-    },
-    io.generators,
-  );
+  const { planInit } = await import("../generators/init.js");
+  const plan: InitPlan = await planInit({
+    root,
+    providers,
+    backend: parsed.backend,
+    schema: parsed.schema,
+    session: parsed.session,
+    dialect: options.dialect ?? dialectOf(parsed.backend) ?? "sqlite",
+    force: options.force,
+  });
   if (options.dryRun) {
     io.out.write(await reportPlan(plan, root, io, true));
     return ExitCode.ok;
@@ -280,7 +265,7 @@ async function nextSteps(plan: InitPlan, io: Io, o: { installed: boolean; root: 
   else io.out.write(`\nNext steps:\n${lines.map((l) => `  - ${l}`).join("\n")}\n`);
 }
 
-export function configure(command: Command, setExitCode: (code: number) => void): void {
+export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
   command
     .argument("[dir]", "the project to set up, as --dir")
     .option("--dir <path>", "the project to set up (created when absent)")
@@ -332,6 +317,6 @@ Exit codes: 0 set up (or already set up), 1 the install failed (files were writt
       if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir) {
         throw new UsageError(`Two project folders given: ${dir} and --dir ${String(flags.dir)}; pass one.`);
       }
-      setExitCode(await runInit({ ...flags, dir: dir ?? flags.dir } as InitInput));
+      setExitCode(await runInit({ ...flags, dir: dir ?? flags.dir } as InitInput, io));
     });
 }

@@ -7,10 +7,12 @@
  * adapters/sql.ts.hbs) with small dialect conditionals; memory and skeleton
  * have their own.
  */
+
+import { type Backend, type Dialect, dialectOf } from "../catalog/backends.js";
 import type { DependencyName } from "../catalog/dependencies.js";
 import { renderTemplate } from "./render.js";
 import { generateSqlSchema, sqlDialectContext } from "./sql-schema.js";
-import { authDir, type Backend, type Dialect, dialectOf, type GeneratedPart, type PlannedFile } from "./types.js";
+import { authDir, type GeneratedPart, type PlannedFile } from "./types.js";
 
 export interface AdapterOptions {
   /** How relative imports end: ".js" for NodeNext resolution, "" for bundlers. */
@@ -64,25 +66,31 @@ const drivers: Record<Dialect, BackendPackages> = {
   },
 };
 
-export async function generateAdapter(backend: Backend, options: AdapterOptions): Promise<GeneratedPart> {
+/** The adapter and what comes with it; `adapterPath` is the module exporting `createAdapter()`, every template's factory. */
+export async function generateAdapter(
+  backend: Backend,
+  options: AdapterOptions,
+): Promise<GeneratedPart & { adapterPath: string }> {
   const dialect = dialectOf(backend);
   if (dialect && options.dialect && options.dialect !== dialect) {
     throw new Error(`The ${backend} adapter writes ${dialect} SQL, not ${options.dialect}`);
   }
   const ext = options.importExtension;
   const files: PlannedFile[] = [];
-  const part: GeneratedPart = {
+  const adapterPath = `${authDir}/adapter.ts`;
+  const part = {
+    adapterPath,
     files,
     // Type-only import of @auth/core/adapters; Auth.js projects have it already.
-    dependencies: ["@auth/core"],
-    devDependencies: ["create-auth"],
-    env: [],
+    dependencies: ["@auth/core"] as DependencyName[],
+    devDependencies: ["create-auth"] as DependencyName[],
+    env: [] as GeneratedPart["env"],
     scripts: { "verify-adapter": verifyScript },
   };
 
   if (dialect) {
     const context = { ...sqlDialectContext(dialect), ext, sql: true };
-    files.push({ path: `${authDir}/adapter.ts`, contents: await renderTemplate("adapters/sql.ts.hbs", context) });
+    files.push({ path: adapterPath, contents: await renderTemplate("adapters/sql.ts.hbs", context) });
     files.push({ path: `${authDir}/db.ts`, contents: await renderTemplate("adapters/db.ts.hbs", context) });
     files.push({
       path: `${authDir}/verify-adapter.ts`,
@@ -98,10 +106,7 @@ export async function generateAdapter(backend: Backend, options: AdapterOptions)
     part.env.push(...driver.env);
   } else {
     const context = { ext, sql: false, dialect: "", sqlite: false };
-    files.push({
-      path: `${authDir}/adapter.ts`,
-      contents: await renderTemplate(`adapters/${backend}.ts.hbs`, context),
-    });
+    files.push({ path: adapterPath, contents: await renderTemplate(`adapters/${backend}.ts.hbs`, context) });
     files.push({
       path: `${authDir}/verify-adapter.ts`,
       contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context),

@@ -6,9 +6,10 @@
  * switches conditionals inside it.
  */
 
+import type { Dialect, SchemaFlavour } from "../catalog/backends.js";
 import type { DependencyName } from "../catalog/dependencies.js";
 import { renderTemplate } from "./render.js";
-import { authDir, type Dialect, type GeneratedPart, type SchemaFlavour } from "./types.js";
+import { authDir, type GeneratedPart } from "./types.js";
 
 export interface SchemaOptions {
   /** Extension written on relative imports in generated TypeScript ("" for bundlers, ".js" for NodeNext). */

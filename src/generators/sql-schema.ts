@@ -4,8 +4,10 @@
  * the identifier quoting and placeholders from `sqlDialectContext`, so the
  * adapter and the schema cannot disagree on a column name.
  */
+
+import type { Dialect } from "../catalog/backends.js";
 import { renderTemplate } from "./render.js";
-import { authDir, type Dialect, type GeneratedPart } from "./types.js";
+import { authDir, type GeneratedPart } from "./types.js";
 
 /** The camelCase columns: PostgreSQL folds unquoted names to lowercase, so they are always quoted. */
 const camelCaseColumns = [

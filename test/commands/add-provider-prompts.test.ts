@@ -2,12 +2,12 @@
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, inTerminal, keys, tempDir } from "../helpers.js";
+import { fixture, inTerminal, keys, type Step, tempDir } from "../helpers.js";
 
 const { down, enter, ctrlC } = keys;
 
 /** Runs add-provider in a pty on a copy of the sample project. */
-async function typed(args: string[], input: string[]) {
+async function typed(args: string[], input: Step[]) {
   const dir = tempDir("create-auth-tty-");
   cpSync(fixture("projects", "next-app"), dir, { recursive: true });
   return { dir, ...(await inTerminal(["add-provider", ...args], input, dir)) };
@@ -15,7 +15,10 @@ async function typed(args: string[], input: string[]) {
 
 describe("add-provider in a terminal", () => {
   it("asks for the kind when none is given", async () => {
-    const { result, screen, read } = await typed([], [down, down, down, down, down, enter]);
+    const { result, screen, read } = await typed(
+      [],
+      [["Which kind of provider?", down, down, down, down, down, enter]],
+    );
     expect(screen).toMatch(/Which kind of provider\?/);
     expect(result.exitCode).toBe(0);
     expect(read("src/auth.ts")).toContain("vk,");
@@ -23,7 +26,13 @@ describe("add-provider in a terminal", () => {
   });
 
   it("asks for the options a kind needs and that no flag gave", async () => {
-    const { result, screen, read } = await typed(["oidc"], ["corp", enter, "https://login.corp.example", enter]);
+    const { result, screen, read } = await typed(
+      ["oidc"],
+      [
+        ["(--id)", ..."corp", enter],
+        ["(--issuer)", ..."https://login.corp.example", enter],
+      ],
+    );
     expect(screen).toMatch(/provider id, part of the callback URL .*\(--id\)/);
     expect(screen).toMatch(/issuer URL .*\(--issuer\)/);
     expect(result.exitCode).toBe(0);
@@ -31,7 +40,7 @@ describe("add-provider in a terminal", () => {
   });
 
   it("Ctrl-C cancels and writes nothing", async () => {
-    const { result, screen, dir, read } = await typed([], [ctrlC]);
+    const { result, screen, dir, read } = await typed([], [["Which kind of provider?", ctrlC]]);
     expect(result.exitCode).toBe(130);
     expect(screen).toMatch(/Cancelled; nothing was written/);
     expect(existsSync(join(dir, "src/providers"))).toBe(false);

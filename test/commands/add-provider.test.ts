@@ -2,7 +2,7 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, snapshot, tempDir } from "../helpers.js";
+import { cli, fixture, inProcess, snapshot, tempDir } from "../helpers.js";
 
 function project(): string {
   const dir = tempDir("create-auth-app-");
@@ -144,7 +144,7 @@ describe("create-auth add-provider", () => {
   ])("bad input %j: one clear line, exit 2, nothing written", async (args, message) => {
     const dir = project();
     const before = snapshot(dir);
-    const result = await cli(args as string[], { cwd: dir, env: { CI: "true" } });
+    const result = await inProcess(args as string[], { cwd: dir });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(snapshot(dir)).toEqual(before);

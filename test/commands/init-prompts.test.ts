@@ -1,30 +1,23 @@
 // The init questions in a real pseudo-terminal (util-linux `script`), keys typed as a person would.
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { inTerminal, keys, tempDir } from "../helpers.js";
+import { inTerminal, keys, type Step, tempDir } from "../helpers.js";
 
 const { down, space, enter, ctrlC } = keys;
 
 /** Runs init (never installing) in a pty in an empty dir. */
-async function typed(args: string[], input: string[]) {
+async function typed(args: string[], input: Step[]) {
   const dir = tempDir("create-auth-init-tty-");
   return { dir, ...(await inTerminal(["init", "--no-install", ...args], input, dir)) };
 }
 
 describe("init in a terminal", () => {
   it("asks the grouped questions no flag answered, then writes and shows the next steps", async () => {
-    const keys = [
-      down,
-      down,
-      space,
-      enter, // providers: add email to the preselected credentials
-      down,
-      enter, // backend: postgres
-      down,
-      down,
-      enter, // schema: drizzle
-      down,
-      enter, // session: database
+    const keys: Step[] = [
+      ["Sign-in providers", down, down, space, enter], // add email to the preselected credentials
+      ["Database adapter", down, enter], // postgres
+      ["Entity schema flavour", down, down, enter], // drizzle
+      ["Session strategy", down, enter], // database
     ];
     const { result, screen, read } = await typed([], keys);
     expect(screen).toMatch(/Sign-in providers \(--providers/);
@@ -44,7 +37,10 @@ describe("init in a terminal", () => {
   it("asks an OIDC provider's options and prints its callback URL", async () => {
     const { result, screen, read } = await typed(
       ["--providers", "oidc", "--backend", "memory", "--schema", "sql", "--session", "jwt"],
-      ["corp", enter, "https://login.corp.example", enter],
+      [
+        ["(--id)", ..."corp", enter],
+        ["(--issuer)", ..."https://login.corp.example", enter],
+      ],
     );
     expect(screen).toMatch(/\(--id\)/);
     expect(screen).toMatch(/\(--issuer\)/);
@@ -54,7 +50,7 @@ describe("init in a terminal", () => {
   }, 60_000);
 
   it("Ctrl-C cancels with exit 130 and writes nothing", async () => {
-    const { result, screen, dir } = await typed([], [ctrlC]);
+    const { result, screen, dir } = await typed([], [["Sign-in providers", ctrlC]]);
     expect(result.exitCode).toBe(130);
     expect(screen).toMatch(/Cancelled; nothing was written/);
     expect(readdirSync(dir)).toEqual([]);

@@ -3,7 +3,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, writeFileSyn
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
-import { cli, isRoot, nobody, root, snapshot, tempDir } from "../helpers.js";
+import { cli, inProcess, isRoot, nobody, root, snapshot, tempDir } from "../helpers.js";
 
 const init = (dir: string, ...args: string[]) =>
   cli(["init", "--no-install", ...args], { cwd: dir, env: { CI: "true" } });
@@ -42,7 +42,7 @@ describe("create-auth init --yes", () => {
     // Run from this checkout, the project points at it: no registry range could reach it (src/workspace/self.ts).
     expect(self).toBe(`file:${root.replace(/\/$/, "")}`);
     expect(pkg.scripts["verify-adapter"]).toMatch(/create-auth verify-adapter/);
-    expect(pkg.allowScripts).toEqual({ "better-sqlite3": true });
+    expect(pkg.allowScripts).toEqual({ "better-sqlite3": true, esbuild: false });
     const config = read(dir, "auth.ts");
     expect(config).toContain('import { credentials } from "./providers/credentials.js";');
     expect(config).toContain('session: { strategy: "jwt" },');
@@ -166,7 +166,7 @@ describe("create-auth init: bad input is one line, exit 2, nothing written", () 
   it.each(cases)("%s", async (_, args, message) => {
     const dir = file();
     const before = snapshot(dir);
-    const result = await init(dir, "--yes", ...args);
+    const result = await inProcess(["init", "--no-install", "--yes", ...args], { cwd: dir });
     expect(result.exitCode).toBe(2);
     expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(message);

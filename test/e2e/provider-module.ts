@@ -11,9 +11,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Provider } from "@auth/core/providers";
 import { tsImport } from "tsx/esm/api";
-import { generateProvider } from "../../src/providers/generate.js";
-import { type ProviderKind, parseProviderOptions } from "../../src/providers/kinds.js";
-import type { ImportSpec, ProviderSnippet } from "../../src/providers/snippet.js";
+import type { ProviderKind } from "../../src/catalog/provider-kinds.js";
+import { generateProvider } from "../../src/generators/provider.js";
+import type { ImportSpec, ProviderSnippet } from "../../src/generators/types.js";
+import { parseProviderOptions } from "../../src/schemas/provider-options.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 

@@ -12,8 +12,8 @@ import { execa } from "execa";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Backend, backends } from "../../src/catalog/backends.js";
 import { generateAdapter } from "../../src/generators/adapter.js";
-import { type Backend, backends } from "../../src/generators/types.js";
 import { cli, root, tempDir } from "../helpers.js";
 
 const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -79,8 +79,6 @@ let pgAdmin: pg.Pool | undefined;
 let mysqlAdmin: mysql.Connection | undefined;
 
 beforeAll(async () => {
-  // The CLI under test is the built one.
-  await execa(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.build.json"], { cwd: root, reject: false });
   for (const backend of backends) await renderProject(backend);
   pgAdmin = new pg.Pool({ connectionString: pgUrl, max: 1 });
   await pgAdmin.query(`CREATE SCHEMA ${pgSchema}`);

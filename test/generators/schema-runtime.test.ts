@@ -17,8 +17,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import type { Dialect } from "../../src/catalog/backends.js";
 import { generateSchema } from "../../src/generators/schema.js";
-import type { Dialect, GeneratedPart } from "../../src/generators/types.js";
+import type { GeneratedPart } from "../../src/generators/types.js";
 import { root, tempDir } from "../helpers.js";
 
 /** A TypeORM entity class, as TypeORM's DataSource takes it. */

@@ -11,9 +11,10 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
+import { type Dialect, dialects } from "../../src/catalog/backends.js";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { generateSchema } from "../../src/generators/schema.js";
-import { type Dialect, dialects, type GeneratedPart } from "../../src/generators/types.js";
+import type { GeneratedPart } from "../../src/generators/types.js";
 import { root, tempDir } from "../helpers.js";
 
 const require = createRequire(import.meta.url);

@@ -10,8 +10,8 @@ import Database from "better-sqlite3";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { type Dialect, dialects } from "../../src/catalog/backends.js";
 import { generateSqlSchema, quoteIdentifier, renderSqlSchema } from "../../src/generators/sql-schema.js";
-import { type Dialect, dialects } from "../../src/generators/types.js";
 import { tempDir } from "../helpers.js";
 
 const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";

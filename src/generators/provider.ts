@@ -1,12 +1,14 @@
 /**
- * `add-provider <kind>` generators: validated options -> a ProviderSnippet
- * (the provider module(s) to write beside the auth config, the import and
- * entry the config edit adds, env variables and notes). Nothing touches disk.
+ * Provider generators, for `add-provider <kind>` and `init` alike: validated
+ * options -> a ProviderSnippet (the provider module(s) to write beside the
+ * auth config, the import and entry the config edit adds, env variables,
+ * dependencies and notes). Nothing touches disk.
  */
-
-import { isBindingName, renderTemplate } from "../generators/render.js";
-import { kindEntry, type ProviderKind, type ProviderOptions, parseProviderOptions, resolveKind } from "./kinds.js";
-import type { EnvVariable, GeneratedFile, ProviderSnippet } from "./snippet.js";
+import { dependencyVersions } from "../catalog/dependencies.js";
+import { kindEntry, type ProviderKind } from "../catalog/provider-kinds.js";
+import type { ProviderOptions } from "../schemas/provider-options.js";
+import { isBindingName, renderTemplate } from "./render.js";
+import type { EnvVariable, PlannedFile, ProviderSnippet } from "./types.js";
 
 export interface GenerateContext {
   /** Extension of relative imports in the user's project: ".js" under NodeNext resolution, else "". */
@@ -52,10 +54,10 @@ export const envPrefix = (id: string) => `AUTH_${id.toUpperCase().replace(/-/g, 
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
 function dependencyNotes(kind: ProviderKind): string[] {
-  const deps = kindEntry(kind).dependencies;
-  if (!deps) return [];
-  const names = Object.keys(deps);
-  return [`Needs ${names.join(" and ")}: npm install ${names.map((n) => `"${n}@${deps[n]}"`).join(" ")}`];
+  const names = kindEntry(kind).dependencies ?? [];
+  if (names.length === 0) return [];
+  const specs = names.map((n) => `"${n}@${dependencyVersions[n]}"`).join(" ");
+  return [`Needs ${names.join(" and ")}: npm install ${specs}`];
 }
 
 interface Plan {
@@ -203,33 +205,28 @@ function plan(kind: ProviderKind, options: ProviderOptions, names: { binding: st
   }
 }
 
-/**
- * Generates the provider module(s) for `kind` (a kind or an alias). The
- * options are validated again here (see parseProviderOptions), so raw flag
- * values work too; a bad value throws the same one-line UsageError.
- */
-export async function generateProvider(
-  kind: ProviderKind | string,
-  options: Readonly<Record<string, unknown>>,
+/** Generates the provider module(s) for `kind` from options parsed by parseProviderOptions. */
+export async function generateProvider<K extends ProviderKind>(
+  kind: K,
+  parsed: ProviderOptions<K>,
   context: GenerateContext = {},
 ): Promise<ProviderSnippet> {
-  const resolved = resolveKind(kind);
-  const parsed = parseProviderOptions(resolved, options);
   const binding = bindingName(parsed.id);
   const file = `providers/${parsed.id}.ts`;
   const ext = context.importExtension ?? "";
-  const p = plan(resolved, parsed, { binding, file });
-  const view = { ...p.view, kind: resolved, id: parsed.id, binding, file, ext, envPrefix: envPrefix(parsed.id) };
-  const files: GeneratedFile[] = await Promise.all(
+  const p = plan(kind, parsed, { binding, file });
+  const view = { ...p.view, kind, id: parsed.id, binding, file, ext, envPrefix: envPrefix(parsed.id) };
+  const files: PlannedFile[] = await Promise.all(
     p.files.map(async (f) => ({ path: f.path, contents: await renderTemplate(`providers/${f.template}`, view) })),
   );
   return {
     id: parsed.id,
-    kind: resolved,
+    kind,
     imports: [{ from: `./providers/${parsed.id}${ext}`, named: [binding] }],
     entry: binding,
     files,
     env: p.env,
+    dependencies: [...(kindEntry(kind).dependencies ?? [])],
     hasCallback: p.hasCallback,
     notes: p.notes,
   };

@@ -1,15 +1,9 @@
-// package.json, tsconfig and dotenv planning for init: add what is missing, never change a value that is there.
+// package.json, tsconfig, dotenv and .gitignore planning: add what is missing, never change a value that is there.
 import { describe, expect, it } from "vitest";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
-import {
-  envExample,
-  envLocal,
-  gitignore,
-  mergePackageJson,
-  newSecret,
-  newTsconfig,
-  packageName,
-} from "../../src/generators/project.js";
+import { gitignore, initEnvFiles, newSecret, providerEnvFiles } from "../../src/generators/env-files.js";
+import { mergePackageJson, packageName } from "../../src/generators/package-json.js";
+import { newTsconfig } from "../../src/generators/tsconfig.js";
 import { selfDependencySpec } from "../../src/workspace/self.js";
 
 const needs = {
@@ -29,8 +23,14 @@ describe("mergePackageJson", () => {
     });
     expect(pkg.devDependencies).toEqual({ "create-auth": selfDependencySpec(), tsx: dependencyVersions.tsx });
     expect(pkg.scripts).toEqual(needs.scripts);
-    expect(pkg.allowScripts).toEqual({ "better-sqlite3": true });
+    expect(pkg.allowScripts).toEqual({ "better-sqlite3": true, esbuild: false });
     expect(kept).toEqual([]);
+  });
+
+  it("leaves an install-script decision the user made, approval or denial", () => {
+    const existing = '{ "allowScripts": { "esbuild": true, "better-sqlite3": false } }\n';
+    const pkg = JSON.parse(mergePackageJson(existing, needs, "/x").text);
+    expect(pkg.allowScripts).toEqual({ esbuild: true, "better-sqlite3": false });
   });
 
   it("keeps existing versions, scripts, allowScripts entries, key order and indentation", () => {
@@ -41,7 +41,7 @@ describe("mergePackageJson", () => {
     expect(pkg.dependencies["@auth/core"]).toBe("0.30.0");
     expect(pkg.dependencies["better-sqlite3"]).toBe(dependencyVersions["better-sqlite3"]);
     expect(pkg.scripts["verify-adapter"]).toBe("mine");
-    expect(pkg.allowScripts).toEqual({ "better-sqlite3@12.0.0": true });
+    expect(pkg.allowScripts).toEqual({ "better-sqlite3@12.0.0": true, esbuild: false });
     expect(text).toMatch(/^ {4}"name"/m);
     expect(kept.join("\n")).toMatch(/keeps @auth\/core@0\.30\.0/);
     expect(kept.join("\n")).toMatch(/keeps its "verify-adapter" script/);
@@ -107,20 +107,30 @@ describe("env files", () => {
     expect(newSecret()).not.toBe(newSecret());
   });
 
-  it(".env.example lists every variable with no secret value", () => {
-    const text = envExample(null, vars);
-    expect(text).toMatch(/^AUTH_SECRET=$/m);
-    expect(text).toMatch(/^DATABASE_URL=file:\.\/dev\.db$/m);
+  const none = { example: null, local: null };
+
+  it("init: .env.example lists every variable with no secret value", () => {
+    const { example } = initEnvFiles(none, vars, "s3cret");
+    expect(example).toMatch(/^AUTH_SECRET=$/m);
+    expect(example).not.toContain("s3cret");
+    expect(example).toMatch(/^DATABASE_URL=file:\.\/dev\.db$/m);
   });
 
-  it(".env.local gets a fresh secret, and keeps an existing one", () => {
-    expect(envLocal(null, vars, "s3cret")).toMatch(/^AUTH_SECRET=s3cret$/m);
+  it("init: .env.local gets a fresh secret, and keeps an existing one", () => {
+    expect(initEnvFiles(none, vars, "s3cret").local).toMatch(/^AUTH_SECRET=s3cret$/m);
     const existing = "AUTH_SECRET=mine\n";
-    const merged = envLocal(existing, vars, "other");
+    const merged = initEnvFiles({ example: null, local: existing }, vars, "other").local;
     expect(merged.startsWith(existing)).toBe(true);
     expect(merged).not.toContain("other");
     expect(merged).toMatch(/^DATABASE_URL=file:\.\/dev\.db$/m);
-    expect(envLocal(merged, vars)).toBe(merged);
+    expect(initEnvFiles({ example: null, local: merged }, vars).local).toBe(merged);
+  });
+
+  it("add-provider: the example value documented, an empty value to fill in", () => {
+    const issuer = [{ name: "AUTH_CORP_ISSUER", description: "Issuer", example: "https://login.example.com" }];
+    const files = providerEnvFiles(none, issuer, "oidc provider");
+    expect(files.example).toMatch(/^AUTH_CORP_ISSUER=https:\/\/login\.example\.com$/m);
+    expect(files.local).toMatch(/^AUTH_CORP_ISSUER=$/m);
   });
 
   it(".gitignore gains .env.local (and node_modules when new)", () => {

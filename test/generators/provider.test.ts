@@ -2,10 +2,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bindingName } from "../../src/providers/generate.js";
-import type { ProviderSnippet } from "../../src/providers/snippet.js";
+import { bindingName } from "../../src/generators/provider.js";
+import type { ProviderSnippet } from "../../src/generators/types.js";
 import { root } from "../helpers.js";
-import { generateInto, importGenerated, makeProject } from "./project.js";
+import { generateInto, importGenerated, makeProject } from "./provider-project.js";
 
 /** Every character class a JS string literal can get wrong. */
 const tricky = "He said \"hi\" 'there' `x` ${y} \\ \\n \n\r\t ü 😀 \u2028\u2029 \ud800 */ </script> {{z}}";

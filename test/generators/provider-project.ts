@@ -3,8 +3,9 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { tsImport } from "tsx/esm/api";
-import { type GenerateContext, generateProvider } from "../../src/providers/generate.js";
-import type { ProviderSnippet } from "../../src/providers/snippet.js";
+import { type GenerateContext, generateProvider } from "../../src/generators/provider.js";
+import type { ProviderSnippet } from "../../src/generators/types.js";
+import { parseProvider } from "../../src/schemas/provider-options.js";
 import { root, tempDir } from "../helpers.js";
 
 /** The tsconfig a typical app would have (bundler resolution, strict). */
@@ -41,7 +42,8 @@ export async function generateInto(
   context: GenerateContext = {},
   sub = ".",
 ): Promise<ProviderSnippet> {
-  const snippet = await generateProvider(kind, options, context);
+  const provider = parseProvider(kind, options);
+  const snippet = await generateProvider(provider.kind, provider.options, context);
   for (const file of snippet.files) {
     const path = join(dir, sub, file.path);
     mkdirSync(dirname(path), { recursive: true });

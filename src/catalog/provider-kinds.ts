@@ -1,24 +1,18 @@
 /**
- * The provider kinds `add-provider` knows: one catalog that feeds `--list`,
- * the commander flags and the prompts, and `parseProviderOptions`, which
- * turns raw flag/prompt values into validated options (schemas.ts) or one
- * line naming the flag.
+ * The provider kinds `add-provider` and `init` know: one catalog that feeds
+ * `--list`, the commander flags, the prompts and the generators. The options'
+ * validation lives beside it in src/schemas/provider-options.ts.
  */
-import { type DependencyName, dependencyVersions } from "../catalog/dependencies.js";
+
 import { UsageError } from "../lib/errors.js";
-import { toFlag } from "../lib/options.js";
-import { oauthChecks, oidcChecks, type ProviderKind, type ProviderOptions, providerSchemas } from "./schemas.js";
+import type { DependencyName } from "./dependencies.js";
 
-export type { ProviderKind, ProviderOptions } from "./schemas.js";
+export const providerKinds = ["oauth", "oidc", "email", "credentials", "webauthn", "social"] as const;
+export type ProviderKind = (typeof providerKinds)[number];
 
-export const providerKinds = [
-  "oauth",
-  "oidc",
-  "email",
-  "credentials",
-  "webauthn",
-  "social",
-] as const satisfies readonly ProviderKind[];
+/** CSRF checks on the callback (§2.4, §2.5). */
+export const oauthChecks = ["none", "state", "pkce"] as const;
+export const oidcChecks = ["none", "state", "nonce", "pkce"] as const;
 
 export interface KindOption {
   /** camelCase key, as commander names the flag's value. */
@@ -38,8 +32,8 @@ export interface KindEntry {
   description: string;
   aliases?: readonly string[];
   options: readonly KindOption[];
-  /** Packages the generated code imports beyond the auth library itself (name → semver range). */
-  dependencies?: Readonly<Record<string, string>>;
+  /** Packages the generated code imports beyond the auth library itself; versions from catalog/dependencies.ts. */
+  dependencies?: readonly DependencyName[];
 }
 
 const opt = (key: string, flag: string, description: string, extra: Partial<KindOption> = {}): KindOption => ({
@@ -81,9 +75,6 @@ const oauthCommon = (checks: readonly string[]): KindOption[] => [
   opt("brandColor", "--brand-color <color>", "button colour on the sign-in page, e.g. #24292f"),
   opt("logo", "--logo <url>", "button logo URL on the sign-in page"),
 ];
-
-/** Versions come from the one catalog that init's package.json uses too. */
-const versionsOf = (...names: DependencyName[]) => Object.fromEntries(names.map((n) => [n, dependencyVersions[n]]));
 
 export const kindCatalog: readonly KindEntry[] = [
   {
@@ -144,7 +135,7 @@ export const kindCatalog: readonly KindEntry[] = [
     aliases: ["passkey"],
     options: [id("webauthn"), name("Passkey")],
     // @auth/core's peer dependencies for WebAuthn.
-    dependencies: versionsOf("@simplewebauthn/server", "@simplewebauthn/browser"),
+    dependencies: ["@simplewebauthn/server", "@simplewebauthn/browser"],
   },
   {
     kind: "social",
@@ -156,7 +147,7 @@ export const kindCatalog: readonly KindEntry[] = [
       opt("apiVersion", "--api-version <version>", "VK API version sent as v= on every endpoint", { default: "5.126" }),
     ],
     // The generated profile schema (providers/<id>-profile.ts) uses the zod API common to v3 and v4.
-    dependencies: versionsOf("zod"),
+    dependencies: ["zod"],
   },
 ];
 
@@ -180,7 +171,8 @@ export function resolveKind(input: string): ProviderKind {
   return entry.kind;
 }
 
-const flagOf = (option: KindOption) => option.flag.split(" ")[0]!;
+/** "--api-version" of "--api-version <version>". */
+export const flagOf = (option: KindOption) => option.flag.split(" ")[0]!;
 
 /**
  * Options a kind still needs beyond `given`, alternatives included (oidc:
@@ -195,31 +187,4 @@ export function missingOptions(kind: ProviderKind, given: Readonly<Record<string
   if (kind === "oidc" && !has("issuer") && !has("wellKnown")) add("issuer");
   if (kind === "oauth" && !has("issuer") && !has("authorization")) add("authorization");
   return missing;
-}
-
-/**
- * Validates raw values (flags, prompt answers or already-parsed options) for
- * `kind`. Undefined values count as not given. On error: a UsageError whose
- * message is one line naming the flag, e.g.
- * `--api-version: "abc" is not a VK API version; expected MAJOR.MINOR such as 5.126`.
- */
-export function parseProviderOptions<K extends ProviderKind>(
-  kind: K,
-  raw: Readonly<Record<string, unknown>>,
-): ProviderOptions<K> {
-  const entry = kindEntry(kind);
-  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
-  // A flag of another kind is a mistake worth naming (e.g. --issuer on social), not something to drop.
-  const foreign = Object.keys(given).find((key) => !entry.options.some((o) => o.key === key));
-  if (foreign !== undefined) {
-    throw new UsageError(
-      `${toFlag(foreign)}: not an option of ${kind} providers; they take ${entry.options.map(flagOf).join(", ")}.`,
-    );
-  }
-  const parsed = providerSchemas[kind].safeParse(given);
-  if (parsed.success) return parsed.data as ProviderOptions<K>;
-  const issue = parsed.error.issues[0]!;
-  const key = String(issue.path[0] ?? "");
-  const option = entry.options.find((o) => o.key === key);
-  throw new UsageError(`${option ? flagOf(option) : toFlag(key)}: ${issue.message}`);
 }

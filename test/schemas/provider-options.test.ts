@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { kindCatalog, missingOptions, providerKinds, resolveKind } from "../../src/catalog/provider-kinds.js";
 import { UsageError } from "../../src/lib/errors.js";
-import {
-  kindCatalog,
-  missingOptions,
-  parseProviderOptions,
-  providerKinds,
-  resolveKind,
-} from "../../src/providers/kinds.js";
+import { parseProviderOptions } from "../../src/schemas/provider-options.js";
 
 /** The one-line message parseProviderOptions throws, or "ok". */
 function problem(kind: Parameters<typeof parseProviderOptions>[0], raw: Record<string, unknown>): string {

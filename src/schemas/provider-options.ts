@@ -1,13 +1,22 @@
 /**
  * The zod schemas of `add-provider <kind>` options, one per kind, built from
- * shared pieces. Every schema accepts both what commander/prompts give
- * (strings, comma lists) and its own output, so parsing twice is harmless:
- * generateProvider re-validates whatever it is handed, because the generated
- * code is only safe for validated values.
+ * shared pieces. Each accepts what commander and the prompts give (strings,
+ * comma lists). The generators take only their output: the generated code is
+ * safe for validated values only.
  *
- * Issue messages are the part after "--flag: " (kinds.ts adds the flag).
+ * Issue messages are the part after "--flag: " (parseProviderOptions adds the flag).
  */
 import { z } from "zod";
+import {
+  flagOf,
+  kindEntry,
+  oauthChecks,
+  oidcChecks,
+  type ProviderKind,
+  resolveKind,
+} from "../catalog/provider-kinds.js";
+import { UsageError } from "../lib/errors.js";
+import { toFlag } from "../lib/options.js";
 
 const quoted = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : String(value));
 
@@ -88,9 +97,6 @@ function checksSchema<const C extends readonly string[]>(allowed: C) {
     })
     .transform((values) => [...new Set(values)] as C[number][]);
 }
-
-export const oauthChecks = ["none", "state", "pkce"] as const;
-export const oidcChecks = ["none", "state", "nonce", "pkce"] as const;
 
 const common = { id: idSchema, name: label('a button label such as "Acme"').optional() };
 
@@ -244,7 +250,42 @@ export const providerSchemas = {
   credentials: credentialsSchema,
   webauthn: webauthnSchema,
   social: socialSchema,
-} as const;
+} as const satisfies Record<ProviderKind, z.ZodTypeAny>;
 
-export type ProviderKind = keyof typeof providerSchemas;
 export type ProviderOptions<K extends ProviderKind = ProviderKind> = z.output<(typeof providerSchemas)[K]>;
+
+/** A provider kind with its validated options. */
+export type ParsedProvider = { [K in ProviderKind]: { kind: K; options: ProviderOptions<K> } }[ProviderKind];
+
+/**
+ * Validates raw values (flags, prompt answers or already-parsed options) for
+ * `kind`. Undefined values count as not given. On error: a UsageError whose
+ * message is one line naming the flag, e.g.
+ * `--api-version: "abc" is not a VK API version; expected MAJOR.MINOR such as 5.126`.
+ */
+export function parseProviderOptions<K extends ProviderKind>(
+  kind: K,
+  raw: Readonly<Record<string, unknown>>,
+): ProviderOptions<K> {
+  const entry = kindEntry(kind);
+  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+  // A flag of another kind is a mistake worth naming (e.g. --issuer on social), not something to drop.
+  const foreign = Object.keys(given).find((key) => !entry.options.some((o) => o.key === key));
+  if (foreign !== undefined) {
+    throw new UsageError(
+      `${toFlag(foreign)}: not an option of ${kind} providers; they take ${entry.options.map(flagOf).join(", ")}.`,
+    );
+  }
+  const parsed = providerSchemas[kind].safeParse(given);
+  if (parsed.success) return parsed.data as ProviderOptions<K>;
+  const issue = parsed.error.issues[0]!;
+  const key = String(issue.path[0] ?? "");
+  const option = entry.options.find((o) => o.key === key);
+  throw new UsageError(`${option ? flagOf(option) : toFlag(key)}: ${issue.message}`);
+}
+
+/** A kind or alias (any case) and raw values, validated: what the generators take. */
+export function parseProvider(kindName: string, raw: Readonly<Record<string, unknown>>): ParsedProvider {
+  const kind = resolveKind(kindName);
+  return { kind, options: parseProviderOptions(kind, raw) } as ParsedProvider;
+}

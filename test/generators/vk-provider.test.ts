@@ -5,7 +5,7 @@
  */
 import type { AuthConfig } from "@auth/core";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { generateInto, importGenerated, makeProject } from "./project.js";
+import { generateInto, importGenerated, makeProject } from "./provider-project.js";
 
 interface ZodLike {
   safeParse(value: unknown): { success: boolean; error?: { issues: { path: (string | number)[] }[] } };

@@ -1,0 +1,90 @@
+/**
+ * add-provider's plan: the provider module(s) beside the auth config, the
+ * config edit (an import and one `providers` entry), and the variables it
+ * reads in the env files. Nothing here writes; a refusal leaves every file
+ * as it is.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { ParsedProvider } from "../schemas/provider-options.js";
+import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
+import { importExtension } from "../workspace/project.js";
+import { gitignore, providerEnvFiles } from "./env-files.js";
+import type { ProviderSnippet } from "./types.js";
+
+export interface AddProviderRequest {
+  /** Absolute path of the auth config to edit. */
+  configPath: string;
+  /** The project root: where package.json and the env files are. */
+  root: string;
+  provider: ParsedProvider;
+  /** Replace a provider with the same id and its generated files. */
+  force: boolean;
+}
+
+export type AddProviderPlan =
+  | {
+      status: "planned";
+      snippet: ProviderSnippet;
+      changes: FileChange[];
+      /** The config after the edit (unchanged text when the provider was already there). */
+      configText: string;
+      configChanged: boolean;
+    }
+  /** The config edit cannot be made safely; `manual` is the snippet to paste. */
+  | { status: "refused"; reason: string; manual: string }
+  /** A file the provider needs exists with other contents (no --force). */
+  | { status: "exists"; path: string };
+
+function envChanges(root: string, snippet: ProviderSnippet): FileChange[] {
+  if (snippet.env.length === 0) return [];
+  const heading = `${snippet.kind} provider "${snippet.id}" (added by create-auth add-provider)`;
+  const paths = {
+    example: join(root, ".env.example"),
+    local: join(root, ".env.local"),
+    ignore: join(root, ".gitignore"),
+  };
+  const env = providerEnvFiles(
+    { example: readIfExists(paths.example), local: readIfExists(paths.local) },
+    snippet.env,
+    heading,
+  );
+  return [
+    changeFile(paths.example, env.example),
+    changeFile(paths.local, env.local),
+    // .env.local will hold secrets: keep it out of git.
+    changeFile(paths.ignore, gitignore(readIfExists(paths.ignore))),
+  ].filter((c): c is FileChange => c !== null);
+}
+
+export async function planAddProvider(request: AddProviderRequest): Promise<AddProviderPlan> {
+  const { configPath, root, provider } = request;
+  const [{ generateProvider }, { addProviderToConfig }] = await Promise.all([
+    import("./provider.js"),
+    import("../ast/add-provider.js"),
+  ]);
+  const snippet = await generateProvider(provider.kind, provider.options, { importExtension: importExtension(root) });
+  const configText = readFileSync(configPath, "utf8");
+  const edit = addProviderToConfig(
+    configText,
+    { id: snippet.id, imports: snippet.imports, entry: snippet.entry, force: request.force },
+    configPath,
+  );
+  if (edit.status === "refused") return { status: "refused", reason: edit.reason, manual: edit.manual };
+
+  const changes: FileChange[] = [];
+  if (edit.status !== "unchanged") changes.push({ path: configPath, before: configText, after: edit.text });
+  for (const file of snippet.files) {
+    const change = changeFile(join(dirname(configPath), file.path), file.contents);
+    if (change?.before != null && !request.force) return { status: "exists", path: change.path };
+    if (change) changes.push(change);
+  }
+  changes.push(...envChanges(root, snippet));
+  return {
+    status: "planned",
+    snippet,
+    changes,
+    configText: edit.status === "unchanged" ? configText : edit.text,
+    configChanged: edit.status !== "unchanged",
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * The dotenv files and .gitignore, for init and add-provider alike.
+ * .env.example documents every variable without a secret value; .env.local
+ * holds the values (a fresh AUTH_SECRET from init, empty ones from
+ * add-provider for the user to fill in); .gitignore keeps .env.local out of
+ * git. A variable already in a file keeps its value, whatever it is.
+ */
+import { randomBytes } from "node:crypto";
+import type { Backend } from "../catalog/backends.js";
+import { addEnvEntries } from "../workspace/env-file.js";
+import { addIgnoreEntries } from "../workspace/gitignore.js";
+import type { EnvVariable } from "./types.js";
+
+/** 32 random bytes, base64: what `npx auth secret` writes. */
+export const newSecret = () => randomBytes(32).toString("base64");
+
+export const secretVariable: EnvVariable = {
+  name: "AUTH_SECRET",
+  description: "Signs and encrypts cookies and tokens: 32 random bytes, base64 (a secret: never commit it)",
+  example: "",
+};
+
+export interface EnvFiles {
+  /** Current texts, null for a missing file. */
+  example: string | null;
+  local: string | null;
+}
+
+/** init: every variable documented, a fresh AUTH_SECRET in .env.local (kept if one is there), the others' examples. */
+export function initEnvFiles(existing: EnvFiles, variables: EnvVariable[], secret = newSecret()) {
+  const all = [secretVariable, ...variables];
+  return {
+    example: addEnvEntries(existing.example, all, "Auth (added by create-auth init)", (v) => v.example),
+    local: addEnvEntries(existing.local, all, "Auth (added by create-auth init; keep this file out of git)", (v) =>
+      v === secretVariable ? secret : v.example,
+    ),
+  };
+}
+
+/** add-provider: the provider's variables documented, and empty in .env.local for the user to fill in. */
+export function providerEnvFiles(existing: EnvFiles, variables: EnvVariable[], heading: string) {
+  return {
+    example: addEnvEntries(existing.example, variables, heading, (v) => v.example),
+    local: addEnvEntries(existing.local, variables, heading, () => ""),
+  };
+}
+
+/** .env.local holds secrets; the embedded database file (and its -wal/-shm) holds users and sessions. */
+export const gitignore = (existing: string | null, backend?: Backend) =>
+  addIgnoreEntries(existing, [
+    ...(existing === null ? ["node_modules"] : []),
+    ".env.local",
+    ...(backend === "sqlite" ? ["auth.db*"] : []),
+  ]);

@@ -1,0 +1,165 @@
+/**
+ * init's plan: every generated file (config, provider modules, adapter,
+ * entity schema, tsconfig) and the merges into the project's own files
+ * (package.json, the env files, .gitignore), as one list of changes. Nothing
+ * here writes; reading the project is all it does. Each generator module is
+ * imported only when planned with, so a sql-flavour run never loads the ORM
+ * schema generator.
+ */
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Backend, Dialect, SchemaFlavour } from "../catalog/backends.js";
+import { UsageError } from "../lib/errors.js";
+import type { ParsedProvider } from "../schemas/provider-options.js";
+import { usualConfigPlaces } from "../workspace/find-config.js";
+import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
+import { importExtension } from "../workspace/project.js";
+import { gitignore, initEnvFiles } from "./env-files.js";
+import { mergePackageJson } from "./package-json.js";
+import { newTsconfig } from "./tsconfig.js";
+import type { EnvVariable, PlannedFile, ProviderSnippet } from "./types.js";
+
+export interface InitRequest {
+  root: string;
+  providers: ParsedProvider[];
+  backend: Backend;
+  schema: SchemaFlavour;
+  dialect: Dialect;
+  session: "jwt" | "database";
+  force: boolean;
+}
+
+export interface InitPlan {
+  changes: FileChange[];
+  /** Project-relative paths of files that exist with other contents and were left alone (no --force). */
+  leftAlone: string[];
+  /** Values kept although they differ from what init would write (package.json), and other notices. */
+  notices: string[];
+  snippets: ProviderSnippet[];
+  /** Relative path of the auth config. */
+  configPath: string;
+  scripts: Record<string, string>;
+}
+
+/** Whether the project is an ES module package; a package.json that is not JSON stops init before anything is planned. */
+function isEsmPackage(root: string, pkgText: string | null): boolean {
+  if (pkgText === null) return true;
+  try {
+    return (JSON.parse(pkgText) as { type?: unknown }).type === "module";
+  } catch {
+    throw new UsageError(`${join(root, "package.json")} is not valid JSON; fix it first (nothing was written).`);
+  }
+}
+
+export async function planInit(request: InitRequest): Promise<InitPlan> {
+  const { root } = request;
+  const notices: string[] = [];
+  const pkgText = readIfExists(join(root, "package.json"));
+  const tsconfigText = readIfExists(join(root, "tsconfig.json"));
+  const esm = isEsmPackage(root, pkgText);
+  const tsconfig = tsconfigText === null ? newTsconfig(esm, request.schema === "typeorm") : undefined;
+  const ext = tsconfig?.importExtension ?? importExtension(root);
+  if (
+    tsconfigText !== null &&
+    request.schema === "typeorm" &&
+    !/"experimentalDecorators"\s*:\s*true/.test(tsconfigText)
+  ) {
+    notices.push(
+      'TypeORM entities need "experimentalDecorators": true and "emitDecoratorMetadata": true in your tsconfig.json (left as it is).',
+    );
+  }
+
+  const [{ generateAdapter }, { generateSchema }, { generateProvider }, { generateConfig }] = await Promise.all([
+    import("./adapter.js"),
+    import("./schema.js"),
+    import("./provider.js"),
+    import("./config.js"),
+  ]);
+  const [adapter, schema, snippets] = await Promise.all([
+    generateAdapter(request.backend, { importExtension: ext, dialect: request.dialect }),
+    generateSchema(request.schema, request.dialect, { importExtension: ext }),
+    Promise.all(request.providers.map((p) => generateProvider(p.kind, p.options, { importExtension: ext }))),
+  ]);
+
+  const srcDir = existsSync(join(root, "src")) && statSync(join(root, "src")).isDirectory();
+  const configPath = srcDir ? "src/auth.ts" : "auth.ts";
+  const otherConfig = usualConfigPlaces.find((p) => p !== configPath && existsSync(join(root, p)));
+  const scripts = { ...adapter.scripts, ...schema.scripts };
+  const verifyCommand = "verify-adapter" in scripts ? "npm run verify-adapter" : "npx create-auth verify-adapter";
+  const config = await generateConfig({
+    configPath,
+    providers: snippets,
+    adapterPath: adapter.adapterPath,
+    session: request.session,
+    backend: request.backend,
+    importExtension: ext,
+    verifyCommand,
+  });
+
+  const changes: FileChange[] = [];
+  const leftAlone: string[] = [];
+  // The SQL adapter ships its own schema.<dialect>.sql; the same path from the schema generator is the same file.
+  const fromAdapter = new Set(adapter.files.map((f) => f.path));
+  const generated: PlannedFile[] = [
+    ...(otherConfig ? [] : config),
+    ...adapter.files,
+    ...schema.files.filter((f) => !fromAdapter.has(f.path)),
+    ...(tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : []),
+  ];
+  if (otherConfig) {
+    notices.push(
+      `An auth config exists at ${otherConfig}; it was left alone. Add providers to it with create-auth add-provider <kind>, and the adapter from ${adapter.adapterPath}.`,
+    );
+  }
+  for (const file of generated) {
+    const change = changeFile(join(root, file.path), file.contents);
+    if (change?.before != null && !request.force) leftAlone.push(file.path);
+    else if (change) changes.push(change);
+  }
+  if (leftAlone.includes(configPath)) {
+    notices.push(`${configPath} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);
+  }
+
+  const variables = new Map<string, EnvVariable>();
+  for (const v of [...adapter.env, ...schema.env, ...snippets.flatMap((s) => s.env)]) {
+    if (!variables.has(v.name)) variables.set(v.name, v);
+  }
+  const merged = mergePackageJson(
+    pkgText,
+    {
+      dependencies: [
+        "@auth/core",
+        ...adapter.dependencies,
+        ...schema.dependencies,
+        ...snippets.flatMap((s) => s.dependencies),
+      ],
+      // create-auth runs the verify-adapter script; typescript and tsx type-check and run the .ts files.
+      devDependencies: [
+        "create-auth",
+        "typescript",
+        "tsx",
+        "@types/node",
+        ...adapter.devDependencies,
+        ...schema.devDependencies,
+      ],
+      scripts,
+    },
+    root,
+  );
+  notices.push(...merged.kept);
+  const env = initEnvFiles(
+    { example: readIfExists(join(root, ".env.example")), local: readIfExists(join(root, ".env.local")) },
+    [...variables.values()],
+  );
+  const merges: [string, string][] = [
+    ["package.json", merged.text],
+    [".env.example", env.example],
+    [".env.local", env.local],
+    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), request.backend)],
+  ];
+  for (const [path, text] of merges) {
+    const change = changeFile(join(root, path), text);
+    if (change) changes.push(change);
+  }
+  return { changes, leftAlone, notices, snippets, configPath, scripts };
+}
