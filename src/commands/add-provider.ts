@@ -13,13 +13,19 @@ import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
 import { parseProvider } from "../schemas/provider-options.js";
 import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
+import { withProjectLock } from "../workspace/lock.js";
 import { applyPlan, renderDiff } from "../workspace/plan.js";
 import { callbackUrl, describeEmailSupport } from "../workspace/project.js";
 
 export const addProviderOptions = z.object({
   kind: z.string().optional(),
   config: z.string().min(1).optional(),
-  baseUrl: z.string().url().optional(),
+  baseUrl: z
+    .string()
+    .refine(
+      (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol) && !new URL(v).username && !new URL(v).password,
+    )
+    .optional(),
   force: z.boolean().default(false),
   dryRun: z.boolean().default(false),
   list: z.boolean().default(false),
@@ -69,7 +75,7 @@ async function completeOptions(
 
 export async function runAddProvider(input: AddProviderInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseOptions(addProviderOptions, input, {
-    baseUrl: "an absolute URL such as https://app.example.com",
+    baseUrl: "an http(s) URL without a user name or password, such as https://app.example.com",
   });
   if (options.list) {
     io.out.write(describeKinds());
@@ -89,50 +95,53 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
 
   const configPath = findAuthConfig(io.cwd, options.config);
   const root = projectRoot(configPath, io.cwd);
-  const { planAddProvider } = await import("../generators/add-provider.js");
-  const plan = await planAddProvider({
-    configPath,
-    root,
-    provider,
-    force: options.force,
-  });
-  const show = (path: string) => relative(io.cwd, path) || path;
-  if (plan.status === "refused") {
-    throw new CliError(`Cannot edit ${show(configPath)}: ${plan.reason} Nothing was written.`, {
-      exitCode: ExitCode.contractFailed,
-      hint: `Add it by hand:\n\n${plan.manual}\n`,
+  // Planned and applied under the project's lock, so a parallel run's edit is read, not overwritten.
+  return withProjectLock(root, async () => {
+    const { planAddProvider } = await import("../generators/add-provider.js");
+    const plan = await planAddProvider({
+      configPath,
+      root,
+      provider,
+      force: options.force,
     });
-  }
-  if (plan.status === "exists") {
-    throw new CliError(`${show(plan.path)} already exists with other contents. Nothing was written.`, {
-      exitCode: ExitCode.contractFailed,
-      hint: "Pass --force to replace it (your changes to that file would be lost), or choose another --id.",
-    });
-  }
-  const { snippet, changes } = plan;
+    const show = (path: string) => relative(io.cwd, path) || path;
+    if (plan.status === "refused") {
+      throw new CliError(`Cannot edit ${show(configPath)}: ${plan.reason} Nothing was written.`, {
+        exitCode: ExitCode.contractFailed,
+        hint: `Add it by hand:\n\n${plan.manual}\n`,
+      });
+    }
+    if (plan.status === "exists") {
+      throw new CliError(`${show(plan.path)} already exists with other contents. Nothing was written.`, {
+        exitCode: ExitCode.contractFailed,
+        hint: "Pass --force to replace it (your changes to that file would be lost), or choose another --id.",
+      });
+    }
+    const { snippet, changes } = plan;
 
-  if (options.dryRun) {
-    io.out.write(changes.length ? await renderDiff(changes, io.cwd) : "");
-    io.out.write(`\nDry run: ${changes.length} file(s) would change; nothing was written.\n`);
+    if (options.dryRun) {
+      io.out.write(changes.length ? await renderDiff(changes, io.cwd) : "");
+      io.out.write(`\nDry run: ${changes.length} file(s) would change; nothing was written.\n`);
+      return ExitCode.ok;
+    }
+    applyPlan(changes);
+
+    const lines = changes.length
+      ? changes.map((c) => `${c.before === null ? "created" : "updated"} ${show(c.path)}`)
+      : [`Provider "${snippet.id}" is already set up in ${show(configPath)}; nothing changed.`];
+    if (snippet.hasCallback) {
+      lines.push(
+        "",
+        "Register this callback URL at the provider (§4.1):",
+        `  ${callbackUrl(snippet.id, options.baseUrl, io.env)}`,
+      );
+    }
+    if (snippet.env.length) lines.push("", `Fill in ${snippet.env.map((e) => e.name).join(", ")} in .env.local.`);
+    const notes = [...snippet.notes, ...(kind === "email" ? [describeEmailSupport(configPath, plan.configText)] : [])];
+    if (notes.length) lines.push("", ...notes.map((n) => `note: ${n}`));
+    io.out.write(`${lines.join("\n")}\n`);
     return ExitCode.ok;
-  }
-  applyPlan(changes);
-
-  const lines = changes.length
-    ? changes.map((c) => `${c.before === null ? "created" : "updated"} ${show(c.path)}`)
-    : [`Provider "${snippet.id}" is already set up in ${show(configPath)}; nothing changed.`];
-  if (snippet.hasCallback) {
-    lines.push(
-      "",
-      "Register this callback URL at the provider (§4.1):",
-      `  ${callbackUrl(snippet.id, options.baseUrl, io.env)}`,
-    );
-  }
-  if (snippet.env.length) lines.push("", `Fill in ${snippet.env.map((e) => e.name).join(", ")} in .env.local.`);
-  const notes = [...snippet.notes, ...(kind === "email" ? [describeEmailSupport(configPath, plan.configText)] : [])];
-  if (notes.length) lines.push("", ...notes.map((n) => `note: ${n}`));
-  io.out.write(`${lines.join("\n")}\n`);
-  return ExitCode.ok;
+  });
 }
 
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {

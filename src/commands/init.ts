@@ -15,6 +15,7 @@ import type { InitPlan } from "../generators/init.js";
 import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
+import { shellQuote } from "../lib/shell.js";
 import { type ParsedProvider, parseProvider } from "../schemas/provider-options.js";
 import {
   type Detection,
@@ -182,26 +183,30 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   conflicts({ backend: parsed.backend, dialect: options.dialect, session: parsed.session, kinds });
   const providers = await parsedProviders(kinds, io.interactive && !options.yes);
 
-  const { planInit } = await import("../generators/init.js");
-  const plan: InitPlan = await planInit({
-    root,
-    providers,
-    backend: parsed.backend,
-    schema: parsed.schema,
-    session: parsed.session,
-    dialect: options.dialect ?? dialectOf(parsed.backend) ?? "sqlite",
-    force: options.force,
+  const [{ planInit }, { applyPlan }, { withProjectLock }] = await Promise.all([
+    import("../generators/init.js"),
+    import("../workspace/plan.js"),
+    import("../workspace/lock.js"),
+  ]);
+  // Planned and applied under the project's lock, so a parallel run's edit is read, not overwritten.
+  const plan: InitPlan | undefined = await withProjectLock(root, async () => {
+    const planned = await planInit({
+      root,
+      providers,
+      backend: parsed.backend,
+      schema: parsed.schema,
+      session: parsed.session,
+      dialect: options.dialect ?? dialectOf(parsed.backend) ?? "sqlite",
+      force: options.force,
+    });
+    if (options.dryRun) {
+      io.out.write(await reportPlan(planned, root, io, true));
+      return undefined;
+    }
+    applyPlan(planned.changes);
+    return planned;
   });
-  if (options.dryRun) {
-    io.out.write(await reportPlan(plan, root, io, true));
-    return ExitCode.ok;
-  }
-  const { applyPlan } = await import("../workspace/plan.js");
-  try {
-    applyPlan(plan.changes);
-  } catch (error) {
-    throw new UsageError(`Cannot write in ${options.dir}: ${(error as Error).message}; nothing was written.`);
-  }
+  if (!plan) return ExitCode.ok;
   io.out.write(await reportPlan(plan, root, io, false));
   if (options.install) await install(root, options.packageManager, io);
   await nextSteps(plan, io, { installed: options.install, root });
@@ -248,7 +253,7 @@ async function nextSteps(plan: InitPlan, io: Io, o: { installed: boolean; root: 
   if (o.root !== resolve(io.cwd)) {
     // A path that climbs out of the cwd reads better absolute.
     const fromCwd = relative(io.cwd, o.root);
-    lines.push(`cd ${fromCwd.startsWith("..") ? o.root : fromCwd}`);
+    lines.push(`cd ${shellQuote(fromCwd.startsWith("..") ? o.root : fromCwd)}`);
   }
   if (!o.installed)
     lines.push(`Install the dependencies: ${installCommand(detectPackageManager(o.root, io.env).manager).join(" ")}`);

@@ -4,7 +4,7 @@
  * reads in the env files. Nothing here writes; a refusal leaves every file
  * as it is.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ParsedProvider } from "../schemas/provider-options.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
@@ -74,8 +74,10 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
 
   const changes: FileChange[] = [];
   if (edit.status !== "unchanged") changes.push({ path: configPath, before: configText, after: edit.text });
+  // Beside the real file when the config is a link: its relative imports resolve from there.
+  const configDir = dirname(realpathSync(configPath));
   for (const file of snippet.files) {
-    const change = changeFile(join(dirname(configPath), file.path), file.contents);
+    const change = changeFile(join(configDir, file.path), file.contents);
     if (change?.before != null && !request.force) return { status: "exists", path: change.path };
     if (change) changes.push(change);
   }

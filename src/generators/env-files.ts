@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Backend } from "../catalog/backends.js";
-import { addEnvEntries } from "../workspace/env-file.js";
+import { addEnvEntries, envValue, fillEmptyValue } from "../workspace/env-file.js";
 import { addIgnoreEntries } from "../workspace/gitignore.js";
 import type { EnvVariable } from "./types.js";
 
@@ -26,14 +26,25 @@ export interface EnvFiles {
   local: string | null;
 }
 
-/** init: every variable documented, a fresh AUTH_SECRET in .env.local (kept if one is there), the others' examples. */
+/**
+ * init: every variable documented, and in .env.local a fresh AUTH_SECRET
+ * (one already set is kept; an empty one, as after copying .env.example, is
+ * filled) and the other variables' examples.
+ */
 export function initEnvFiles(existing: EnvFiles, variables: EnvVariable[], secret = newSecret()) {
   const all = [secretVariable, ...variables];
+  const local = addEnvEntries(
+    existing.local,
+    all,
+    "Auth (added by create-auth init; keep this file out of git)",
+    (v) => (v === secretVariable ? secret : v.example),
+  );
+  const filledSecret = envValue(local, secretVariable.name) === "";
   return {
     example: addEnvEntries(existing.example, all, "Auth (added by create-auth init)", (v) => v.example),
-    local: addEnvEntries(existing.local, all, "Auth (added by create-auth init; keep this file out of git)", (v) =>
-      v === secretVariable ? secret : v.example,
-    ),
+    local: filledSecret ? fillEmptyValue(local, secretVariable.name, secret) : local,
+    /** AUTH_SECRET was there but empty, and is now set. */
+    filledSecret,
   };
 }
 
@@ -48,7 +59,7 @@ export function providerEnvFiles(existing: EnvFiles, variables: EnvVariable[], h
 /** .env.local holds secrets; the embedded database file (and its -wal/-shm) holds users and sessions. */
 export const gitignore = (existing: string | null, backend?: Backend) =>
   addIgnoreEntries(existing, [
-    ...(existing === null ? ["node_modules"] : []),
+    ...(existing === null ? [{ pattern: "node_modules", paths: ["node_modules/"] }] : []),
     ".env.local",
-    ...(backend === "sqlite" ? ["auth.db*"] : []),
+    ...(backend === "sqlite" ? [{ pattern: "auth.db*", paths: ["auth.db", "auth.db-wal", "auth.db-shm"] }] : []),
   ]);

@@ -9,13 +9,12 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Backend, Dialect, SchemaFlavour } from "../catalog/backends.js";
-import { UsageError } from "../lib/errors.js";
 import type { ParsedProvider } from "../schemas/provider-options.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { gitignore, initEnvFiles } from "./env-files.js";
-import { mergePackageJson } from "./package-json.js";
+import { mergePackageJson, parsePackageJson } from "./package-json.js";
 import { newTsconfig } from "./tsconfig.js";
 import type { EnvVariable, PlannedFile, ProviderSnippet } from "./types.js";
 
@@ -41,15 +40,9 @@ export interface InitPlan {
   scripts: Record<string, string>;
 }
 
-/** Whether the project is an ES module package; a package.json that is not JSON stops init before anything is planned. */
-function isEsmPackage(root: string, pkgText: string | null): boolean {
-  if (pkgText === null) return true;
-  try {
-    return (JSON.parse(pkgText) as { type?: unknown }).type === "module";
-  } catch {
-    throw new UsageError(`${join(root, "package.json")} is not valid JSON; fix it first (nothing was written).`);
-  }
-}
+/** Whether the project is an ES module package; a package.json that is no JSON object stops init before anything is planned. */
+const isEsmPackage = (root: string, pkgText: string | null) =>
+  pkgText === null || parsePackageJson(pkgText, root).type === "module";
 
 export async function planInit(request: InitRequest): Promise<InitPlan> {
   const { root } = request;
@@ -151,6 +144,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     { example: readIfExists(join(root, ".env.example")), local: readIfExists(join(root, ".env.local")) },
     [...variables.values()],
   );
+  if (env.filledSecret) notices.push("AUTH_SECRET was empty in .env.local; it now holds a fresh secret.");
   const merges: [string, string][] = [
     ["package.json", merged.text],
     [".env.example", env.example],

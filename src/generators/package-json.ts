@@ -2,8 +2,9 @@
  * package.json for init and add-provider alike: created, or merged without
  * changing anything that is there. Versions come only from the catalog.
  */
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { dependencyVersions, installScripts } from "../catalog/dependencies.js";
+import { UsageError } from "../lib/errors.js";
 import { selfDependencySpec } from "../workspace/self.js";
 
 /** Versions come only from the catalog; a name it lacks is reported, never guessed. */
@@ -39,6 +40,27 @@ const indentOf = (text: string) => /^[ \t]+(?=")/m.exec(text)?.[0] ?? "  ";
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** The package.json of `dir` as an object; anything else (not JSON, an array, a string, a leading BOM) is a usage error. */
+export function parsePackageJson(text: string, dir: string): Json {
+  const path = join(dir, "package.json");
+  if (text.startsWith("\uFEFF")) {
+    throw new UsageError(`${path} starts with a byte-order mark; save it as UTF-8 without one (nothing was written).`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `${path} is not valid JSON (${(error as Error).message}); fix it first (nothing was written).`,
+    );
+  }
+  if (!isObject(value)) {
+    const kind = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
+    throw new UsageError(`${path} holds ${kind}, not an object; fix it first (nothing was written).`);
+  }
+  return value;
+}
+
 /**
  * Adds what is missing to package.json. A dependency already listed in
  * either section keeps its version (reported when it differs from the
@@ -50,7 +72,7 @@ export function mergePackageJson(existing: string | null, needs: PackageNeeds, d
   const pkg: Json =
     existing === null
       ? { name: packageName(dir), version: "0.0.0", private: true, type: "module" }
-      : (JSON.parse(existing) as Json);
+      : parsePackageJson(existing, dir);
   let changed = existing === null;
   const section = (key: string): Json => {
     if (!isObject(pkg[key])) pkg[key] = {};

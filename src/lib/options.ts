@@ -1,6 +1,7 @@
 /** Validates a command's options with its zod schema; a bad value is one line naming the flag. */
 import type { z } from "zod";
 import { UsageError } from "./errors.js";
+import { hideUrlCredentials } from "./redact.js";
 
 /** The flag commander derives from an option key: apiVersion -> --api-version. */
 export const toFlag = (key: string) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
@@ -17,7 +18,7 @@ export function parseOptions<S extends z.ZodTypeAny>(
   const key = String(issue.path[0] ?? "");
   const flag = flagNames[key] ?? toFlag(key);
   const value = (input as Record<string, unknown>)[key];
-  const shown = Array.isArray(value) ? value.join(",") : String(value);
+  const shown = hideUrlCredentials(Array.isArray(value) ? value.join(",") : String(value));
   throw new UsageError(
     `${flag}: invalid value "${shown}"; ${expectations[key] ? `expected ${expectations[key]}` : issue.message}.`,
   );

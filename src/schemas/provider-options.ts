@@ -17,6 +17,7 @@ import {
 } from "../catalog/provider-kinds.js";
 import { UsageError } from "../lib/errors.js";
 import { toFlag } from "../lib/options.js";
+import { hideUrlCredentials } from "../lib/redact.js";
 
 const quoted = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : String(value));
 
@@ -51,15 +52,34 @@ const label = (what: string) =>
     (v) => ({ message: `${quoted(v)} is empty; expected ${what}` }),
   );
 
-const httpUrl = text("an http(s) URL").refine(
-  (v) => {
-    // The URL parser silently drops tabs and newlines; refuse them (and spaces) instead of writing them out.
-    if (/[\s\p{C}]/u.test(v) || !URL.canParse(v)) return false;
-    const { protocol } = new URL(v);
-    return protocol === "https:" || protocol === "http:";
-  },
-  (v) => ({ message: `${quoted(v)} is not an http(s) URL; expected e.g. https://login.example.com` }),
-);
+const httpUrl = text("an http(s) URL").superRefine((v, ctx) => {
+  const problem = urlProblem(v);
+  if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${quoted(hideUrlCredentials(v))} ${problem}` });
+});
+
+/** Hosts where plain http stays on the machine. */
+export const isLoopbackHost = (host: string) =>
+  host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(host);
+
+/**
+ * Why a provider endpoint URL is refused, or undefined when it is fine: an
+ * http(s) URL, https except on this machine (tokens and secrets cross it),
+ * and no user name or password (they would be written into source files).
+ */
+export function urlProblem(value: string): string | undefined {
+  // The URL parser silently drops tabs and newlines; refuse them (and spaces) instead of writing them out.
+  if (/[\s\p{C}]/u.test(value) || !URL.canParse(value))
+    return "is not an http(s) URL; expected e.g. https://login.example.com";
+  const url = new URL(value);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return "is not an http(s) URL; expected e.g. https://login.example.com";
+  if (url.username || url.password)
+    return "contains a user name or password; give the URL without them (secrets belong in .env.local)";
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
+    return "uses plain http, which sends tokens unencrypted; use https (http is accepted only for localhost)";
+  }
+  return undefined;
+}
 
 const flag = z
   .union([z.boolean(), z.enum(["true", "false"])], { errorMap: () => ({ message: "expected true or false" }) })

@@ -21,6 +21,9 @@ export function findAuthConfig(cwd: string, explicit?: string): string {
     return path;
   }
   const found = usualConfigPlaces.map((p) => join(cwd, p)).find((p) => existsSync(p));
+  if (found && !statSync(found).isFile()) {
+    throw new UsageError(`${found} is a folder, where the auth config belongs; pass the config with --config.`);
+  }
   if (!found) {
     throw new UsageError(
       `No auth config found in ${cwd}.`,

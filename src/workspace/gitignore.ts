@@ -1,15 +1,23 @@
-/** Adds entries to a .gitignore unless an existing pattern already covers them. */
-import picomatch from "picomatch";
+/**
+ * Adds entries to a .gitignore unless its rules already ignore them, read
+ * with gitignore's own semantics (the `ignore` package: globs, negations,
+ * the last matching rule wins). An appended rule comes last, so it also
+ * overrides a negation such as `!.env.local`. The file's line ending is kept.
+ */
+import ignore from "ignore";
 
-export function addIgnoreEntries(existing: string | null, entries: string[]): string {
+/** A rule to add, and the paths it must cover; a plain string is both. */
+export type IgnoreEntry = string | { pattern: string; paths: string[] };
+
+export function addIgnoreEntries(existing: string | null, entries: IgnoreEntry[]): string {
   const text = existing ?? "";
-  const patterns = text
-    .split(/\r?\n/)
-    .map((line) => line.trim().replace(/^\//, ""))
-    .filter((line) => line && !line.startsWith("#") && !line.startsWith("!"));
-  const covered = (entry: string) => patterns.some((p) => p === entry || picomatch(p, { dot: true })(entry));
-  const missing = entries.filter((e) => !covered(e));
+  const rules = ignore().add(text);
+  const missing = entries
+    .map((entry) => (typeof entry === "string" ? { pattern: entry, paths: [entry] } : entry))
+    .filter((entry) => entry.paths.some((path) => !rules.ignores(path)))
+    .map((entry) => entry.pattern);
   if (missing.length === 0) return text;
-  const separator = text === "" || text.endsWith("\n") ? "" : "\n";
-  return `${text}${separator}${missing.join("\n")}\n`;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const separator = text === "" || text.endsWith("\n") ? "" : eol;
+  return `${text}${separator}${missing.join(eol)}${eol}`;
 }

@@ -1,11 +1,33 @@
 /**
  * Plan, then apply. Commands describe every file they would write as a
  * change (before and after); only `applyPlan` touches the disk, and it writes
- * all or nothing: each file goes to a temporary sibling first and is renamed
- * into place once every write has succeeded.
+ * all or nothing: each file goes to a private temporary sibling first and is
+ * renamed into place once every write has succeeded.
+ *
+ * What it guarantees (README "Safety"): an env file is created 0600 and an
+ * existing file keeps its mode; a symbolic link is written through to its
+ * target, never replaced; a file that changed since it was read is not
+ * overwritten; Ctrl-C or SIGTERM cannot stop it half-way (the signal takes
+ * effect once the files are in place); on a failure nothing is written and
+ * no folder it made is left behind; temporary files are 0600 and a later run
+ * removes any that a killed run left.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, relative } from "node:path";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+import { CliError, ExitCode, UsageError } from "../lib/errors.js";
+import { isEnvFile, isSecretEnvFile, maskEnvValues } from "./env-file.js";
 
 export interface FileChange {
   /** Absolute path. */
@@ -15,8 +37,30 @@ export interface FileChange {
   after: string;
 }
 
+/** The text of a file, or null when there is none; a folder (or anything else) where a file belongs is a usage error. */
 export function readIfExists(path: string): string | null {
-  return existsSync(path) ? readFileSync(path, "utf8") : null;
+  let info: ReturnType<typeof statSync>;
+  try {
+    info = statSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    if (isLink(path)) throw new UsageError(`${path} is a symbolic link to a missing file; fix or remove it first.`);
+    return null;
+  }
+  if (!info.isFile()) {
+    throw new UsageError(
+      `${path} is a ${info.isDirectory() ? "folder" : "special file"}, where a file belongs; nothing was written.`,
+    );
+  }
+  return readFileSync(path, "utf8");
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** A change for `path` from its current contents to `after`; null when nothing would change. */
@@ -25,33 +69,183 @@ export function changeFile(path: string, after: string): FileChange | null {
   return before === after ? null : { path, before, after };
 }
 
-export function applyPlan(changes: FileChange[]): void {
-  const staged: { temp: string; path: string }[] = [];
-  try {
-    for (const change of changes) {
-      mkdirSync(dirname(change.path), { recursive: true });
-      const temp = `${change.path}.create-auth-${process.pid}.tmp`;
-      writeFileSync(temp, change.after);
-      staged.push({ temp, path: change.path });
-    }
-  } catch (error) {
-    for (const { temp } of staged) rmSync(temp, { force: true });
-    throw error;
-  }
-  for (const { temp, path } of staged) renameSync(temp, path);
+const tempPattern = /\.create-auth-(\d+)-[0-9a-z]+\.tmp$/;
+
+function tempName(target: string): string {
+  return join(
+    dirname(target),
+    `.${basename(target)}.create-auth-${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`,
+  );
 }
 
-/** A unified diff of the plan, for --dry-run. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Temporary files of ours that a killed run left in `dir`: owned by this user, from a process that is gone. */
+function removeStaleTemps(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = tempPattern.exec(name)?.[1];
+    if (!pid || Number(pid) === process.pid || isAlive(Number(pid))) continue;
+    const path = join(dir, name);
+    try {
+      if (lstatSync(path).uid === process.getuid?.()) rmSync(path, { force: true });
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+}
+
+let signalsHeld = false;
+const signalExit: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+/**
+ * Once a plan is being applied, Ctrl-C, SIGTERM and SIGHUP wait for it: with
+ * a listener installed, Node delivers them between turns of the event loop,
+ * and the apply is one synchronous turn. The process then ends with the
+ * signal's usual exit code.
+ */
+function holdSignals(): void {
+  if (signalsHeld) return;
+  signalsHeld = true;
+  for (const signal of Object.keys(signalExit) as NodeJS.Signals[]) {
+    process.on(signal, () => process.exit(signalExit[signal]));
+  }
+}
+
+/** The file a change really writes: a symbolic link's target, so the link stays a link. */
+function writeTarget(change: FileChange): string {
+  return change.before !== null && isLink(change.path) ? realpathSync(change.path) : change.path;
+}
+
+/** The mode a file gets: an existing file keeps its own; a new env file that holds values is 0600. */
+function modeFor(target: string, existing: boolean): number {
+  if (existing) return statSync(target).mode & 0o7777;
+  return isSecretEnvFile(basename(target)) ? 0o600 : 0o666 & ~process.umask();
+}
+
+/** Creates the folders `dir` needs, returning those it made (outermost first). */
+function makeFolders(dir: string): string[] {
+  const made: string[] = [];
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      statSync(d);
+      break;
+    } catch {
+      made.unshift(d);
+      if (dirname(d) === d) break;
+    }
+  }
+  for (const d of made) mkdirSync(d);
+  return made;
+}
+
+interface Staged {
+  temp: string;
+  target: string;
+  change: FileChange;
+  mode: number;
+}
+
+/** Puts back what the renames so far replaced: the old text (known from the plan) or no file. */
+function rollBack(renamed: Staged[]): void {
+  for (const { target, change, mode } of renamed.reverse()) {
+    try {
+      if (change.before === null) {
+        rmSync(target, { force: true });
+        continue;
+      }
+      const temp = tempName(target);
+      writeFileSync(temp, change.before, { mode: 0o600, flag: "wx" });
+      renameSync(temp, target);
+      chmodSync(target, mode);
+    } catch {
+      // Best effort: the failure that started this is what gets reported.
+    }
+  }
+}
+
+function writeFailure(error: unknown, path: string | undefined): CliError {
+  if (error instanceof CliError) return error;
+  const { code, message } = error as NodeJS.ErrnoException;
+  return new CliError(`Cannot write ${path ?? "a file"} (${code ?? message}); nothing was written.`, {
+    exitCode: ExitCode.usage,
+    hint: "Check the permissions of the project's folders and files, then run the command again.",
+    cause: error,
+  });
+}
+
+export function applyPlan(changes: FileChange[]): void {
+  holdSignals();
+  const staged: Staged[] = [];
+  const renamed: Staged[] = [];
+  const madeFolders: string[] = [];
+  const cleaned = new Set<string>();
+  let current: string | undefined;
+  try {
+    for (const change of changes) {
+      current = change.path;
+      const target = writeTarget(change);
+      if (!cleaned.has(dirname(target))) removeStaleTemps(dirname(target));
+      cleaned.add(dirname(target));
+      // Another run (or the user) changed the file since this run read it: its edit must not be lost.
+      if (readIfExists(change.path) !== change.before) {
+        throw new CliError(`${change.path} changed while create-auth was working; nothing was written.`, {
+          exitCode: ExitCode.contractFailed,
+          hint: "Run the command again.",
+        });
+      }
+      madeFolders.push(...makeFolders(dirname(target)));
+      const temp = tempName(target);
+      const mode = modeFor(target, change.before !== null);
+      writeFileSync(temp, change.after, { mode: 0o600, flag: "wx" });
+      staged.push({ temp, target, change, mode });
+    }
+    // Temporary files stay 0600; a file gets its own mode once in place.
+    for (const entry of staged) {
+      current = entry.change.path;
+      renameSync(entry.temp, entry.target);
+      renamed.push(entry);
+      chmodSync(entry.target, entry.mode);
+    }
+  } catch (error) {
+    rollBack(renamed);
+    for (const { temp } of staged) rmSync(temp, { force: true });
+    for (const dir of madeFolders.reverse()) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // Not empty: something else put a file there.
+      }
+    }
+    throw writeFailure(error, current);
+  }
+}
+
+/** A unified diff of the plan, for --dry-run; values in env files are shown as <hidden>. */
 export async function renderDiff(changes: FileChange[], cwd = process.cwd()): Promise<string> {
   const { createTwoFilesPatch } = await import("diff");
   return changes
     .map((change) => {
       const name = relative(cwd, change.path) || change.path;
+      const shown = (text: string | null) =>
+        text !== null && isEnvFile(basename(change.path)) ? maskEnvValues(text) : text;
       return createTwoFilesPatch(
         change.before === null ? "/dev/null" : `a/${name}`,
         `b/${name}`,
-        change.before ?? "",
-        change.after,
+        shown(change.before) ?? "",
+        shown(change.after) ?? "",
         undefined,
         undefined,
         { context: 3 },

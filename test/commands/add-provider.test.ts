@@ -139,7 +139,7 @@ describe("create-auth add-provider", () => {
     [["add-provider", "social", "--config", "missing.ts"], /--config missing\.ts: no such file/],
     [
       ["add-provider", "social", "--base-url", "not a url"],
-      /--base-url: invalid value "not a url"; expected an absolute URL/,
+      /--base-url: invalid value "not a url"; expected an http\(s\) URL/,
     ],
   ])("bad input %j: one clear line, exit 2, nothing written", async (args, message) => {
     const dir = project();
