@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Exact versions: some registry mirrors lack dist-tags. */
-export const pinnedNodeVersions: Record<string, string> = { 22: "22.23.3", 24: "24.21.0" };
+export const pinnedNodeVersions: Record<string, string> = { 22: "22.23.3", 24: "24.21.0", 26: "26.10.0" };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cacheRoot = join(root, ".cache", "node");

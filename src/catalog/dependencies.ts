@@ -1,11 +1,19 @@
 /**
- * The one table of package versions that generated projects depend on.
- * Chosen to install and run on Node 20, 22 and 24 (better-sqlite3 12 is the
- * last line that supports Node 20; typeorm 0.3 likewise).
+ * The one table of package versions that generated projects depend on,
+ * chosen to install and run on Node 20 and later (typeorm 0.3 likewise).
  */
+
+/**
+ * better-sqlite3 depends on the Node it will run on, which is the Node
+ * running create-auth: 12 is the last line that builds for Node 20, and on
+ * Node 24 its objects abort the process when collected (Node changed
+ * node::ObjectWrap); 13 moved to Node-API and needs Node 22 or later.
+ */
+const betterSqlite3 = Number(process.versions.node.split(".")[0]) >= 22 ? "^13.2.0" : "^12.6.0";
+
 export const dependencyVersions = {
   "@auth/core": "^0.41.0",
-  "better-sqlite3": "^12.6.0",
+  "better-sqlite3": betterSqlite3,
   "@types/better-sqlite3": "^7.6.13",
   pg: "^8.16.0",
   "@types/pg": "^8.15.0",

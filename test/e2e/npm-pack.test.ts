@@ -10,10 +10,11 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa, type Options } from "execa";
 import { afterAll, describe, expect, test } from "vitest";
+import { userEnv } from "./user-env.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const enabled = process.env.CREATE_AUTH_E2E_PACK === "1";
@@ -21,33 +22,6 @@ const enabled = process.env.CREATE_AUTH_E2E_PACK === "1";
 const MINUTE = 60_000;
 /** The whole flow, all steps together; each step also has its own limit. Measured: ~2.5 minutes, most of it the better-sqlite3 build. */
 const BUDGET = 8 * MINUTE;
-
-/**
- * The environment of a user's shell: nothing npm sets for the script running
- * vitest (npm_config_*, npm_package_*, user agent) and no node_modules/.bin of
- * this repo on PATH, so the commands see only the temp project.
- */
-function userEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (
-      value === undefined ||
-      /^npm_/i.test(key) ||
-      key === "INIT_CWD" ||
-      key === "NODE_OPTIONS" ||
-      key.startsWith("VITEST")
-    )
-      continue;
-    env[key] = value;
-  }
-  env.PATH = (process.env.PATH ?? "")
-    .split(delimiter)
-    .filter((p) => !p.includes("node_modules"))
-    .join(delimiter);
-  env.CI = "true";
-  env.NODE_ENV = "development";
-  return env;
-}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
