@@ -18,12 +18,10 @@ import { parseOptions } from "../lib/options.js";
 import { shellQuote } from "../lib/shell.js";
 import { type ParsedProvider, parseProvider } from "../schemas/provider-options.js";
 import {
-  type Detection,
   detectPackageManager,
   installCommand,
-  type PackageManager,
+  installDependencies,
   packageManagers,
-  runInstall,
 } from "../workspace/package-manager.js";
 import { callbackUrl } from "../workspace/project.js";
 
@@ -208,7 +206,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   });
   if (!plan) return ExitCode.ok;
   io.out.write(await reportPlan(plan, root, io, false));
-  if (options.install) await install(root, options.packageManager, io);
+  if (options.install) await installDependencies(root, options.packageManager, io);
   await nextSteps(plan, io, { installed: options.install, root });
   return ExitCode.ok;
 }
@@ -228,24 +226,6 @@ async function reportPlan(plan: InitPlan, root: string, _io: Io, dryRun: boolean
   for (const n of plan.notices) lines.push(`note: ${n}`);
   if (dryRun) lines.push("", `Dry run: ${plan.changes.length} file(s) would change; nothing was written.`);
   return `${lines.join("\n")}\n`;
-}
-
-/** Installs with a spinner in a terminal, a plain progress line elsewhere. */
-async function install(root: string, flag: PackageManager | undefined, io: Io): Promise<void> {
-  const detected: Detection = flag
-    ? { manager: flag, source: "--package-manager" }
-    : detectPackageManager(root, io.env);
-  const command = installCommand(detected.manager).join(" ");
-  const progress = io.interactive ? (await import("../prompts/init.js")).spinner(`Running ${command}`) : undefined;
-  if (!progress) io.out.write(`Running ${command} in ${root} (${detected.source})...\n`);
-  try {
-    await runInstall(detected.manager, root);
-  } catch (error) {
-    progress?.failed(`${command} failed`);
-    throw error;
-  }
-  if (progress) progress.done(`Installed with ${detected.manager}`);
-  else io.out.write(`Installed with ${detected.manager}.\n`);
 }
 
 async function nextSteps(plan: InitPlan, io: Io, o: { installed: boolean; root: string }): Promise<void> {

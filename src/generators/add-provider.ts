@@ -1,7 +1,8 @@
 /**
  * add-provider's plan: the provider module(s) beside the auth config, the
- * config edit (an import and one `providers` entry), and the variables it
- * reads in the env files. Nothing here writes; a refusal leaves every file
+ * config edit (an import and one `providers` entry), the variables it reads
+ * in the env files, and the packages its modules import in package.json
+ * (the merge init uses). Nothing here writes; a refusal leaves every file
  * as it is.
  */
 import { readFileSync, realpathSync } from "node:fs";
@@ -10,6 +11,7 @@ import type { ParsedProvider } from "../schemas/provider-options.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { gitignore, providerEnvFiles } from "./env-files.js";
+import { mergePackageJson } from "./package-json.js";
 import type { ProviderSnippet } from "./types.js";
 
 export interface AddProviderRequest {
@@ -30,6 +32,10 @@ export type AddProviderPlan =
       /** The config after the edit (unchanged text when the provider was already there). */
       configText: string;
       configChanged: boolean;
+      /** package.json gained dependencies: the install has something to do. */
+      packageJsonChanged: boolean;
+      /** Versions kept although they differ from the catalog, and packages it could not add. */
+      notices: string[];
     }
   /** The config edit cannot be made safely; `manual` is the snippet to paste. */
   | { status: "refused"; reason: string; manual: string }
@@ -57,6 +63,26 @@ function envChanges(root: string, snippet: ProviderSnippet): FileChange[] {
   ].filter((c): c is FileChange => c !== null);
 }
 
+/**
+ * The provider's packages merged into the project's package.json: versions
+ * only from the catalog, an existing entry (any version) left as it is.
+ * Without a package.json nothing is created (a new one would make the
+ * project an ES module package): the notice says what to install.
+ */
+function packageChanges(root: string, snippet: ProviderSnippet): { change: FileChange | null; notices: string[] } {
+  if (snippet.dependencies.length === 0) return { change: null, notices: [] };
+  const path = join(root, "package.json");
+  const text = readIfExists(path);
+  if (text === null) {
+    return {
+      change: null,
+      notices: [`No package.json in ${root}: install ${snippet.dependencies.join(", ")} with your package manager.`],
+    };
+  }
+  const merged = mergePackageJson(text, { dependencies: snippet.dependencies, devDependencies: [], scripts: {} }, root);
+  return { change: changeFile(path, merged.text), notices: merged.kept };
+}
+
 export async function planAddProvider(request: AddProviderRequest): Promise<AddProviderPlan> {
   const { configPath, root, provider } = request;
   const [{ generateProvider }, { addProviderToConfig }] = await Promise.all([
@@ -82,10 +108,14 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     if (change) changes.push(change);
   }
   changes.push(...envChanges(root, snippet));
+  const packages = packageChanges(root, snippet);
+  if (packages.change) changes.push(packages.change);
   return {
     status: "planned",
     snippet,
     changes,
+    packageJsonChanged: packages.change !== null,
+    notices: packages.notices,
     configText: edit.status === "unchanged" ? configText : edit.text,
     configChanged: edit.status !== "unchanged",
   };

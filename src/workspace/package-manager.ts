@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CliError, ExitCode } from "../lib/errors.js";
+import type { Io } from "../lib/io.js";
 
 export const packageManagers = ["npm", "pnpm", "yarn", "bun"] as const;
 export type PackageManager = (typeof packageManagers)[number];
@@ -68,4 +69,27 @@ export async function runInstall(manager: PackageManager, root: string): Promise
       hint: `${tail ? `${tail}\n\n` : ""}Fix the problem above, then run \`${installCommand(manager).join(" ")}\` in ${root}.`,
     },
   );
+}
+
+/**
+ * Installs a project's dependencies for init and add-provider alike: the
+ * manager from `flag`, else detected; a spinner in a terminal, a plain
+ * progress line elsewhere. A failure throws runInstall's error (exit 1, the
+ * command to rerun).
+ */
+export async function installDependencies(root: string, flag: PackageManager | undefined, io: Io): Promise<void> {
+  const detected: Detection = flag
+    ? { manager: flag, source: "--package-manager" }
+    : detectPackageManager(root, io.env);
+  const command = installCommand(detected.manager).join(" ");
+  const progress = io.interactive ? (await import("../prompts/init.js")).spinner(`Running ${command}`) : undefined;
+  if (!progress) io.out.write(`Running ${command} in ${root} (${detected.source})...\n`);
+  try {
+    await runInstall(detected.manager, root);
+  } catch (error) {
+    progress?.failed(`${command} failed`);
+    throw error;
+  }
+  if (progress) progress.done(`Installed with ${detected.manager}`);
+  else io.out.write(`Installed with ${detected.manager}.\n`);
 }

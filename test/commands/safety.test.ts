@@ -45,7 +45,7 @@ describe("secrets are never printed or widened", () => {
 
     const app = nextApp();
     writeFileSync(join(app, ".env.local"), "AUTH_SECRET=keep-me-secret\r\n");
-    const provider = await cli(["add-provider", "social", "--dry-run"], { cwd: app, env: ci });
+    const provider = await cli(["add-provider", "social", "--dry-run", "--no-install"], { cwd: app, env: ci });
     expect(provider.exitCode).toBe(0);
     expect(provider.stdout).not.toContain("keep-me-secret");
     expect(provider.stdout).toMatch(/^ AUTH_SECRET=<hidden>/m);
@@ -101,7 +101,7 @@ describe("secrets are never printed or widened", () => {
     // A process id no live process has (beyond the kernel's largest).
     const stale = join(app, "src", ".auth.ts.create-auth-4194304999-k1ll3d.tmp");
     writeFileSync(stale, "AUTH_SECRET=leaked\n", { mode: 0o600 });
-    expect((await cli(["add-provider", "social"], { cwd: app, env: ci })).exitCode).toBe(0);
+    expect((await cli(["add-provider", "social", "--no-install"], { cwd: app, env: ci })).exitCode).toBe(0);
     expect(existsSync(stale)).toBe(false);
   });
 });
@@ -111,7 +111,7 @@ describe("no edit is lost", () => {
     for (let round = 0; round < 4; round++) {
       const app = nextApp();
       const [first, second] = await Promise.all([
-        cli(["add-provider", "social"], { cwd: app, env: ci }),
+        cli(["add-provider", "social", "--no-install"], { cwd: app, env: ci }),
         cli(["add-provider", "credentials"], { cwd: app, env: ci }),
       ]);
       expect([first.exitCode, second.exitCode, first.stderr, second.stderr]).toEqual([0, 0, "", ""]);
@@ -132,7 +132,7 @@ describe("no edit is lost", () => {
     const { rmSync } = await import("node:fs");
     rmSync(link);
     symlinkSync("../shared/auth.ts", link);
-    const result = await cli(["add-provider", "social"], { cwd: app, env: ci });
+    const result = await cli(["add-provider", "social", "--no-install"], { cwd: app, env: ci });
     expect(result.exitCode).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(read(app, "shared/auth.ts")).toContain('import { vk } from "./providers/vk";');
@@ -150,7 +150,7 @@ describe("no edit is lost", () => {
     writeFileSync(join(app, ".gitignore"), "node_modules\n", { mode: 0o644 });
     for (const path of ["src/auth.ts", "package.json"]) chownSync(join(app, path), nobody, nobody);
     const before = snapshot(app);
-    const result = await cli(["add-provider", "social"], { cwd: app, env: ci, uid: nobody });
+    const result = await cli(["add-provider", "social", "--no-install"], { cwd: app, env: ci, uid: nobody });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/^error: Cannot write .*\.gitignore \(EPERM\); nothing was written\.$/m);
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -181,7 +181,7 @@ describe("bad input: one line, exit 2, nothing written", () => {
       if (name === "src/auth.ts") (await import("node:fs")).rmSync(join(app, name));
       mkdirSync(join(app, name), { recursive: true });
       const before = snapshot(app);
-      const result = await inProcess(["add-provider", "social"], { cwd: app });
+      const result = await inProcess(["add-provider", "social", "--no-install"], { cwd: app });
       expect(result.exitCode, name).toBe(2);
       expect(result.stderr).toMatch(/is a folder/);
       expect(snapshot(app)).toEqual(before);

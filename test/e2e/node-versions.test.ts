@@ -58,7 +58,12 @@ describe.skipIf(!enabled).each(versions)("Node %s", (major) => {
 
       const next = join(work, "next-app");
       cpSync(fixture("projects", "next-app"), next, { recursive: true });
-      await run("add-provider social", binary!, [join(root, "bin/create-auth.js"), "add-provider", "social"], next);
+      await run(
+        "add-provider social",
+        binary!,
+        [join(root, "bin/create-auth.js"), "add-provider", "social", "--no-install"],
+        next,
+      );
       expect(readFileSync(join(next, "src/providers/vk.ts"), "utf8")).toContain("v=5.126");
 
       for (const [name, expectedExit] of [

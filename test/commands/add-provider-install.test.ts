@@ -1,0 +1,169 @@
+/**
+ * add-provider installs what the generated modules import: the kind's
+ * packages merged into package.json with init's merge (versions from the
+ * catalog, never changing one the user has), then the project's package
+ * manager. Stand-in managers on PATH record what was run; one test installs
+ * from the registry for real and loads the generated module.
+ */
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { dependencyVersions } from "../../src/catalog/dependencies.js";
+import { cli, fixture, root, snapshot, tempDir } from "../helpers.js";
+
+const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
+const packageJson = (dir: string) =>
+  JSON.parse(read(dir, "package.json")) as { dependencies?: Record<string, string>; devDependencies?: unknown };
+
+/** The sample Next.js-style project with npm's lockfile, and stand-in npm and pnpm that log their runs. */
+function project(options: { failing?: boolean } = {}) {
+  const dir = tempDir("create-auth-install-");
+  cpSync(fixture("projects", "next-app"), dir, { recursive: true });
+  writeFileSync(join(dir, "package-lock.json"), "{}\n");
+  const bin = tempDir("create-auth-bin-");
+  const log = join(bin, "runs.log");
+  for (const manager of ["npm", "pnpm"]) {
+    const script = [
+      "#!/bin/sh",
+      `echo "${manager} $* in $(pwd)" >> "${log}"`,
+      options.failing ? 'echo "npm error 404 Not Found - GET https://registry.example/zod" >&2; exit 1' : "exit 0",
+      "",
+    ].join("\n");
+    writeFileSync(join(bin, manager), script);
+    chmodSync(join(bin, manager), 0o755);
+  }
+  const env = { PATH: `${bin}:${process.env.PATH}`, CI: "true" };
+  const runs = () => (existsSync(log) ? read(bin, "runs.log").trim().split("\n") : []);
+  return { dir, env, runs };
+}
+
+describe("add-provider installs what the provider imports", () => {
+  it("social: zod merged into package.json at the catalog's version, then installed with the project's manager", async () => {
+    const { dir, env, runs } = project();
+    const result = await cli(["add-provider", "social"], { cwd: dir, env });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(packageJson(dir).dependencies).toEqual({ "next-auth": "^5.0.0-beta.25", zod: dependencyVersions.zod });
+    expect(result.stdout).toMatch(/^updated package\.json$/m);
+    expect(result.stdout).toContain(`Running npm install in ${dir} (package-lock.json)...\nInstalled with npm.`);
+    expect(runs()).toEqual([`npm install in ${dir}`]);
+    // The old advice to install by hand is gone.
+    expect(result.stdout).not.toMatch(/Needs zod/);
+  });
+
+  it("passkey: @simplewebauthn/server and /browser; --package-manager picks the manager", async () => {
+    const { dir, env, runs } = project();
+    const result = await cli(["add-provider", "passkey", "--package-manager", "pnpm"], { cwd: dir, env });
+    expect(result.exitCode).toBe(0);
+    expect(packageJson(dir).dependencies).toMatchObject({
+      "@simplewebauthn/server": dependencyVersions["@simplewebauthn/server"],
+      "@simplewebauthn/browser": dependencyVersions["@simplewebauthn/browser"],
+    });
+    expect(result.stdout).toContain("Running pnpm install in");
+    expect(runs()).toEqual([`pnpm install in ${dir}`]);
+  });
+
+  it("never changes a version the user has, and installs nothing when package.json did not change", async () => {
+    const { dir, env, runs } = project();
+    const pkg = { name: "next-app", private: true, dependencies: { "next-auth": "^5.0.0-beta.25", zod: "^4.1.0" } };
+    writeFileSync(join(dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+    const result = await cli(["add-provider", "social"], { cwd: dir, env });
+    expect(result.exitCode).toBe(0);
+    expect(packageJson(dir).dependencies).toEqual(pkg.dependencies);
+    expect(result.stdout).toContain(
+      `note: package.json keeps zod@^4.1.0 (create-auth would add ${dependencyVersions.zod})`,
+    );
+    expect(result.stdout).not.toMatch(/Running|Installed/);
+    expect(runs()).toEqual([]);
+  });
+
+  it("kinds that import nothing new leave package.json alone and install nothing", async () => {
+    const { dir, env, runs } = project();
+    const before = read(dir, "package.json");
+    const result = await cli(["add-provider", "credentials"], { cwd: dir, env });
+    expect(result.exitCode).toBe(0);
+    expect(read(dir, "package.json")).toBe(before);
+    expect(runs()).toEqual([]);
+  });
+
+  it("a failed install: exit 1, the files are written, and the command to rerun is printed", async () => {
+    const { dir, env, runs } = project({ failing: true });
+    const result = await cli(["add-provider", "social"], { cwd: dir, env });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/^error: npm install failed \(exit code 1\); the files were written/m);
+    expect(result.stderr).toContain("npm error 404 Not Found");
+    expect(result.stderr).toContain(`run \`npm install\` in ${dir}`);
+    // Everything else was done and reported before the install.
+    expect(result.stdout).toMatch(/Register this callback URL/);
+    expect(existsSync(join(dir, "src/providers/vk.ts"))).toBe(true);
+    expect(packageJson(dir).dependencies).toHaveProperty("zod");
+    expect(runs()).toHaveLength(1);
+  });
+
+  it("--no-install merges package.json, runs nothing and prints the command", async () => {
+    const { dir, env, runs } = project();
+    const result = await cli(["add-provider", "social", "--no-install"], { cwd: dir, env });
+    expect(result.exitCode).toBe(0);
+    expect(packageJson(dir).dependencies).toHaveProperty("zod");
+    expect(result.stdout).toMatch(/^note: Install the new dependencies: npm install$/m);
+    expect(runs()).toEqual([]);
+  });
+
+  it("--dry-run shows the package.json change and neither writes nor installs", async () => {
+    const { dir, env, runs } = project();
+    const before = snapshot(dir);
+    const result = await cli(["add-provider", "social", "--dry-run"], { cwd: dir, env });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/\+\+\+ b\/package\.json[\s\S]*\+\s+"zod": /);
+    expect(snapshot(dir)).toEqual(before);
+    expect(runs()).toEqual([]);
+  });
+
+  it("a bad --package-manager is a usage error, nothing written", async () => {
+    const { dir, env } = project();
+    const before = snapshot(dir);
+    const result = await cli(["add-provider", "social", "--package-manager", "pip"], { cwd: dir, env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/--package-manager: invalid value "pip"; expected npm, pnpm, yarn, bun/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("for real: a project with only its own dependencies loads the generated VK module after add-provider (and not without the install)", async () => {
+    const dir = tempDir("create-auth-real-install-");
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "package.json"), '{ "name": "app", "private": true, "type": "module" }\n');
+    writeFileSync(join(dir, "src/auth.ts"), "export default {\n  providers: [],\n};\n");
+    const load = () =>
+      execa(
+        process.execPath,
+        [
+          "--import",
+          join(root, "node_modules/tsx/dist/esm/index.mjs"),
+          "--input-type=module",
+          "-e",
+          'const m = await import("./src/providers/vk-profile.ts"); console.log(typeof m.parseVkProfile);',
+        ],
+        { cwd: dir, reject: false },
+      );
+
+    const skipped = await cli(["add-provider", "social", "--no-install"], { cwd: dir, env: { CI: "true" } });
+    expect(skipped.exitCode).toBe(0);
+    const before = await load();
+    expect(before.exitCode).not.toBe(0);
+    expect(before.stderr).toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (package|module) 'zod'/);
+
+    const installed = await cli(["add-provider", "social", "--force"], { cwd: dir, env: { CI: "true" } });
+    // package.json already lists zod from the first run: nothing to install the second time.
+    expect(installed.stdout).not.toMatch(/Running npm install/);
+    writeFileSync(join(dir, "package.json"), '{ "name": "app", "private": true, "type": "module" }\n');
+    const real = await cli(["add-provider", "social", "--force"], { cwd: dir, env: { CI: "true" } });
+    expect(real.stderr).toBe("");
+    expect(real.exitCode).toBe(0);
+    expect(real.stdout).toMatch(/Installed with npm\./);
+    expect(existsSync(join(dir, "node_modules/zod/package.json"))).toBe(true);
+    const after = await load();
+    expect(after.stderr).toBe("");
+    expect(after.stdout.trim()).toBe("function");
+  }, 180_000);
+});
