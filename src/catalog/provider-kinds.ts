@@ -14,6 +14,9 @@ export type ProviderKind = (typeof providerKinds)[number];
 export const oauthChecks = ["none", "state", "pkce"] as const;
 export const oidcChecks = ["none", "state", "nonce", "pkce"] as const;
 
+/** VK's two sign-in flows: the classic OAuth 2.0 dialog (the spec's default) and VK ID's OAuth 2.1. */
+export const vkFlows = ["oauth", "vkid"] as const;
+
 export interface KindOption {
   /** camelCase key, as commander names the flag's value. */
   key: string;
@@ -24,6 +27,10 @@ export interface KindOption {
   required: boolean;
   default?: string;
   values?: readonly string[];
+  /** One line per value, shown where a prompt offers the values. */
+  hints?: Readonly<Record<string, string>>;
+  /** Asked in a terminal when not given, though the default serves elsewhere (a choice worth making consciously). */
+  ask?: boolean;
 }
 
 export interface KindEntry {
@@ -140,13 +147,24 @@ export const kindCatalog: readonly KindEntry[] = [
   {
     kind: "social",
     title: "VK",
-    description: "the built-in social network provider VK, with a pinned API version",
+    description: "the social network VK: its classic OAuth 2.0 dialog with a pinned API version, or VK ID",
     options: [
       id("vk"),
       name("VK"),
-      opt("apiVersion", "--api-version <version>", "VK API version sent as v= on every endpoint", { default: "5.126" }),
+      opt("flow", "--flow <flow>", "how VK signs users in", {
+        default: "oauth",
+        values: vkFlows,
+        hints: {
+          oauth: "classic oauth.vk.com dialog with a pinned --api-version: apps created on vk.com before VK ID",
+          vkid: "VK ID (id.vk.com, OAuth 2.1 with PKCE): apps created in the VK ID console, which the classic dialog refuses",
+        },
+        ask: true,
+      }),
+      opt("apiVersion", "--api-version <version>", "VK API version sent as v= on every endpoint (--flow oauth)", {
+        default: "5.126",
+      }),
     ],
-    // The generated profile schema (providers/<id>-profile.ts) uses the zod API common to v3 and v4.
+    // The generated profile schemas use the zod API common to v3 and v4.
     dependencies: ["zod"],
   },
 ];
@@ -173,6 +191,16 @@ export function resolveKind(input: string): ProviderKind {
 
 /** "--api-version" of "--api-version <version>". */
 export const flagOf = (option: KindOption) => option.flag.split(" ")[0]!;
+
+/**
+ * What a terminal asks beyond `given`: the options still needed, then the
+ * choices marked `ask` that no flag made. Elsewhere only the needed ones
+ * are an error; the others take their defaults.
+ */
+export function questions(kind: ProviderKind, given: Readonly<Record<string, unknown>>): KindOption[] {
+  const chosen = kindEntry(kind).options.filter((o) => o.ask && given[o.key] === undefined);
+  return [...missingOptions(kind, given), ...chosen];
+}
 
 /**
  * Options a kind still needs beyond `given`, alternatives included (oidc:

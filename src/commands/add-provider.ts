@@ -1,19 +1,21 @@
 /**
  * `create-auth add-provider <kind>`: generate a provider module, add it to
- * the user's auth config (§2.1–2.8), and the variables it reads to the env
- * files. Everything is planned first; nothing is written on a refusal, an
- * error or --dry-run.
+ * the user's auth config (§2.1–2.8), the variables it reads to the env
+ * files and the packages it imports to package.json, then install them.
+ * Everything is planned first; nothing is written on a refusal, an error or
+ * --dry-run.
  */
 import { relative } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
-import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../catalog/provider-kinds.js";
+import { kindCatalog, missingOptions, type ProviderKind, questions, resolveKind } from "../catalog/provider-kinds.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
 import { parseProvider } from "../schemas/provider-options.js";
 import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
 import { withProjectLock } from "../workspace/lock.js";
+import { detectPackageManager, installCommand, packageManagers } from "../workspace/package-manager.js";
 import { applyPlan, renderDiff } from "../workspace/plan.js";
 import { callbackUrl, describeEmailSupport } from "../workspace/project.js";
 
@@ -29,6 +31,8 @@ export const addProviderOptions = z.object({
   force: z.boolean().default(false),
   dryRun: z.boolean().default(false),
   list: z.boolean().default(false),
+  install: z.boolean().default(true),
+  packageManager: z.enum(packageManagers).optional(),
   /** The kind's own flags (--id, --issuer, --api-version...), validated by the kind's schema. */
   provider: z.record(z.string(), z.unknown()).default({}),
 });
@@ -55,27 +59,32 @@ export function describeKinds(): string {
   return lines.join("\n");
 }
 
-/** Flags the kind needs that were not given: asked in a terminal, an error elsewhere. */
+/** Flags the kind needs that were not given, and choices worth asking: asked in a terminal; elsewhere the needed ones are an error. */
 async function completeOptions(
   kind: ProviderKind,
   given: Record<string, unknown>,
   io: Io,
 ): Promise<Record<string, unknown>> {
   const missing = missingOptions(kind, given);
-  if (missing.length === 0) return given;
-  if (!io.interactive) {
+  if (io.interactive) {
+    const asked = questions(kind, given);
+    if (asked.length === 0) return given;
+    const { askOptions } = await import("../prompts/add-provider.js");
+    return { ...given, ...(await askOptions(asked)) };
+  }
+  if (missing.length > 0) {
     throw new UsageError(
       `add-provider ${kind} needs ${missing.map((o) => o.flag.split(" ")[0]).join(", ")}.`,
       `Pass ${missing.map((o) => o.flag).join(" ")} (no terminal to ask in).`,
     );
   }
-  const { askOptions } = await import("../prompts/add-provider.js");
-  return { ...given, ...(await askOptions(missing)) };
+  return given;
 }
 
 export async function runAddProvider(input: AddProviderInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseOptions(addProviderOptions, input, {
     baseUrl: "an http(s) URL without a user name or password, such as https://app.example.com",
+    packageManager: packageManagers.join(", "),
   });
   if (options.list) {
     io.out.write(describeKinds());
@@ -96,7 +105,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
   const configPath = findAuthConfig(io.cwd, options.config);
   const root = projectRoot(configPath, io.cwd);
   // Planned and applied under the project's lock, so a parallel run's edit is read, not overwritten.
-  return withProjectLock(root, async () => {
+  const applied = await withProjectLock(root, async () => {
     const { planAddProvider } = await import("../generators/add-provider.js");
     const plan = await planAddProvider({
       configPath,
@@ -122,7 +131,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
     if (options.dryRun) {
       io.out.write(changes.length ? await renderDiff(changes, io.cwd) : "");
       io.out.write(`\nDry run: ${changes.length} file(s) would change; nothing was written.\n`);
-      return ExitCode.ok;
+      return undefined;
     }
     applyPlan(changes);
 
@@ -132,16 +141,31 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
     if (snippet.hasCallback) {
       lines.push(
         "",
-        "Register this callback URL at the provider (§4.1):",
+        "Register this callback URL (redirect URI) at the provider:",
         `  ${callbackUrl(snippet.id, options.baseUrl, io.env)}`,
       );
     }
     if (snippet.env.length) lines.push("", `Fill in ${snippet.env.map((e) => e.name).join(", ")} in .env.local.`);
-    const notes = [...snippet.notes, ...(kind === "email" ? [describeEmailSupport(configPath, plan.configText)] : [])];
+    const notes = [
+      ...snippet.notes,
+      ...plan.notices,
+      ...(kind === "email" ? [describeEmailSupport(configPath, plan.configText)] : []),
+    ];
+    if (plan.packageJsonChanged && !options.install) {
+      const manager = options.packageManager ?? detectPackageManager(root, io.env).manager;
+      notes.push(`Install the new dependencies: ${installCommand(manager).join(" ")}`);
+    }
     if (notes.length) lines.push("", ...notes.map((n) => `note: ${n}`));
     io.out.write(`${lines.join("\n")}\n`);
-    return ExitCode.ok;
+    return plan;
   });
+  // After the lock: the install may take minutes, and everything it needs is written.
+  if (applied?.packageJsonChanged && options.install) {
+    io.out.write("\n");
+    const { installDependencies } = await import("../workspace/package-manager.js");
+    await installDependencies(root, options.packageManager, io);
+  }
+  return ExitCode.ok;
 }
 
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
@@ -167,6 +191,11 @@ export function configure(command: Command, setExitCode: (code: number) => void,
       "your app's URL, for the callback URL to register (default: $AUTH_URL, else http://localhost:3000)",
     )
     .option("--force", "replace a provider with the same id and its generated files")
+    .option("--no-install", "add the provider's packages to package.json without installing them")
+    .option(
+      "--package-manager <name>",
+      `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
+    )
     .option("--dry-run", "print the diff of every change and write nothing")
     .option("--list", "list the provider kinds and their options")
     .addHelpText(
@@ -174,6 +203,7 @@ export function configure(command: Command, setExitCode: (code: number) => void,
       `
 Examples:
   $ create-auth add-provider social --api-version 5.131
+  $ create-auth add-provider social --flow vkid
   $ create-auth add-provider oidc --id corp --name "Corp SSO" --issuer https://login.corp.example
   $ create-auth add-provider oauth --id acme --authorization https://acme.example/oauth/authorize --token https://acme.example/oauth/token --userinfo https://acme.example/api/me
   $ create-auth add-provider email --from "Sign in <no-reply@example.com>"
@@ -183,12 +213,19 @@ Examples:
 
 Without a kind in a terminal, prompts ask for it and for missing options;
 in CI or without a terminal, missing options are an error naming the flags.
-Exit codes: 0 added (or already there), 1 the edit was refused and nothing written, 2 usage error.`,
+The packages the provider imports (zod for social, @simplewebauthn for passkeys)
+are added to package.json and installed, unless --no-install.
+Exit codes: 0 added (or already there), 1 the edit was refused and nothing written,
+or the install failed (the files were written; run the printed command), 2 usage error,
+130 cancelled at a prompt.`,
     )
     .action(async (kind: string | undefined, flags: Record<string, unknown>) => {
-      const { config, baseUrl, force, dryRun, list, ...provider } = flags;
+      const { config, baseUrl, force, dryRun, list, install, packageManager, ...provider } = flags;
       setExitCode(
-        await runAddProvider({ kind, config, baseUrl, force, dryRun, list, provider } as AddProviderInput, io),
+        await runAddProvider(
+          { kind, config, baseUrl, force, dryRun, list, install, packageManager, provider } as AddProviderInput,
+          io,
+        ),
       );
     });
 }

@@ -4,7 +4,7 @@
  * auth config, the import and entry the config edit adds, env variables,
  * dependencies and notes). Nothing touches disk.
  */
-import { dependencyVersions } from "../catalog/dependencies.js";
+import { type DependencyName, dependencyVersions } from "../catalog/dependencies.js";
 import { kindEntry, type ProviderKind } from "../catalog/provider-kinds.js";
 import type { ProviderOptions } from "../schemas/provider-options.js";
 import { isBindingName, renderTemplate } from "./render.js";
@@ -53,11 +53,27 @@ export const envPrefix = (id: string) => `AUTH_${id.toUpperCase().replace(/-/g, 
 
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
-function dependencyNotes(kind: ProviderKind): string[] {
-  const names = kindEntry(kind).dependencies ?? [];
-  if (names.length === 0) return [];
-  const specs = names.map((n) => `"${n}@${dependencyVersions[n]}"`).join(" ");
-  return [`Needs ${names.join(" and ")}: npm install ${specs}`];
+/** Bare package names a module imports ("zod", "@auth/core" of "@auth/core/providers"); type-only imports included. */
+export function importedPackages(source: string): string[] {
+  const names = new Set<string>();
+  for (const [, specifier] of source.matchAll(/^\s*(?:import|export)\b(?:[^"'`;]*?\bfrom)?\s*["']([^"']+)["']/gm)) {
+    if (specifier!.startsWith(".") || specifier!.startsWith("node:")) continue;
+    const parts = specifier!.split("/");
+    names.add(specifier!.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!);
+  }
+  return [...names];
+}
+
+const catalogued = (name: string): name is DependencyName => Object.hasOwn(dependencyVersions, name);
+
+/**
+ * The packages the provider's files import, beyond the auth library the
+ * project already has: the kind's catalog entry and whatever the rendered
+ * files import (a template that starts importing a package brings it along).
+ */
+function providerDependencies(kind: ProviderKind, files: PlannedFile[]): DependencyName[] {
+  const imported = files.flatMap((f) => importedPackages(f.contents)).filter(catalogued);
+  return [...new Set([...(kindEntry(kind).dependencies ?? []), ...imported])].filter((n) => n !== "@auth/core").sort();
 }
 
 interface Plan {
@@ -117,6 +133,49 @@ function planOAuth(
   };
 }
 
+/** VK: the classic OAuth 2.0 dialog (the default, §2.8/§9) or VK ID; each a provider module and its profile schema. */
+function planVk(o: ProviderOptions<"social">, names: { binding: string; file: string }): Plan {
+  const profileFile = names.file.replace(/\.ts$/, "-profile.ts");
+  const common = {
+    ...o,
+    name: o.name ?? "VK",
+    profileModule: `./${profileFile.slice("providers/".length, -".ts".length)}`,
+  };
+  if (o.flow === "vkid") {
+    return {
+      // A public client (PKCE): the app ID only, no secret.
+      env: clientEnv(o.id).slice(0, 1),
+      files: [
+        { template: "social-vkid.ts.hbs", path: names.file },
+        { template: "social-vkid-profile.ts.hbs", path: profileFile },
+      ],
+      view: common,
+      hasCallback: true,
+      notes: [
+        `VK ID adds a device_id to the callback that its token request needs, and Auth.js passes on only the code: run your auth route handler inside withVkIdCallback() from ${names.file} (examples at the top of that file).`,
+      ],
+    };
+  }
+  const v = o.apiVersion;
+  // §9: every endpoint carries v=<api_version>; URLSearchParams writes the query, so the URLs are well formed by construction.
+  const url = (base: string, params: Record<string, string>) => `${base}?${new URLSearchParams({ ...params, v })}`;
+  return {
+    env: clientEnv(o.id),
+    files: [
+      { template: "social.ts.hbs", path: names.file },
+      { template: "social-profile.ts.hbs", path: profileFile },
+    ],
+    view: {
+      ...common,
+      authorizationUrl: url("https://oauth.vk.com/authorize", { response_type: "code", scope: "email" }),
+      tokenUrl: url("https://oauth.vk.com/access_token", {}),
+      userinfoUrl: url("https://api.vk.com/method/users.get", { fields: "photo_100" }),
+    },
+    hasCallback: true,
+    notes: [],
+  };
+}
+
 function plan(kind: ProviderKind, options: ProviderOptions, names: { binding: string; file: string }): Plan {
   const base = { env: [] as EnvVariable[], hasCallback: false, notes: [] as string[] };
   switch (kind) {
@@ -143,7 +202,7 @@ function plan(kind: ProviderKind, options: ProviderOptions, names: { binding: st
           notImplemented: `${names.file}: sendSignInLink() is not implemented, so no sign-in email was sent. Fill it in with your mail service.`,
         },
         notes: [
-          "Email sign-in needs an adapter with createVerificationToken, useVerificationToken and getUserByEmail (§5.4).",
+          "Email sign-in needs an adapter with createVerificationToken, useVerificationToken and getUserByEmail: https://authjs.dev/getting-started/authentication/email",
           `Fill in sendSignInLink() in ${names.file}: until then the link is only printed to the console (and production refuses to send).`,
         ],
       };
@@ -173,35 +232,12 @@ function plan(kind: ProviderKind, options: ProviderOptions, names: { binding: st
         view: { ...o, name: o.name ?? "Passkey" },
         notes: [
           "Passkeys need experimental: { enableWebAuthn: true } in the auth config.",
-          "They need an adapter with createAuthenticator, getAuthenticator, listAuthenticatorsByUserId and updateAuthenticatorCounter (§4.2), and an Authenticator table.",
-          ...dependencyNotes(kind),
+          "They need an adapter with createAuthenticator, getAuthenticator, listAuthenticatorsByUserId and updateAuthenticatorCounter, and an Authenticator table: https://authjs.dev/getting-started/authentication/webauthn",
         ],
       };
     }
-    case "social": {
-      const o = options as ProviderOptions<"social">;
-      const v = o.apiVersion;
-      // §9: every endpoint carries v=<api_version>; URLSearchParams writes the query, so the URLs are well formed by construction.
-      const url = (base: string, params: Record<string, string>) => `${base}?${new URLSearchParams({ ...params, v })}`;
-      const profileFile = names.file.replace(/\.ts$/, "-profile.ts");
-      return {
-        env: clientEnv(o.id),
-        files: [
-          { template: "social.ts.hbs", path: names.file },
-          { template: "social-profile.ts.hbs", path: profileFile },
-        ],
-        view: {
-          ...o,
-          name: o.name ?? "VK",
-          authorizationUrl: url("https://oauth.vk.com/authorize", { response_type: "code", scope: "email" }),
-          tokenUrl: url("https://oauth.vk.com/access_token", {}),
-          userinfoUrl: url("https://api.vk.com/method/users.get", { fields: "photo_100" }),
-          profileModule: `./${profileFile.slice("providers/".length, -".ts".length)}`,
-        },
-        hasCallback: true,
-        notes: dependencyNotes(kind),
-      };
-    }
+    case "social":
+      return planVk(options as ProviderOptions<"social">, names);
   }
 }
 
@@ -226,7 +262,7 @@ export async function generateProvider<K extends ProviderKind>(
     entry: binding,
     files,
     env: p.env,
-    dependencies: [...(kindEntry(kind).dependencies ?? [])],
+    dependencies: providerDependencies(kind, files),
     hasCallback: p.hasCallback,
     notes: p.notes,
   };

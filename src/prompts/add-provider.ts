@@ -14,6 +14,8 @@ interface OptionQuestion {
   description: string;
   default?: unknown;
   values?: readonly string[];
+  /** One line per value, beside it in the list. */
+  hints?: Readonly<Record<string, string>>;
 }
 
 function answered<T>(value: T | symbol): T {
@@ -39,7 +41,13 @@ export async function askOptions(questions: readonly OptionQuestion[]): Promise<
   for (const q of questions) {
     const message = `${q.description} (${q.flag.split(" ")[0]})`;
     answers[q.key] = q.values
-      ? answered(await p.select({ message, options: q.values.map((v) => ({ value: v, label: v })) }))
+      ? answered(
+          await p.select({
+            message,
+            options: q.values.map((v) => ({ value: v, label: v, hint: q.hints?.[v] })),
+            initialValue: q.default === undefined ? undefined : String(q.default),
+          }),
+        )
       : answered(
           await p.text({
             message,

@@ -14,6 +14,7 @@ import {
   oidcChecks,
   type ProviderKind,
   resolveKind,
+  vkFlows,
 } from "../catalog/provider-kinds.js";
 import { UsageError } from "../lib/errors.js";
 import { toFlag } from "../lib/options.js";
@@ -252,16 +253,27 @@ export const webauthnSchema = z.object({ ...common, id: idSchema.default("webaut
 /** §9: the VK API version goes into a `v=` query parameter on every endpoint, so nothing but digits and one dot. */
 export const vkApiVersion = /^\d+\.\d+$/;
 
-export const socialSchema = z.object({
-  ...common,
-  id: idSchema.default("vk"),
-  apiVersion: text("a VK API version such as 5.126")
-    .refine(
-      (v) => vkApiVersion.test(v),
-      (v) => ({ message: `${quoted(v)} is not a VK API version; expected MAJOR.MINOR such as 5.126` }),
-    )
-    .default("5.126"),
-});
+export const socialSchema = z
+  .object({
+    ...common,
+    id: idSchema.default("vk"),
+    flow: z.enum(vkFlows, { errorMap: () => ({ message: `expected ${joinOr(vkFlows)}` }) }).default("oauth"),
+    apiVersion: text("a VK API version such as 5.126")
+      .refine(
+        (v) => vkApiVersion.test(v),
+        (v) => ({ message: `${quoted(v)} is not a VK API version; expected MAJOR.MINOR such as 5.126` }),
+      )
+      .optional(),
+  })
+  .superRefine((o, ctx) => {
+    // VK ID's endpoints (id.vk.com) are versioned by their path, not by v=: a version there would be silently ignored.
+    if (o.flow === "vkid" && o.apiVersion !== undefined)
+      report(ctx, {
+        path: "apiVersion",
+        message: "applies to --flow oauth only; VK ID's endpoints take no API version",
+      });
+  })
+  .transform((o) => ({ ...o, apiVersion: o.apiVersion ?? "5.126" }));
 
 export const providerSchemas = {
   oauth: oauthSchema,

@@ -10,19 +10,31 @@ const { down, enter, ctrlC } = keys;
 async function typed(args: string[], input: Step[]) {
   const dir = tempDir("create-auth-tty-");
   cpSync(fixture("projects", "next-app"), dir, { recursive: true });
-  return { dir, ...(await inTerminal(["add-provider", ...args], input, dir)) };
+  return { dir, ...(await inTerminal(["add-provider", "--no-install", ...args], input, dir)) };
 }
 
 describe("add-provider in a terminal", () => {
   it("asks for the kind when none is given", async () => {
     const { result, screen, read } = await typed(
       [],
-      [["Which kind of provider?", down, down, down, down, down, enter]],
+      [
+        ["Which kind of provider?", down, down, down, down, down, enter],
+        ["(--flow)", enter],
+      ],
     );
     expect(screen).toMatch(/Which kind of provider\?/);
     expect(result.exitCode).toBe(0);
     expect(read("src/auth.ts")).toContain("vk,");
     expect(read("src/providers/vk.ts")).toContain("v=5.126");
+  });
+
+  it("offers VK's two flows with one line on which to choose", async () => {
+    const { result, screen, read } = await typed(["social"], [["(--flow)", down, enter]]);
+    expect(screen).toMatch(/how VK signs users in \(--flow\)/);
+    expect(screen).toMatch(/oauth.*apps created on vk\.com before VK ID/);
+    expect(screen).toMatch(/vkid.*VK ID console/);
+    expect(result.exitCode).toBe(0);
+    expect(read("src/providers/vk.ts")).toContain('"https://id.vk.com/authorize"');
   });
 
   it("asks for the options a kind needs and that no flag gave", async () => {

@@ -16,7 +16,7 @@ describe("create-auth add-provider", () => {
   it("adds VK with the chosen API version: provider module, config entry, env files, callback URL", async () => {
     const dir = project();
     const result = await cli(
-      ["add-provider", "social", "--api-version", "5.131", "--base-url", "https://app.example.com/"],
+      ["add-provider", "social", "--api-version", "5.131", "--base-url", "https://app.example.com/", "--no-install"],
       { cwd: dir },
     );
     expect(result.stderr).toBe("");
@@ -31,13 +31,16 @@ describe("create-auth add-provider", () => {
     expect(read(dir, ".gitignore")).toBe("node_modules\n.next\n.env.local\n");
     expect(vk).not.toMatch(/AUTH_VK_SECRET=|clientSecret: "/);
     expect(result.stdout).toMatch(/^ {2}https:\/\/app\.example\.com\/api\/auth\/callback\/vk$/m);
+    // Plain words for the user: no section numbers of this project's spec.
+    expect(result.stdout).toMatch(/^Register this callback URL \(redirect URI\) at the provider:$/m);
+    expect(result.stdout).not.toMatch(/§/);
   });
 
   it("running the same command twice changes nothing the second time", async () => {
     const dir = project();
-    expect((await cli(["add-provider", "social"], { cwd: dir })).exitCode).toBe(0);
+    expect((await cli(["add-provider", "social", "--no-install"], { cwd: dir })).exitCode).toBe(0);
     const before = snapshot(dir);
-    const again = await cli(["add-provider", "social"], { cwd: dir });
+    const again = await cli(["add-provider", "social", "--no-install"], { cwd: dir });
     expect(again.exitCode).toBe(0);
     expect(again.stdout).toMatch(/already set up in src\/auth\.ts; nothing changed/);
     expect(snapshot(dir)).toEqual(before);
@@ -45,15 +48,17 @@ describe("create-auth add-provider", () => {
 
   it("refuses a different VK setup for an id already present, and --force replaces it", async () => {
     const dir = project();
-    await cli(["add-provider", "social", "--api-version", "5.126"], { cwd: dir });
+    await cli(["add-provider", "social", "--api-version", "5.126", "--no-install"], { cwd: dir });
     const before = snapshot(dir);
-    const refused = await cli(["add-provider", "social", "--api-version", "5.199"], { cwd: dir });
+    const refused = await cli(["add-provider", "social", "--api-version", "5.199", "--no-install"], { cwd: dir });
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(
       /src\/providers\/vk\.ts already exists with other contents\. Nothing was written\.\n.*--force/,
     );
     expect(snapshot(dir)).toEqual(before);
-    const forced = await cli(["add-provider", "social", "--api-version", "5.199", "--force"], { cwd: dir });
+    const forced = await cli(["add-provider", "social", "--api-version", "5.199", "--force", "--no-install"], {
+      cwd: dir,
+    });
     expect(forced.exitCode).toBe(0);
     expect(read(dir, "src/providers/vk.ts")).toContain("v=5.199");
     expect(read(dir, "src/auth.ts").match(/\bvk,/g)).toHaveLength(1);
@@ -78,7 +83,7 @@ describe("create-auth add-provider", () => {
   it("never overwrites a value already in .env.local", async () => {
     const dir = project();
     writeFileSync(join(dir, ".env.local"), "AUTH_VK_ID=51234\n");
-    await cli(["add-provider", "social"], { cwd: dir });
+    await cli(["add-provider", "social", "--no-install"], { cwd: dir });
     expect(read(dir, ".env.local")).toMatch(
       /^AUTH_VK_ID=51234\n\n# social provider "vk"[^\n]*\n# [^\n]*\nAUTH_VK_SECRET=\n$/,
     );
@@ -109,6 +114,8 @@ describe("create-auth add-provider", () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/createVerificationToken, useVerificationToken and getUserByEmail/);
     expect(result.stdout).toMatch(/@auth\/prisma-adapter, which implements/);
+    expect(result.stdout).toContain("https://authjs.dev/getting-started/authentication/email");
+    expect(result.stdout).not.toMatch(/§/);
   });
 
   it.each([

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bindingName } from "../../src/generators/provider.js";
+import { bindingName, importedPackages } from "../../src/generators/provider.js";
 import type { ProviderSnippet } from "../../src/generators/types.js";
 import { root } from "../helpers.js";
 import { generateInto, importGenerated, makeProject } from "./provider-project.js";
@@ -29,6 +29,8 @@ describe("generated provider modules", () => {
     };
     await gen("social", "social", { apiVersion: "5.131" });
     await gen("socialJs", "social", { id: "vk-ru", name: "VK (RU)" }, ".js");
+    await gen("socialVkid", "social", { id: "vkid", flow: "vkid" });
+    await gen("socialVkidJs", "social", { id: "vk-id", flow: "vkid" }, ".js");
     await gen("oauth", "oauth", {
       id: "acme",
       authorization: "https://acme.example/oauth/authorize",
@@ -87,7 +89,12 @@ describe("generated provider modules", () => {
     });
     expect(snippets.social!.env.map((e) => e.name)).toEqual(["AUTH_VK_ID", "AUTH_VK_SECRET"]);
     expect(snippets.social!.files.map((f) => f.path)).toEqual(["providers/vk.ts", "providers/vk-profile.ts"]);
-    expect(snippets.social!.notes.join("\n")).toMatch(/Needs zod/);
+    expect(snippets.social!.dependencies).toEqual(["zod"]);
+    expect(snippets.socialVkid!.files.map((f) => f.path)).toEqual(["providers/vkid.ts", "providers/vkid-profile.ts"]);
+    // VK ID's web apps are public clients (PKCE): the app ID, no secret.
+    expect(snippets.socialVkid!.env.map((e) => e.name)).toEqual(["AUTH_VKID_ID"]);
+    expect(snippets.socialVkid!.notes.join("\n")).toMatch(/withVkIdCallback\(\) from providers\/vkid\.ts/);
+    expect(snippets.passkey!.dependencies).toEqual(["@simplewebauthn/browser", "@simplewebauthn/server"]);
     expect(snippets.socialJs).toMatchObject({
       entry: "vkRu",
       imports: [{ from: "./providers/vk-ru.js", named: ["vkRu"] }],
@@ -116,6 +123,32 @@ describe("generated provider modules", () => {
     expect(snippets.trickyEmail!.env[0]!.example).toBe("");
   });
 
+  it("every package a generated module imports is one the snippet installs (or the auth library itself)", () => {
+    expect.hasAssertions();
+    for (const [key, snippet] of Object.entries(snippets)) {
+      for (const file of snippet.files) {
+        for (const name of importedPackages(file.contents)) {
+          if (name !== "@auth/core")
+            expect(snippet.dependencies, `${key}: ${file.path} imports ${name}`).toContain(name);
+        }
+      }
+    }
+    expect(
+      importedPackages(
+        'import "reflect-metadata";\nimport {\n  a,\n} from "@scope/pkg/sub";\nimport x from "./local";',
+      ),
+    ).toEqual(["reflect-metadata", "@scope/pkg"]);
+  });
+
+  it("generated modules speak plainly: no section numbers of our spec, links to the Auth.js docs instead", () => {
+    expect.hasAssertions();
+    for (const [key, snippet] of Object.entries(snippets)) {
+      for (const file of snippet.files) expect(file.contents, `${key}: ${file.path}`).not.toMatch(/§/);
+      for (const note of snippet.notes) expect(note, key).not.toMatch(/§/);
+    }
+    expect(contents(snippets.oauth!, "providers/acme.ts")).toContain("https://authjs.dev/");
+  });
+
   it("derives a valid, non-clashing binding from the id", () => {
     expect(["vk", "my-oidc", "corp_sso", "42", "new", "auth", "sign-in", "a--b"].map(bindingName)).toEqual([
       "vk",
@@ -131,7 +164,7 @@ describe("generated provider modules", () => {
 
   it("social: every VK endpoint carries v=<api_version> (§9)", () => {
     const vk = contents(snippets.social!, "providers/vk.ts");
-    const urls = vk.match(/https:\/\/[^"]+/g)!;
+    const urls = vk.match(/https:\/\/(?:oauth|api)\.vk\.com[^"]*/g)!;
     expect(urls).toHaveLength(3);
     for (const url of urls) expect(new URL(url).searchParams.get("v")).toBe("5.131");
     expect(vk).toContain('"https://oauth.vk.com/authorize?response_type=code&scope=email&v=5.131"');

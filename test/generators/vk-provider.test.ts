@@ -1,7 +1,7 @@
 /**
- * The generated VK provider (§2.8, §5.6, §9): its profile schema, its mapping
- * and its users.get error handling. The full sign-in through Auth.js against
- * a fake VK on loopback is test/e2e/vk.test.ts.
+ * The generated VK provider (§2.8, §5.6, §9): its profile schema against §2.8
+ * and VK's real data, its mapping and its users.get error handling. The full
+ * sign-in through Auth.js against a fake VK on loopback is test/e2e/vk.test.ts.
  */
 import type { AuthConfig } from "@auth/core";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -13,7 +13,8 @@ interface ZodLike {
 }
 interface ProfileModule {
   vkProfileSchema: ZodLike;
-  mapVkProfile(profile: unknown): { id: string; name: string; email: string | null; image: string };
+  parseVkProfile(raw: unknown): Record<string, unknown>;
+  mapVkProfile(profile: unknown): { id: string; name: string; email: string | null; image: string | null };
 }
 
 /** What users.get?fields=photo_100 returns for a typical account. */
@@ -245,7 +246,71 @@ describe("the generated VK provider", () => {
     expect(parsed).toEqual(full);
   });
 
-  it("refuses profiles that break §2.8", () => {
+  it("accepts VK's real shapes beside §2.8's: arrays for career, military and universities, a boolean is_no_index", () => {
+    const real = {
+      ...realistic,
+      career: [full.career, { company: "Other", from: 2021 }],
+      military: [full.military],
+      universities: [full.universities, { id: 2, name: "UCLA" }],
+      is_no_index: true,
+    };
+    expect(profiles.vkProfileSchema.parse(real)).toEqual(real);
+    expect(profiles.parseVkProfile(real)).toEqual(real);
+    expect(profiles.vkProfileSchema.parse({ ...realistic, is_no_index: 0 }).is_no_index).toBe(0);
+  });
+
+  it("accepts a deleted or banned account: id, names and deactivated, no photo", () => {
+    for (const deactivated of ["deleted", "banned"]) {
+      const gone = { id: 42, first_name: "DELETED", last_name: "", deactivated };
+      expect(profiles.vkProfileSchema.safeParse(gone).success).toBe(true);
+      expect(profiles.parseVkProfile(gone)).toEqual(gone);
+      expect(profiles.mapVkProfile(profiles.parseVkProfile(gone))).toEqual({
+        id: "42",
+        name: "DELETED",
+        email: null,
+        image: null,
+      });
+    }
+  });
+
+  it("parseVkProfile checks the required fields", () => {
+    const { is_closed: _, ...withoutIsClosed } = realistic;
+    expect(() => profiles.parseVkProfile(withoutIsClosed)).toThrow(/is_closed/);
+    expect(() => profiles.parseVkProfile({ ...realistic, photo_100: undefined })).toThrow(/photo_100/);
+    expect(() => profiles.parseVkProfile({ ...realistic, id: "210700286" })).toThrow(/id/);
+    expect(() => profiles.parseVkProfile({ id: 1, first_name: "A", deactivated: "deleted" })).toThrow(/last_name/);
+    expect(() => profiles.parseVkProfile("not a profile")).toThrow();
+  });
+
+  it("parseVkProfile never fails over an optional field: it is left out and logged once", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const odd = {
+        ...realistic,
+        sex: 3,
+        city: { id: 1 },
+        contacts: { mobile_phone: 79991234567 },
+        last_seen: { platform: 8 },
+        bdate: "21.9",
+      };
+      const parsed = profiles.parseVkProfile(odd);
+      expect(parsed).toEqual({ ...realistic, bdate: "21.9" });
+      expect(profiles.parseVkProfile(odd)).toEqual(parsed);
+      const logged = warn.mock.calls.map((c) => String(c[0]));
+      for (const key of ["sex", "city", "contacts", "last_seen"])
+        expect(
+          logged.filter((l) => l.includes(`"${key}"`)),
+          key,
+        ).toHaveLength(1);
+      expect(logged).toHaveLength(4);
+      // The warning names the field and its kind, never the user's value.
+      expect(logged.join("\n")).not.toContain("79991234567");
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it("the strict vkProfileSchema refuses what breaks the field shapes", () => {
     const { is_closed: _, ...withoutIsClosed } = realistic;
     expect(failsAt(withoutIsClosed)).toBe("is_closed");
     expect(failsAt({ ...realistic, sex: 3 })).toBe("sex");
@@ -255,7 +320,7 @@ describe("the generated VK provider", () => {
     expect(failsAt({ ...realistic, wall_default: "friends" })).toBe("wall_default");
     expect(failsAt({ ...realistic, last_seen: { platform: 8 } })).toBe("last_seen.platform");
     expect(failsAt({ ...realistic, personal: { political: 0 } })).toBe("personal.political");
-    expect(failsAt({ ...realistic, military: { country_id: 1, unit: "x" } })).toBe("military.unit_id");
+    expect(failsAt({ ...realistic, military: { country_id: 1, unit: "x" } })).toBe("military");
     expect(failsAt({ ...realistic, relatives: [{ type: "cousin" }] })).toBe("relatives.0.type");
     expect(failsAt({ ...realistic, crop_photo: { photo: { ...full.crop_photo.photo, has_tags: undefined } } })).toBe(
       "crop_photo.photo.has_tags",
@@ -279,8 +344,8 @@ describe("the generated VK provider", () => {
     vi.stubGlobal("fetch", async () =>
       Response.json({ error: { error_code: 5, error_msg: "User authorization failed" } }),
     );
-    const provider = vk as unknown as { userinfo: { request(p: unknown): Promise<unknown> } };
-    await expect(provider.userinfo.request({ tokens: { access_token: "x" } })).rejects.toThrow(
+    const provider = vk as unknown as { userinfo: { url: string; request(p: unknown): Promise<unknown> } };
+    await expect(provider.userinfo.request({ tokens: { access_token: "x" }, provider })).rejects.toThrow(
       "VK users.get failed: User authorization failed",
     );
   });

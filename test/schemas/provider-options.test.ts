@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { kindCatalog, missingOptions, providerKinds, resolveKind } from "../../src/catalog/provider-kinds.js";
+import {
+  kindCatalog,
+  missingOptions,
+  providerKinds,
+  questions,
+  resolveKind,
+} from "../../src/catalog/provider-kinds.js";
 import { UsageError } from "../../src/lib/errors.js";
 import { parseProviderOptions } from "../../src/schemas/provider-options.js";
 
@@ -59,7 +65,7 @@ describe("kinds", () => {
 
 describe("--api-version (social)", () => {
   it.each(["5.126", "5.131", "5.199"])("accepts %s", (v) => {
-    expect(parseProviderOptions("social", { apiVersion: v })).toEqual({ id: "vk", apiVersion: v });
+    expect(parseProviderOptions("social", { apiVersion: v })).toEqual({ id: "vk", flow: "oauth", apiVersion: v });
   });
   it.each(["abc", "", "5", "5.126&x=y", "5.126 ", " 5.126", "5.1.2", "v5.126"])("refuses %j", (v) => {
     expect(problem("social", { apiVersion: v })).toBe(
@@ -68,6 +74,28 @@ describe("--api-version (social)", () => {
   });
   it("defaults to 5.126 (§9)", () => {
     expect(parseProviderOptions("social", {}).apiVersion).toBe("5.126");
+  });
+});
+
+describe("--flow (social)", () => {
+  it("defaults to the classic OAuth 2.0 dialog; vkid chooses VK ID", () => {
+    expect(parseProviderOptions("social", {}).flow).toBe("oauth");
+    expect(parseProviderOptions("social", { flow: "vkid" })).toMatchObject({ id: "vk", flow: "vkid" });
+  });
+  it("refuses an unknown flow, naming the two", () => {
+    expect(problem("social", { flow: "oauth2" })).toBe("--flow: expected oauth or vkid");
+  });
+  it("refuses --api-version with VK ID, whose endpoints take none", () => {
+    expect(problem("social", { flow: "vkid", apiVersion: "5.131" })).toBe(
+      "--api-version: applies to --flow oauth only; VK ID's endpoints take no API version",
+    );
+  });
+  it("is a choice the prompts offer (asked in a terminal), with one line on each flow", () => {
+    const flow = questions("social", {}).find((q) => q.key === "flow");
+    expect(flow).toMatchObject({ values: ["oauth", "vkid"], default: "oauth" });
+    expect(flow!.hints!.vkid).toMatch(/VK ID console/);
+    expect(questions("social", { flow: "vkid" })).toEqual([]);
+    expect(missingOptions("social", {})).toEqual([]);
   });
 });
 
@@ -211,7 +239,7 @@ describe("other options", () => {
   });
   it("refuses another kind's flag instead of dropping it", () => {
     expect(problem("social", { issuer: "https://a.example" })).toMatch(
-      /^--issuer: not an option of social providers; they take --id, --name, --api-version/,
+      /^--issuer: not an option of social providers; they take --id, --name, --flow, --api-version/,
     );
     expect(problem("email", { apiVersion: undefined })).toBe("ok");
   });
