@@ -17,8 +17,7 @@ export const AFTER_SIGN_IN = `${APP_ORIGIN}/dashboard`;
 export const SESSION_COOKIE = "authjs.session-token";
 export const callbackUrlFor = (id: string) => `${APP_ORIGIN}${BASE_PATH}/callback/${id}`;
 
-export function recordingAdapter() {
-  const base = createMemoryAdapter();
+export function recordingAdapter(base: Adapter = createMemoryAdapter()) {
   const calls = { createUser: [] as AdapterUser[], linkAccount: [] as AdapterAccount[] };
   const adapter: Adapter = {
     ...base,
@@ -74,6 +73,10 @@ export interface SignInOptions {
   strategy?: "jwt" | "database";
   /** Browser-side re-routing of real provider hosts to the fakes. */
   rewrite?: (url: URL) => URL;
+  /** The adapter behind the recording one (default: a fresh in-memory adapter). */
+  adapter?: Adapter;
+  /** Wraps the app's request handler, as an app wraps its auth route (VK ID's withVkIdCallback). */
+  wrap?: (handler: (request: Request) => Promise<Response>) => (request: Request) => Promise<Response>;
 }
 
 export interface SignInResult {
@@ -95,7 +98,7 @@ export interface SignInResult {
 }
 
 export async function signIn(options: SignInOptions): Promise<SignInResult> {
-  const { adapter, calls } = recordingAdapter();
+  const { adapter, calls } = recordingAdapter(options.adapter);
   const errors: string[] = [];
   const config: AuthConfig = {
     providers: [options.provider],
@@ -113,7 +116,11 @@ export async function signIn(options: SignInOptions): Promise<SignInResult> {
   // What @auth/nextjs & co. do before calling Auth(): fill clientId/secret/issuer from AUTH_<ID>_*.
   setEnvDefaults(options.env ?? {}, config);
 
-  const browser = new Browser({ origin: APP_ORIGIN, handle: (request) => Auth(request, config) }, options.rewrite);
+  const handle = (request: Request) => Auth(request, config);
+  const browser = new Browser(
+    { origin: APP_ORIGIN, handle: options.wrap ? options.wrap(handle) : handle },
+    options.rewrite,
+  );
   const csrf = (await (await browser.request(`${APP_ORIGIN}${BASE_PATH}/csrf`)).json()) as { csrfToken: string };
   const signin = await browser.request(`${APP_ORIGIN}${BASE_PATH}/signin/${options.providerId}`, {
     method: "POST",

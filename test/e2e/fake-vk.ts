@@ -18,7 +18,10 @@ export interface VkUser {
   first_name: string;
   last_name: string;
   photo_100: string;
-  email: string;
+  /** Absent: the user has no email (or grants none), and the token response carries none. */
+  email?: string;
+  /** More of the users.get answer, as VK's real API shapes it (career as an array...). */
+  extra?: Record<string, unknown>;
 }
 
 export interface FakeVkOptions {
@@ -138,7 +141,7 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
       access_token: token,
       expires_in: 86_400,
       user_id: options.user.id,
-      ...(pending.email ? { email: options.user.email } : {}),
+      ...(pending.email && options.user.email !== undefined ? { email: options.user.email } : {}),
     });
     return { status: 200 };
   };
@@ -168,6 +171,7 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
           can_access_closed: true,
           is_closed: false,
           ...(fields.includes("photo_100") ? { photo_100 } : {}),
+          ...options.user.extra,
         },
       ],
     });

@@ -1,16 +1,19 @@
 /**
  * Loads a ProviderSnippet the way the user's app would: its files written
  * beside an "auth config", that config importing them with the snippet's own
- * import lines and `providers: [entry]`, the whole thing compiled by tsx.
- * Any mistake in the paths, import specifiers, export names or the TypeScript
- * itself fails here exactly as it would in the app.
+ * import lines and `providers: [entry]`, each file compiled by TypeScript's
+ * transpiler and imported natively. Any mistake in the paths, import
+ * specifiers, export names or the TypeScript itself fails here exactly as it
+ * would in the app. Native imports (not tsx's namespaced ones) share
+ * @auth/core with the test's Auth(), as an app has one copy of it: the
+ * customFetch symbol the modules import is the one Auth() reads.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Provider } from "@auth/core/providers";
-import { tsImport } from "tsx/esm/api";
+import ts from "typescript";
 import type { ProviderKind } from "../../src/catalog/provider-kinds.js";
 import { generateProvider } from "../../src/generators/provider.js";
 import type { ImportSpec, ProviderSnippet } from "../../src/generators/types.js";
@@ -25,7 +28,23 @@ export interface LoadedProvider {
   dir: string;
   /** Source of each generated file, for failure messages that point at lines. */
   sources: Record<string, string>;
+  /** A generated module ("providers/vk.ts") as the app imports it: the same instance the config uses. */
+  module<T>(path: string): Promise<T>;
   cleanup(): void;
+}
+
+/** Writes `path` (a .ts file) and its JavaScript beside it, as a build would. */
+export function writeModule(dir: string, path: string, source: string): void {
+  mkdirSync(dirname(join(dir, path)), { recursive: true });
+  writeFileSync(join(dir, path), source);
+  const js = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    fileName: path,
+    reportDiagnostics: true,
+  });
+  if (js.diagnostics?.length)
+    throw new Error(`${path}: ${ts.flattenDiagnosticMessageText(js.diagnostics[0]!.messageText, "\n")}`);
+  writeFileSync(join(dir, path.replace(/\.ts$/, ".js")), js.outputText);
 }
 
 function renderImport(spec: ImportSpec): string {
@@ -46,22 +65,20 @@ export async function importSnippet(snippet: ProviderSnippet): Promise<LoadedPro
     for (const file of snippet.files) {
       if (file.path.startsWith("/") || file.path.split("/").includes(".."))
         throw new Error(`generated file escapes the config directory: ${file.path}`);
-      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
-      writeFileSync(join(dir, file.path), file.contents);
+      writeModule(dir, file.path, file.contents);
       sources[file.path] = file.contents;
     }
     // What the config edit produces: the snippet's imports plus `providers: [entry]`.
     const config = [...snippet.imports.map(renderImport), `export const providers = [${snippet.entry}];`, ""].join(
       "\n",
     );
-    writeFileSync(join(dir, "auth.ts"), config);
+    writeModule(dir, "auth.ts", config);
     sources["auth.ts"] = config;
-    const module = (await tsImport(pathToFileURL(join(dir, "auth.ts")).href, import.meta.url)) as {
-      providers: Provider[];
-    };
-    const provider = module.providers[0];
+    const load = <T>(path: string) => import(pathToFileURL(join(dir, path.replace(/\.ts$/, ".js"))).href) as Promise<T>;
+    const { providers } = await load<{ providers: Provider[] }>("auth.ts");
+    const provider = providers[0];
     if (!provider) throw new Error(`entry ${snippet.entry} evaluated to nothing`);
-    return { provider, snippet, dir, sources, cleanup };
+    return { provider, snippet, dir, sources, module: load, cleanup };
   } catch (error) {
     cleanup();
     throw error;

@@ -148,7 +148,7 @@ const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) 
 describe.each((["sqlite", "postgres", "mysql"] as const).filter((d) => servers[d]))("%s", (dialect) => {
   it("TypeORM and Drizzle read each other's rows in the same tables, and deletes cascade", async () => {
     const { dir, drizzleSchema, entities } = await load(dialect);
-    const { DataSource } = await import("typeorm");
+    const { DataSource, IsNull } = await import("typeorm");
     const { eq, sql } = await import("drizzle-orm");
     const conn = await connectTo(dialect, dir, drizzleSchema);
     const ddl = await sqlDdl(dialect);
@@ -234,6 +234,13 @@ describe.each((["sqlite", "postgres", "mysql"] as const).filter((d) => servers[d
         );
         expect(row).toEqual({ expires: "integer", ms: expires.getTime(), state: "text" });
       }
+
+      // Users without an email (a VK user may grant none): both flavours store them, any number of them.
+      for (let i = 0; i < 2; i++) {
+        await db.insert(s.users).values({ name: `no email ${i}` });
+        await source.getRepository(User).save(source.getRepository(User).create({ name: `no email either ${i}` }));
+      }
+      expect(await source.getRepository(User).countBy({ email: IsNull() })).toBe(4);
 
       // Drizzle writes (id from $defaultFn); TypeORM reads, with its relations.
       const insertUser = db.insert(s.users).values({ email: "b@example.com" });
