@@ -4,8 +4,10 @@
  * version pinned on every call, no PKCE, no token_type, profile in
  * `response[0]`. The generated module is used exactly as written.
  */
+import { customFetch } from "@auth/core";
+import type { OAuthConfig } from "@auth/core/providers";
 import VK from "@auth/core/providers/vk";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { AFTER_SIGN_IN, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
 import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
 import { type FakeVk, startFakeVk, type VkUser } from "./fake-vk.js";
@@ -25,8 +27,8 @@ describe("generated VK provider through Auth()", () => {
   const defer = useCleanup();
 
   /** A fake VK that only speaks `expects`, with the real VK hosts routed to it for Auth.js (server side) and the browser. */
-  async function vkSpeaking(expects: string) {
-    const fake = await startFakeVk({ ...client, apiVersion: expects, user });
+  async function vkSpeaking(expects: string, vkUser: VkUser = user) {
+    const fake = await startFakeVk({ ...client, apiVersion: expects, user: vkUser });
     defer(() => fake.close());
     const route = routeFetch({ "https://oauth.vk.com": fake.oauthOrigin, "https://api.vk.com": fake.apiOrigin });
     defer(route.restore);
@@ -101,6 +103,98 @@ describe("generated VK provider through Auth()", () => {
         JSON.stringify(fake.log, null, 1),
       ).toBe(true);
       expect(fake.log[2]!.query.fields?.split(",")).toContain("photo_100");
+    },
+    FLOW_TIMEOUT,
+  );
+
+  test(
+    "every endpoint follows the provider's settings and customFetch: repointed at a local VK, nothing leaves for vk.com",
+    async () => {
+      const fake = await startFakeVk({ ...client, apiVersion: "5.131", user });
+      defer(() => fake.close());
+      defer(withEnv(env));
+      const { provider } = await generatedVk({ apiVersion: "5.131" });
+      // Any request for a real VK host through the global fetch is a leak.
+      const leaked: string[] = [];
+      const original = globalThis.fetch;
+      globalThis.fetch = (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : input);
+        if (url.hostname.endsWith("vk.com")) {
+          leaked.push(url.href);
+          return Promise.reject(new Error(`left for ${url.host}`));
+        }
+        return original(input, init);
+      };
+      defer(() => {
+        globalThis.fetch = original;
+      });
+      const sent: string[] = [];
+      const recording: typeof fetch = (input, init) => {
+        sent.push(new URL(input instanceof Request ? input.url : input).pathname);
+        return original(input, init);
+      };
+      const vk = provider as OAuthConfig<Record<string, unknown>>;
+      const endpoint = (value: unknown) => new URL(typeof value === "string" ? value : (value as { url: string }).url);
+      /** The same path and query (v= included) on the local fake. */
+      const local = (value: unknown, origin: string) => {
+        const url = endpoint(value);
+        return `${origin}${url.pathname}${url.search}`;
+      };
+      const repointed = {
+        ...vk,
+        authorization: local(vk.authorization, fake.oauthOrigin),
+        token: { ...(vk.token as object), url: local(vk.token, fake.oauthOrigin) },
+        userinfo: { ...(vk.userinfo as object), url: local(vk.userinfo, fake.apiOrigin) },
+        [customFetch]: recording,
+      } as typeof vk;
+
+      const result = await signIn({ provider: repointed, providerId: "vk", env });
+
+      expect(result.finalLocation, explain(result)).toBe(AFTER_SIGN_IN);
+      expect(result.authorizationUrl.origin).toBe(fake.oauthOrigin);
+      expect(sent).toEqual(["/access_token", "/method/users.get"]);
+      expect(leaked).toEqual([]);
+      expect(calls(fake)).toEqual([
+        ["oauth.vk.com", "/authorize", "5.131"],
+        ["oauth.vk.com", "/access_token", "5.131"],
+        ["api.vk.com", "/method/users.get", "5.131"],
+      ]);
+      expect(result.adapter.createUser[0]).toMatchObject({ email: user.email, name: "Ivan Petrov" });
+    },
+    FLOW_TIMEOUT,
+  );
+
+  test(
+    "VK's real data signs in: arrays for career and military, a boolean is_no_index, an odd optional field left out, no email granted",
+    async () => {
+      const { email: _, ...withoutEmail } = user;
+      const real: VkUser = {
+        ...withoutEmail,
+        extra: {
+          career: [
+            { company: "VK", from: 2015, until: 2020 },
+            { company: "Self", from: 2020 },
+          ],
+          military: [{ country_id: 1, unit: "1", unit_id: 1 }],
+          is_no_index: true,
+          city: { id: 1 },
+        },
+      };
+      const { rewrite } = await vkSpeaking("5.126", real);
+      const { provider } = await generatedVk({});
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      defer(() => warn.mockRestore());
+
+      const result = await signIn({ provider, providerId: "vk", env, rewrite });
+
+      expect(result.finalLocation, explain(result)).toBe(AFTER_SIGN_IN);
+      expect(result.adapter.createUser).toHaveLength(1);
+      expect(result.adapter.createUser[0]).toMatchObject({ name: "Ivan Petrov", image: user.photo_100 });
+      expect(result.adapter.createUser[0]!.email).toBeFalsy();
+      // city without its title: left out and said once; the real shapes kept.
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+        '[auth] VK users.get: left out "city", which came as an object, not in the shape expected',
+      ]);
     },
     FLOW_TIMEOUT,
   );
