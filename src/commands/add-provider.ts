@@ -178,7 +178,9 @@ export function configure(command: Command, setExitCode: (code: number) => void,
     for (const option of entry.options) {
       if (seen.has(option.key)) continue;
       seen.add(option.key);
-      command.option(option.flag, option.description);
+      const values = option.values ? `: ${option.values.join(", ")}` : "";
+      const fallback = option.default !== undefined && option.key !== "id" ? ` (default: ${option.default})` : "";
+      command.option(option.flag, `${option.description}${values}${fallback}`);
     }
   }
   command

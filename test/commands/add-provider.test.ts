@@ -204,5 +204,8 @@ describe("create-auth add-provider", () => {
     const result = await cli(["add-provider", "--help"]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/Examples:\n\s+\$ create-auth add-provider social --api-version 5\.131/);
+    expect(result.stdout).toMatch(/\$ create-auth add-provider social --flow vkid/);
+    expect(result.stdout).toMatch(/--flow <flow> +how VK signs users in: oauth, vkid \(default: oauth\)/);
+    expect(result.stdout).toMatch(/--no-install +add the provider's packages to package\.json without installing them/);
   });
 });
