@@ -31,6 +31,8 @@ export interface KindOption {
   hints?: Readonly<Record<string, string>>;
   /** Asked in a terminal when not given, though the default serves elsewhere (a choice worth making consciously). */
   ask?: boolean;
+  /** Keys of options that settle this choice when given (e.g. --api-version implies --flow oauth): then it is not asked. */
+  settledBy?: readonly string[];
 }
 
 export interface KindEntry {
@@ -159,6 +161,7 @@ export const kindCatalog: readonly KindEntry[] = [
           vkid: "VK ID (id.vk.com, OAuth 2.1 with PKCE): apps created in the VK ID console, which the classic dialog refuses",
         },
         ask: true,
+        settledBy: ["apiVersion"],
       }),
       opt("apiVersion", "--api-version <version>", "VK API version sent as v= on every endpoint (--flow oauth)", {
         default: "5.126",
@@ -198,7 +201,9 @@ export const flagOf = (option: KindOption) => option.flag.split(" ")[0]!;
  * are an error; the others take their defaults.
  */
 export function questions(kind: ProviderKind, given: Readonly<Record<string, unknown>>): KindOption[] {
-  const chosen = kindEntry(kind).options.filter((o) => o.ask && given[o.key] === undefined);
+  const chosen = kindEntry(kind).options.filter(
+    (o) => o.ask && given[o.key] === undefined && !o.settledBy?.some((key) => given[key] !== undefined),
+  );
   return [...missingOptions(kind, given), ...chosen];
 }
 

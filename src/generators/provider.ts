@@ -53,10 +53,12 @@ export const envPrefix = (id: string) => `AUTH_${id.toUpperCase().replace(/-/g, 
 
 const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
 
-/** Bare package names a module imports ("zod", "@auth/core" of "@auth/core/providers"); type-only imports included. */
+/** Bare package names a module imports ("zod", "@auth/core" of "@auth/core/providers"); type-only and dynamic imports included. */
 export function importedPackages(source: string): string[] {
   const names = new Set<string>();
-  for (const [, specifier] of source.matchAll(/^\s*(?:import|export)\b(?:[^"'`;]*?\bfrom)?\s*["']([^"']+)["']/gm)) {
+  const statements = /^\s*(?:import|export)\b(?:[^"'`;]*?\bfrom)?\s*["']([^"']+)["']/gm;
+  const dynamic = /\bimport\(\s*["']([^"']+)["']\s*\)/g;
+  for (const [, specifier] of [...source.matchAll(statements), ...source.matchAll(dynamic)]) {
     if (specifier!.startsWith(".") || specifier!.startsWith("node:")) continue;
     const parts = specifier!.split("/");
     names.add(specifier!.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!);

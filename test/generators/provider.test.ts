@@ -135,9 +135,9 @@ describe("generated provider modules", () => {
     }
     expect(
       importedPackages(
-        'import "reflect-metadata";\nimport {\n  a,\n} from "@scope/pkg/sub";\nimport x from "./local";',
+        'import "reflect-metadata";\nimport {\n  a,\n} from "@scope/pkg/sub";\nimport x from "./local";\nconst m = await import("nodemailer");',
       ),
-    ).toEqual(["reflect-metadata", "@scope/pkg"]);
+    ).toEqual(["reflect-metadata", "@scope/pkg", "nodemailer"]);
   });
 
   it("generated modules speak plainly: no section numbers of our spec, links to the Auth.js docs instead", () => {
@@ -232,6 +232,21 @@ describe("generated provider modules", () => {
       "",
     );
     writeFileSync(join(dir, "auth.ts"), lines.join("\n"));
+    // VK ID's wiring as an app writes it: a framework's Request subclass (Next.js's NextRequest) keeps its type.
+    writeFileSync(
+      join(dir, "vkid-route.ts"),
+      [
+        'import { refreshTokens, runWithVkIdCallback, withVkIdCallback } from "./socialVkid/providers/vkid";',
+        "class FrameworkRequest extends Request {",
+        "  readonly nextUrl = new URL(this.url);",
+        "}",
+        "const handler = async (request: FrameworkRequest) => new Response(request.nextUrl.pathname);",
+        "export const GET: (request: FrameworkRequest) => Promise<Response> = withVkIdCallback(handler);",
+        "export const hook = (url: URL, next: () => Promise<Response>) => runWithVkIdCallback(url, next);",
+        'export const renewed = refreshTokens({ refresh_token: "r", session_state: { device_id: "d" } });',
+        "",
+      ].join("\n"),
+    );
     const tsc = await execa(join(root, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], {
       cwd: dir,
       reject: false,

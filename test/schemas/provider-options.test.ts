@@ -95,6 +95,8 @@ describe("--flow (social)", () => {
     expect(flow).toMatchObject({ values: ["oauth", "vkid"], default: "oauth" });
     expect(flow!.hints!.vkid).toMatch(/VK ID console/);
     expect(questions("social", { flow: "vkid" })).toEqual([]);
+    // A version is for the classic dialog only: it settles the flow.
+    expect(questions("social", { apiVersion: "5.131" })).toEqual([]);
     expect(missingOptions("social", {})).toEqual([]);
   });
 });
