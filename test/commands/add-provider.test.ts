@@ -36,6 +36,24 @@ describe("create-auth add-provider", () => {
     expect(result.stdout).not.toMatch(/§/);
   });
 
+  it("--flow vkid: VK ID's module and user schema, the app ID only, and the one step the app must take", async () => {
+    const dir = project();
+    const result = await cli(["add-provider", "social", "--flow", "vkid", "--no-install"], { cwd: dir });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const vk = read(dir, "src/providers/vk.ts");
+    expect(vk).toContain('url: "https://id.vk.com/authorize"');
+    expect(vk).toContain('token: "https://id.vk.com/oauth2/auth"');
+    expect(vk).toContain('url: "https://id.vk.com/oauth2/user_info"');
+    expect(vk).toContain('checks: ["pkce", "state"]');
+    expect(vk).not.toMatch(/oauth\.vk\.com\/authorize"|v=5\.\d+/);
+    expect(read(dir, "src/providers/vk-profile.ts")).toContain("export function parseVkIdUser");
+    expect(read(dir, ".env.example")).toMatch(/^AUTH_VK_ID=$/m);
+    expect(read(dir, ".env.example")).not.toMatch(/AUTH_VK_SECRET/);
+    expect(result.stdout).toMatch(/^note: VK ID adds a device_id to the callback .* withVkIdCallback\(\)/m);
+    expect(result.stdout).toMatch(/^ {2}http:\/\/localhost:3000\/api\/auth\/callback\/vk$/m);
+  });
+
   it("running the same command twice changes nothing the second time", async () => {
     const dir = project();
     expect((await cli(["add-provider", "social", "--no-install"], { cwd: dir })).exitCode).toBe(0);
@@ -143,6 +161,11 @@ describe("create-auth add-provider", () => {
     [["add-provider", "oidc"], /add-provider oidc needs --id, --issuer\.\nPass --id <id> --issuer <url>/],
     [["add-provider"], /Missing the provider kind\.\nPass one of: oauth, oidc, email, credentials, webauthn, social/],
     [["add-provider", "social", "--issuer", "https://x.example"], /--issuer: not an option of social providers/],
+    [["add-provider", "social", "--flow", "vk-id"], /--flow: expected oauth or vkid/],
+    [
+      ["add-provider", "social", "--flow", "vkid", "--api-version", "5.131"],
+      /--api-version: applies to --flow oauth only; VK ID's endpoints take no API version/,
+    ],
     [["add-provider", "social", "--config", "missing.ts"], /--config missing\.ts: no such file/],
     [
       ["add-provider", "social", "--base-url", "not a url"],
