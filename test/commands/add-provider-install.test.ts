@@ -120,6 +120,17 @@ describe("add-provider installs what the provider imports", () => {
     expect(runs()).toEqual([]);
   });
 
+  it("a package.json that is not JSON stops the run before anything is written", async () => {
+    const { dir, env, runs } = project();
+    writeFileSync(join(dir, "package.json"), "{ name: next-app }\n");
+    const before = snapshot(dir);
+    const result = await cli(["add-provider", "social"], { cwd: dir, env });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/package\.json is not valid JSON .*; fix it first \(nothing was written\)/);
+    expect(snapshot(dir)).toEqual(before);
+    expect(runs()).toEqual([]);
+  });
+
   it("a bad --package-manager is a usage error, nothing written", async () => {
     const { dir, env } = project();
     const before = snapshot(dir);
