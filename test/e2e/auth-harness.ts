@@ -65,6 +65,44 @@ export function routeFetch(routes: Record<string, string>): { restore(): void; r
   };
 }
 
+/**
+ * For tests that repoint a provider's endpoints: every server-side request
+ * through the global fetch for a host under `domain` (the real provider) is
+ * refused and kept in `leaked`; `recording` is a customFetch that notes the
+ * path of each request it sends.
+ */
+export function blockRealHosts(domain: string): {
+  leaked: string[];
+  sent: string[];
+  recording: typeof fetch;
+  restore(): void;
+} {
+  const original = globalThis.fetch;
+  const leaked: string[] = [];
+  const sent: string[] = [];
+  const urlOf = (input: RequestInfo | URL) => new URL(input instanceof Request ? input.url : input);
+  globalThis.fetch = (input, init) => {
+    const url = urlOf(input);
+    if (url.hostname === domain || url.hostname.endsWith(`.${domain}`)) {
+      leaked.push(url.href);
+      return Promise.reject(new Error(`left for ${url.host}`));
+    }
+    return original(input, init);
+  };
+  const recording: typeof fetch = (input, init) => {
+    sent.push(urlOf(input).pathname);
+    return original(input, init);
+  };
+  return {
+    leaked,
+    sent,
+    recording,
+    restore: () => {
+      globalThis.fetch = original;
+    },
+  };
+}
+
 export interface SignInOptions {
   provider: Provider;
   providerId: string;

@@ -8,7 +8,7 @@ import { customFetch } from "@auth/core";
 import type { OAuthConfig } from "@auth/core/providers";
 import VK from "@auth/core/providers/vk";
 import { describe, expect, test, vi } from "vitest";
-import { AFTER_SIGN_IN, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
+import { AFTER_SIGN_IN, blockRealHosts, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
 import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
 import { type FakeVk, startFakeVk, type VkUser } from "./fake-vk.js";
 import { generated, withEnv } from "./provider-module.js";
@@ -114,25 +114,8 @@ describe("generated VK provider through Auth()", () => {
       defer(() => fake.close());
       defer(withEnv(env));
       const { provider } = await generatedVk({ apiVersion: "5.131" });
-      // Any request for a real VK host through the global fetch is a leak.
-      const leaked: string[] = [];
-      const original = globalThis.fetch;
-      globalThis.fetch = (input, init) => {
-        const url = new URL(input instanceof Request ? input.url : input);
-        if (url.hostname.endsWith("vk.com")) {
-          leaked.push(url.href);
-          return Promise.reject(new Error(`left for ${url.host}`));
-        }
-        return original(input, init);
-      };
-      defer(() => {
-        globalThis.fetch = original;
-      });
-      const sent: string[] = [];
-      const recording: typeof fetch = (input, init) => {
-        sent.push(new URL(input instanceof Request ? input.url : input).pathname);
-        return original(input, init);
-      };
+      const { leaked, sent, recording, restore } = blockRealHosts("vk.com");
+      defer(restore);
       const vk = provider as OAuthConfig<Record<string, unknown>>;
       const endpoint = (value: unknown) => new URL(typeof value === "string" ? value : (value as { url: string }).url);
       /** The same path and query (v= included) on the local fake. */

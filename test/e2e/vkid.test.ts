@@ -8,7 +8,7 @@
 import { customFetch } from "@auth/core";
 import type { OAuthConfig } from "@auth/core/providers";
 import { describe, expect, test, vi } from "vitest";
-import { AFTER_SIGN_IN, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
+import { AFTER_SIGN_IN, blockRealHosts, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
 import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
 import { startFakeVkId, type VkIdUser } from "./fake-vkid.js";
 import { generated, withEnv } from "./provider-module.js";
@@ -171,24 +171,8 @@ describe("generated VK ID provider through Auth()", () => {
     "every endpoint follows the provider's settings and customFetch: repointed at a local VK ID, nothing leaves for id.vk.com",
     async () => {
       const { fake, provider, module } = await setUp();
-      const leaked: string[] = [];
-      const original = globalThis.fetch;
-      globalThis.fetch = (input, init) => {
-        const url = new URL(input instanceof Request ? input.url : input);
-        if (url.hostname.endsWith("vk.com")) {
-          leaked.push(url.href);
-          return Promise.reject(new Error(`left for ${url.host}`));
-        }
-        return original(input, init);
-      };
-      defer(() => {
-        globalThis.fetch = original;
-      });
-      const sent: string[] = [];
-      const recording: typeof fetch = (input, init) => {
-        sent.push(new URL(input instanceof Request ? input.url : input).pathname);
-        return original(input, init);
-      };
+      const { leaked, sent, recording, restore } = blockRealHosts("vk.com");
+      defer(restore);
       const local = (path: string) => `${fake.origin}${path}`;
       const repointed = {
         ...provider,
