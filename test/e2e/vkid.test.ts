@@ -197,6 +197,16 @@ describe("generated VK ID provider through Auth()", () => {
     FLOW_TIMEOUT,
   );
 
+  test("user_info's errors are reported with VK ID's description, not as an empty profile", async () => {
+    const { fake, provider } = await setUp();
+    const userinfo = provider.userinfo as { request(context: unknown): Promise<unknown> };
+    const local = { ...provider, clientId, userinfo: { url: new URL("/oauth2/user_info", fake.origin) } };
+    await expect(userinfo.request({ tokens: { access_token: "expired" }, provider: local })).rejects.toThrow(
+      "VK ID user_info failed: access_token is invalid",
+    );
+    expect(fake.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(["POST /oauth2/user_info 401"]);
+  });
+
   test(
     "control: without withVkIdCallback the sign-in stops with a message that says what to do, and VK ID refuses a code without its device_id",
     async () => {
