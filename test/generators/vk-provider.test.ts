@@ -3,8 +3,12 @@
  * and VK's real data, its mapping and its users.get error handling. The full
  * sign-in through Auth.js against a fake VK on loopback is test/e2e/vk.test.ts.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { AuthConfig } from "@auth/core";
+import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { root } from "../helpers.js";
 import { generateInto, importGenerated, makeProject } from "./provider-project.js";
 
 interface ZodLike {
@@ -244,6 +248,8 @@ describe("the generated VK provider", () => {
     expect(profiles.vkProfileSchema.safeParse(realistic).success).toBe(true);
     const parsed = profiles.vkProfileSchema.parse(full);
     expect(parsed).toEqual(full);
+    // deactivated "" is an active account: its required fields are kept, not dropped.
+    expect(profiles.parseVkProfile(full)).toEqual(full);
   });
 
   it("accepts VK's real shapes beside §2.8's: arrays for career, military and universities, a boolean is_no_index", () => {
@@ -271,6 +277,16 @@ describe("the generated VK provider", () => {
         image: null,
       });
     }
+    // A banned account that still has its photo keeps it.
+    const banned = {
+      id: 43,
+      first_name: "B",
+      last_name: "C",
+      deactivated: "banned",
+      photo_100: "https://vk.example/b.jpg",
+    };
+    expect(profiles.parseVkProfile(banned)).toEqual(banned);
+    expect(profiles.mapVkProfile(profiles.parseVkProfile(banned)).image).toBe(banned.photo_100);
   });
 
   it("parseVkProfile checks the required fields", () => {
@@ -349,4 +365,33 @@ describe("the generated VK provider", () => {
       "VK users.get failed: User authorization failed",
     );
   });
+});
+
+describe("the generated VK profile schemas under zod 4", () => {
+  // add-provider keeps a zod the project already has, and projects move to zod 4.
+  it("type-check and parse alike when the project's zod is version 4", async () => {
+    const dir = makeProject("create-auth-zod4-");
+    await generateInto(dir, "social", {}, {}, "classic");
+    await generateInto(dir, "social", { flow: "vkid" }, {}, "vkid");
+    for (const path of ["classic/providers/vk-profile.ts", "vkid/providers/vk-profile.ts"]) {
+      const file = join(dir, path);
+      writeFileSync(file, readFileSync(file, "utf8").replace('from "zod";', 'from "zod/v4";'));
+      expect(readFileSync(file, "utf8")).toContain('from "zod/v4"');
+    }
+    const tsc = await execa(join(root, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: dir, reject: false });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+
+    const classic = await importGenerated<ProfileModule>(dir, "classic/providers/vk-profile.ts");
+    expect(classic.parseVkProfile(full)).toEqual(full);
+    expect(classic.vkProfileSchema.safeParse({ id: 1, first_name: "A", last_name: "B" }).success).toBe(false);
+    expect(
+      classic.vkProfileSchema.safeParse({ id: 1, first_name: "A", last_name: "B", deactivated: "deleted" }).success,
+    ).toBe(true);
+    const vkid = await importGenerated<{ parseVkIdUser(raw: unknown): unknown }>(dir, "vkid/providers/vk-profile.ts");
+    expect(vkid.parseVkIdUser({ user_id: 5, first_name: "A", avatar: "a" })).toEqual({
+      user_id: "5",
+      first_name: "A",
+      avatar: "a",
+    });
+  }, 60_000);
 });
