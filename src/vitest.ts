@@ -6,9 +6,10 @@
 import picomatch from "picomatch";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type AnyAdapter, hasMethod } from "./contract/adapter.js";
+import { HungMethods } from "./contract/calls.js";
 import { type CapabilityName, capabilities } from "./contract/capabilities.js";
 import { allCases } from "./contract/cases/index.js";
-import { newSeed } from "./contract/random.js";
+import { newNonce, newSeed } from "./contract/random.js";
 import { runCase } from "./contract/runner.js";
 
 type Awaitable<T> = T | PromiseLike<T>;
@@ -24,6 +25,8 @@ export interface AdapterContractOptions {
   /** Capabilities whose absence is a failing test. */
   require?: CapabilityName[];
   seed?: number;
+  /** Tolerated deviations fail too (see the README's failure policy). */
+  strict?: boolean;
   /** Per-case limit in milliseconds (default 5000). */
   timeout?: number;
   /** Name of the describe block (default "adapter contract"). */
@@ -39,6 +42,10 @@ export function adapterContract(
   options: AdapterContractOptions = {},
 ): void {
   const seed = options.seed ?? newSeed();
+  const nonce = newNonce();
+  const strict = options.strict ?? false;
+  // Shared by the cases: a method that never settles costs one timeout, not one per case.
+  const hung = new HungMethods();
   const timeout = options.timeout ?? 5000;
   const matches = (patterns: string[] | undefined, id: string) => (patterns ?? []).some((p) => picomatch(p)(id));
   const cases = allCases.filter(
@@ -66,7 +73,7 @@ export function adapterContract(
     for (const contractCase of cases) {
       it(`${contractCase.id}: ${contractCase.title}`, { timeout: timeout * 2 + 1000 }, async (context) => {
         if (contractCase.needs.some((m) => !hasMethod(resolved, m))) return context.skip();
-        const result = await runCase(resolved, contractCase, seed, timeout);
+        const result = await runCase(resolved, contractCase, { seed, nonce, timeoutMs: timeout, strict, hung });
         for (const warning of result.warnings) console.warn(`${contractCase.id}: ${warning}`);
         if (result.status === "failed") {
           const f = result.failure!;

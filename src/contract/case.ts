@@ -6,7 +6,8 @@ import type { AdapterMethod } from "./adapter.js";
 import type { CapabilityName } from "./capabilities.js";
 import type { CaseContext } from "./context.js";
 
-export interface ContractCase {
+/** What reports need to know about a case: everything but its code. */
+export interface CaseInfo {
   /** Stable id, e.g. `session.get.unknown-token-is-null`; used by --only/--skip. */
   id: string;
   title: string;
@@ -16,7 +17,14 @@ export interface ContractCase {
   capability: CapabilityName | "flows";
   /** Methods the case calls; when one is absent the case is skipped (§4.2: all optional). */
   needs: AdapterMethod[];
+}
+
+export interface ContractCase extends CaseInfo {
   run(t: CaseContext): Promise<void>;
+}
+
+export function caseInfo({ id, title, section, capability, needs }: ContractCase): CaseInfo {
+  return { id, title, section, capability, needs };
 }
 
 /** Identity function that gives case literals their type. */

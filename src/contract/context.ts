@@ -13,6 +13,8 @@ import {
   verificationTokenSchema,
 } from "../schemas/adapter-models.js";
 import { type AdapterMethod, type AnyAdapter, hasMethod } from "./adapter.js";
+import type { AdapterCalls } from "./calls.js";
+import { Cleanup } from "./cleanup.js";
 import { DataFactory } from "./data.js";
 import { ContractFailure, describeValue } from "./failure.js";
 import type { Random } from "./random.js";
@@ -25,13 +27,19 @@ export class CaseContext {
   readonly warnings: string[] = [];
   /** Observations about the whole adapter, reported once per run. */
   readonly notes = new Set<string>();
-  private readonly cleanups: Array<() => unknown> = [];
+  readonly cleanup: Cleanup;
 
   constructor(
-    private readonly adapter: AnyAdapter,
+    readonly calls: AdapterCalls,
     random: Random,
+    unique: Random,
   ) {
-    this.data = new DataFactory(random);
+    this.data = new DataFactory(random, unique);
+    this.cleanup = new Cleanup(calls);
+  }
+
+  private get adapter(): AnyAdapter {
+    return this.calls.adapter;
   }
 
   has(method: AdapterMethod): boolean {
@@ -42,12 +50,17 @@ export class CaseContext {
     if (!this.warnings.includes(message)) this.warnings.push(message);
   }
 
-  /** Calls an adapter method; a throw becomes a failure naming the call. */
+  private callable(method: AdapterMethod): void {
+    if (!this.has(method)) throw new ContractFailure(`${method} is not implemented`);
+    const refusal = this.calls.refusal(method);
+    if (refusal) throw new ContractFailure(refusal);
+  }
+
+  /** Calls an adapter method the way the service does; a throw becomes a failure naming the call. */
   async call(method: AdapterMethod, ...args: unknown[]): Promise<any> {
-    const fn = this.adapter[method];
-    if (typeof fn !== "function") throw new ContractFailure(`${method} is not implemented`);
+    this.callable(method);
     try {
-      return await fn.apply(this.adapter, args);
+      return await this.calls.invoke(method, args);
     } catch (error) {
       throw new ContractFailure(`${method}(${args.map((a) => describeValue(a)).join(", ")}) threw`, {
         expected: "a result",
@@ -56,12 +69,64 @@ export class CaseContext {
     }
   }
 
+  /**
+   * Calls a method at a point of a service path where a throw is what a
+   * person sees: the failure says where the service calls it and what breaks.
+   */
+  async callOnPath(method: AdapterMethod, situation: { when: string; consequence: string }, ...args: unknown[]) {
+    this.callable(method);
+    try {
+      return await this.calls.invoke(method, args);
+    } catch (error) {
+      throw new ContractFailure(`${method} threw ${situation.when}: ${situation.consequence}`, {
+        expected: "no error",
+        received: describeThrown(error),
+      });
+    }
+  }
+
+  /**
+   * Calls a method where a throw hurts no sign-in: in a way the service
+   * never calls it (to look for records that should be gone, say), or where
+   * the service catches the error. A throw is a warning, and `threw` tells
+   * the case to draw no conclusion from it.
+   */
+  async callOffPath(
+    method: AdapterMethod,
+    situation: { when: string; consequence?: string },
+    ...args: unknown[]
+  ): Promise<{ threw: true } | { threw: false; value: any }> {
+    this.callable(method);
+    try {
+      return { threw: false, value: await this.calls.invoke(method, args) };
+    } catch (error) {
+      const consequence = situation.consequence ?? "the service never calls it that way";
+      this.warn(`tolerated: ${method} threw (${describeThrown(error)}) ${situation.when}; ${consequence}.`);
+      return { threw: true };
+    }
+  }
+
+  /**
+   * Checks the result of a method whose return value the service ignores
+   * (linkAccount, createVerificationToken, updateSession, deleteSession):
+   * a result that breaks §2.9 is a warning, since no sign-in sees it.
+   */
+  ignoredResult(method: AdapterMethod, check: () => void): void {
+    try {
+      check();
+    } catch (error) {
+      if (!(error instanceof ContractFailure)) throw error;
+      const received = error.received === undefined ? "" : ` (received ${error.received})`;
+      this.warn(`tolerated: ${error.message}${received}; the service ignores what ${method} returns.`);
+    }
+  }
+
   /** §7.2: some failures must throw rather than return. */
   async callExpectingThrow(method: AdapterMethod, rule: string, ...args: unknown[]): Promise<void> {
-    const fn = this.adapter[method];
+    this.callable(method);
     let result: unknown;
     try {
-      result = await fn!.apply(this.adapter, args);
+      result = await this.calls.invoke(method, args);
     } catch {
       return;
     }
@@ -157,25 +222,10 @@ export class CaseContext {
     if (!condition) throw new ContractFailure(message, details);
   }
 
-  private onCleanup(method: AdapterMethod, ...args: unknown[]): void {
-    if (this.has(method)) this.cleanups.push(() => this.adapter[method]!(...args));
-  }
-
-  /** Removes what the case created, newest first; a record already gone is fine. */
-  async cleanup(): Promise<void> {
-    for (const undo of this.cleanups.reverse()) {
-      try {
-        await undo();
-      } catch {
-        // Already deleted by the case, or removed by a cascade.
-      }
-    }
-  }
-
   async createUser(overrides: Row = {}): Promise<Row> {
     const input = this.data.user(overrides);
     const user = this.model(adapterUserSchema, await this.call("createUser", input), "createUser result");
-    this.onCleanup("deleteUser", user.id);
+    this.cleanup.user(user.id);
     this.fields(user, { email: input.email, name: input.name, image: input.image }, "createUser result");
     return user;
   }
@@ -189,14 +239,16 @@ export class CaseContext {
   async link(input: Row): Promise<Row> {
     const userId = input.userId;
     const result = await this.call("linkAccount", input);
-    this.onCleanup("unlinkAccount", { provider: input.provider, providerAccountId: input.providerAccountId });
+    this.cleanup.account({ provider: input.provider, providerAccountId: input.providerAccountId });
     if (result != null) {
-      this.model(adapterAccountSchema, result, "linkAccount result");
-      this.fields(
-        result,
-        { userId, provider: input.provider, providerAccountId: input.providerAccountId },
-        "linkAccount result",
-      );
+      this.ignoredResult("linkAccount", () => {
+        this.model(adapterAccountSchema, result, "linkAccount result");
+        this.fields(
+          result,
+          { userId, provider: input.provider, providerAccountId: input.providerAccountId },
+          "linkAccount result",
+        );
+      });
     }
     return input;
   }
@@ -204,7 +256,7 @@ export class CaseContext {
   async createSession(userId: unknown, overrides: Row = {}): Promise<Row> {
     const input = this.data.session(userId, overrides);
     const session = this.model(adapterSessionSchema, await this.call("createSession", input), "createSession result");
-    this.onCleanup("deleteSession", input.sessionToken);
+    this.cleanup.session(input.sessionToken);
     this.fields(session, input, "createSession result");
     return session;
   }
@@ -212,10 +264,12 @@ export class CaseContext {
   async createVerificationToken(overrides: Row = {}): Promise<Row> {
     const input = this.data.verificationToken(overrides);
     const result = await this.call("createVerificationToken", input);
-    this.onCleanup("useVerificationToken", { identifier: input.identifier, token: input.token });
+    this.cleanup.verificationToken({ identifier: input.identifier, token: input.token });
     if (result != null) {
-      this.model(verificationTokenSchema, result, "createVerificationToken result");
-      this.fields(result, input, "createVerificationToken result");
+      this.ignoredResult("createVerificationToken", () => {
+        this.model(verificationTokenSchema, result, "createVerificationToken result");
+        this.fields(result, input, "createVerificationToken result");
+      });
     }
     return input;
   }
@@ -223,6 +277,7 @@ export class CaseContext {
   /** Authenticators have no delete method; deleting their user removes them. */
   async createAuthenticator(userId: unknown, providerAccountId: string, overrides: Row = {}): Promise<Row> {
     const input = this.data.authenticator(userId, providerAccountId, overrides);
+    this.cleanup.authenticator(input.credentialID);
     const created = this.model(
       adapterAuthenticatorSchema,
       await this.call("createAuthenticator", input),

@@ -1,7 +1,9 @@
 /**
  * Fresh, unique input records for one case. Every value that an adapter may
- * index (emails, tokens, provider account ids, credential ids) is random, so
- * cases never collide with each other or with the user's own data.
+ * index (ids, emails, tokens, provider account ids, credential ids) comes
+ * from `unique`, which the runner seeds with a per-run nonce: two runs at the
+ * same time, even with the same --seed, never share a record. Everything
+ * else comes from `random`, which the seed alone fixes.
  */
 import { createHash } from "node:crypto";
 import { base64url, hex, type Random, uuid } from "./random.js";
@@ -19,20 +21,21 @@ function wholeSeconds(ms: number): Date {
 export class DataFactory {
   constructor(
     private readonly random: Random,
+    private readonly unique: Random,
     private readonly now = Date.now(),
   ) {}
 
   /** A uuid-shaped key that no record has: for "unknown" lookups. */
   unknownId(): string {
-    return uuid(this.random);
+    return uuid(this.unique);
   }
 
   email(): string {
-    return `user-${hex(this.random, 8)}@example.test`;
+    return `user-${hex(this.unique, 8)}@example.test`;
   }
 
   provider(): string {
-    return `provider-${hex(this.random, 4)}`;
+    return `provider-${hex(this.unique, 4)}`;
   }
 
   /** A date `days` from now (negative for the past), in whole seconds. */
@@ -42,7 +45,7 @@ export class DataFactory {
 
   user(overrides: Record<string, unknown> = {}) {
     return {
-      id: uuid(this.random),
+      id: uuid(this.unique),
       email: this.email(),
       emailVerified: null as Date | null,
       name: `Test User ${hex(this.random, 3)}`,
@@ -62,7 +65,7 @@ export class DataFactory {
       userId,
       type: "oauth",
       provider: this.provider(),
-      providerAccountId: hex(this.random, 10),
+      providerAccountId: hex(this.unique, 10),
       access_token: `at-${base64url(this.random, 24)}`,
       refresh_token: `rt-${base64url(this.random, 24)}`,
       id_token: `it-${base64url(this.random, 24)}`,
@@ -75,12 +78,12 @@ export class DataFactory {
   }
 
   session(userId: unknown, overrides: Record<string, unknown> = {}) {
-    return { sessionToken: uuid(this.random), userId, expires: this.date(30), ...overrides };
+    return { sessionToken: uuid(this.unique), userId, expires: this.date(30), ...overrides };
   }
 
   /** §2.9 / §5.4: the stored token is a hash of what the link carries. */
   verificationToken(overrides: Record<string, unknown> = {}) {
-    const secretToken = hex(this.random, 32);
+    const secretToken = hex(this.unique, 32);
     return {
       identifier: this.email(),
       token: createHash("sha256").update(`${secretToken}test-secret`).digest("hex"),
@@ -91,7 +94,7 @@ export class DataFactory {
 
   authenticator(userId: unknown, providerAccountId: string, overrides: Record<string, unknown> = {}) {
     return {
-      credentialID: base64url(this.random, 32),
+      credentialID: base64url(this.unique, 32),
       credentialPublicKey: Buffer.from(hex(this.random, 32), "hex").toString("base64"),
       counter: Math.floor(this.random() * 100),
       credentialDeviceType: "multiDevice",

@@ -3,6 +3,8 @@
  * the run's seed and the case id, so a case produces the same data whether it
  * runs alone, first, last or in parallel with others.
  */
+import { randomBytes as randomBytesCrypto } from "node:crypto";
+
 export type Random = () => number;
 
 /** FNV-1a: a small, stable string hash to derive per-case seeds. */
@@ -29,6 +31,11 @@ function mulberry32(seed: number): Random {
 
 export function randomFor(seed: number, caseId: string): Random {
   return mulberry32(hashString(`${seed}:${caseId}`));
+}
+
+/** Per run: keeps the values of two runs apart even when they share a seed. */
+export function newNonce(): string {
+  return randomBytesCrypto(6).toString("hex");
 }
 
 export function newSeed(): number {

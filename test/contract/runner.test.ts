@@ -10,6 +10,7 @@ async function run(
   options: {
     cases?: ContractCase[];
     seed?: number;
+    nonce?: string;
     timeoutMs?: number;
     concurrency?: number;
     require?: ("users" | "sessions" | "email" | "webauthn")[];
@@ -20,6 +21,7 @@ async function run(
     adapter,
     cases: options.cases ?? allCases,
     seed: options.seed ?? 1,
+    nonce: options.nonce,
     timeoutMs: options.timeoutMs ?? 2000,
     concurrency: options.concurrency ?? 1,
     require: options.require ?? [],
@@ -116,13 +118,13 @@ describe("the contract runner", () => {
     const { byId, summary } = await run(adapter, { cases: only("session.delete.returns-deleted-session") });
     expect(byId.get("session.delete.returns-deleted-session")).toMatchObject({
       status: "passed",
-      warnings: [expect.stringMatching(/returning the deleted session is preferred/)],
+      warnings: [expect.stringMatching(/the spec prefers the deleted session/)],
     });
     expect(summary).toMatchObject({ ok: true, warnings: 1 });
   });
 
-  it("the same seed generates the same data; another seed other data", async () => {
-    const emails = async (seed: number) => {
+  it("the seed fixes the data's shape; the per-run nonce keeps two runs' values apart", async () => {
+    const emails = async (seed: number, nonce: string) => {
       const seen: string[] = [];
       const adapter = memory();
       const createUser = adapter.createUser!;
@@ -130,11 +132,17 @@ describe("the contract runner", () => {
         seen.push(user.email);
         return createUser(user);
       };
-      await run(adapter, { seed, cases: only("user.get-by-email.finds-user") });
+      await run(adapter, { seed, nonce, cases: only("user.get-by-email.finds-user") });
       return seen;
     };
-    expect(await emails(42)).toEqual(await emails(42));
-    expect(await emails(42)).not.toEqual(await emails(43));
+    expect(await emails(42, "a")).toEqual(await emails(42, "a"));
+    expect(await emails(42, "a")).not.toEqual(await emails(43, "a"));
+    const [first, second] = [await emails(42, "a"), await emails(42, "b")];
+    expect(first).toHaveLength(second.length);
+    for (const [i, email] of first.entries()) {
+      expect(email).not.toBe(second[i]);
+      expect(email.replace(/[0-9a-f]{16}/, "")).toBe(second[i]!.replace(/[0-9a-f]{16}/, ""));
+    }
   });
 
   it("a case produces the same data alone, in order, or in parallel", async () => {
@@ -151,6 +159,7 @@ describe("the contract runner", () => {
         adapter,
         cases,
         seed: 5,
+        nonce: "fixed",
         timeoutMs: 2000,
         concurrency,
         require: [],
@@ -229,5 +238,95 @@ describe("data safety", () => {
     const adapter = memory();
     expect((await run(adapter, { seed: 9 })).summary.ok).toBe(true);
     expect((await run(adapter, { seed: 9 })).summary.ok).toBe(true);
+  });
+
+  describe("the failure policy", () => {
+    const deletedSessionCase = only("user.delete.removes-sessions-and-accounts");
+
+    it("a throw where the service never calls the method that way is a warning, and --strict fails it", async () => {
+      // As @auth/kysely-adapter and @auth/prisma-adapter do for a session that is gone.
+      const base = memory();
+      const adapter = {
+        ...base,
+        updateSession: async (s: { sessionToken: string }) => {
+          const found = await base.getSessionAndUser!(s.sessionToken);
+          if (!found) throw new Error("no result");
+          return base.updateSession!(s);
+        },
+      };
+      const lenient = await run(adapter, { cases: deletedSessionCase });
+      expect(lenient.summary).toMatchObject({ ok: true, warnings: 1 });
+      expect(lenient.results[0]!.warnings[0]).toMatch(
+        /^tolerated: updateSession threw .*no result.*never calls it that way/,
+      );
+      const strict = await runContract({
+        adapter,
+        cases: deletedSessionCase,
+        seed: 1,
+        timeoutMs: 2000,
+        concurrency: 1,
+        require: [],
+        strict: true,
+      });
+      expect(strict).toMatchObject({ ok: false, failed: 1 });
+    });
+
+    it("a malformed return value the service ignores is a warning (linkAccount's expires_at: NaN)", async () => {
+      const base = memory();
+      const adapter = {
+        ...base,
+        linkAccount: async (a: Record<string, unknown>) => ({
+          ...(await base.linkAccount!(a as never)),
+          expires_at: Number.NaN,
+        }),
+      };
+      const { summary, byId } = await run(adapter, { cases: only("account.link.email-account-without-tokens") });
+      expect(summary).toMatchObject({ ok: true, warnings: 1 });
+      expect(byId.get("account.link.email-account-without-tokens")!.warnings[0]).toMatch(
+        /^tolerated: linkAccount result\.expires_at.*ignores what linkAccount returns/,
+      );
+    });
+
+    it("deleteSession throwing for a session that is gone fails the stale-cookie email sign-in", async () => {
+      const base = memory();
+      const adapter = {
+        ...base,
+        deleteSession: async (token: string) => {
+          if (!(await base.getSessionAndUser!(token))) throw new Error("Record to delete does not exist.");
+          return base.deleteSession!(token);
+        },
+      };
+      const { byId } = await run(adapter, { cases: only("flow.email-sign-in.stale-session-cookie") });
+      expect(byId.get("flow.email-sign-in.stale-session-cookie")).toMatchObject({
+        status: "failed",
+        failure: {
+          message: expect.stringMatching(
+            /^deleteSession threw for a session that no longer exists: .*stale session cookie/,
+          ),
+        },
+      });
+    });
+  });
+
+  it("a method that never settles costs one timeout: later cases that need it fail at once", async () => {
+    const adapter = { ...memory(), getUserByAccount: () => new Promise(() => {}) };
+    const needing = allCases.filter((c) => c.needs.includes("getUserByAccount"));
+    expect(needing.length).toBeGreaterThan(3);
+    const started = performance.now();
+    const { summary, results } = await run(adapter, { cases: needing, timeoutMs: 300 });
+    expect(performance.now() - started).toBeLessThan(300 * 2 + 1500);
+    expect(summary.failed).toBe(needing.length);
+    expect(summary.hung).toEqual([{ method: "getUserByAccount", caseId: needing[0]!.id }]);
+    expect(results[0]!.failure!.message).toMatch(/getUserByAccount never settled/);
+    for (const r of results.slice(1))
+      expect(r.failure!.message).toBe(`getUserByAccount never settled in ${needing[0]!.id}; not called again`);
+  });
+
+  it("counts the records cleanup could not remove", async () => {
+    const adapter = { ...memory(), deleteUser: () => undefined };
+    const { summary } = await run(adapter, { cases: only("user.get.by-id", "session.get.returns-session-and-user") });
+    expect(summary.leftovers).toEqual({ users: 2 });
+    const clean = await run(memory(), { cases: only("user.get.by-id", "session.get.returns-session-and-user") });
+    expect(clean.summary.leftovers).toEqual({});
   });
 });

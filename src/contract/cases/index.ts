@@ -2,6 +2,7 @@ import type { ContractCase } from "../case.js";
 import { accountCases } from "./accounts.js";
 import { authenticatorCases } from "./authenticators.js";
 import { flowCases } from "./flows.js";
+import { servicePathCases } from "./service-paths.js";
 import { sessionCases } from "./sessions.js";
 import { userCases } from "./users.js";
 import { verificationTokenCases } from "./verification-tokens.js";
@@ -13,4 +14,5 @@ export const allCases: ContractCase[] = [
   ...verificationTokenCases,
   ...authenticatorCases,
   ...flowCases,
+  ...servicePathCases,
 ];
