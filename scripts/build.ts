@@ -36,14 +36,20 @@ function filesUnder(dir: string, suffix: string): string[] {
 const node = { platform: "node", target: "node20", format: "esm", logLevel: "warning" } as const;
 
 function library() {
-  const entryPoints = filesUnder(join(root, "src"), ".ts").filter((file) => file !== join(root, "src", "cli.ts"));
+  const launchers = new Set([join(root, "src", "cli.ts"), join(root, "src", "contract", "worker-entry.ts")]);
+  const entryPoints = filesUnder(join(root, "src"), ".ts").filter((file) => !launchers.has(file));
   return build({ ...node, entryPoints, outbase: join(root, "src"), outdir: dist });
 }
 
 function commandLine() {
   return build({
     ...node,
-    entryPoints: { "create-auth": join(root, "src/cli.ts"), "compile-cache": join(root, "src/lib/compile-cache.ts") },
+    entryPoints: {
+      "create-auth": join(root, "src/cli.ts"),
+      "compile-cache": join(root, "src/lib/compile-cache.ts"),
+      // The process that loads a user's adapter module (src/contract/supervisor.ts starts it).
+      "verify-worker": join(root, "src/contract/worker-entry.ts"),
+    },
     outdir: join(dist, "cli"),
     bundle: true,
     splitting: true,

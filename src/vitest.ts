@@ -78,7 +78,7 @@ export function adapterContract(
         if (result.status === "failed") {
           const f = result.failure!;
           const lines = [
-            `${f.message} (${contractCase.section})`,
+            f.message,
             f.expected !== undefined ? `expected: ${f.expected}` : "",
             f.received !== undefined ? `received: ${f.received}` : "",
             `rerun with seed ${seed}`,

@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
+import { allCases } from "../src/contract/cases/index.js";
 import { fixture, root } from "./helpers.js";
 
 const runVitest = (file: string) =>
@@ -20,7 +21,10 @@ describe("create-auth/vitest", () => {
     const result = await runVitest("memory.contract.ts");
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/✓ .*user\.get\.unknown-id-is-null: getUser returns null for an unknown id/);
-    expect(result.stdout).toMatch(/Tests\s+5[0-9] passed \(5[0-9]\)/);
+    // One test per case, plus the capability checks the fixture requires.
+    const [, passed, total] = /Tests\s+(\d+) passed \((\d+)\)/.exec(result.stdout) ?? [];
+    expect(Number(passed)).toBe(Number(total));
+    expect(Number(passed)).toBeGreaterThanOrEqual(allCases.length);
   });
 
   it("fails the cases an adapter breaks, skips what it lacks, and fails a missing required capability", async () => {
@@ -28,7 +32,7 @@ describe("create-auth/vitest", () => {
     expect(result.exitCode).toBe(1);
     const output = result.stdout + result.stderr;
     expect(output).toMatch(/× .*user\.get\.unknown-id-is-null/);
-    expect(output).toMatch(/getUser\(unknown id\) should be null \(§4\.2\)/);
+    expect(output).toMatch(/getUser\(unknown id\) should be null\n/);
     expect(output).toMatch(/required capability "sessions" is not supported: missing createSession/);
     expect(output).toMatch(/↓ .*session\.create\.returns-session/);
   });

@@ -1,19 +1,24 @@
 /**
- * `create-auth verify-adapter <module>`: load the user's adapter module and
- * run the adapter contract (§2.9, §3, §4.2, §5, §7) against it.
+ * `create-auth verify-adapter <module>`: run the adapter contract (§2.9, §3,
+ * §4.2, §5, §7) against the user's adapter module. The module is loaded and
+ * run in a worker process (src/contract/worker.ts) under this command's
+ * supervision (src/contract/supervisor.ts): nothing the module does decides
+ * the exit code.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { type CapabilityName, capabilityNames } from "../contract/capabilities.js";
 import type { ContractCase } from "../contract/case.js";
 import { allCases } from "../contract/cases/index.js";
-import { loadAdapterModule } from "../contract/loader.js";
-import { newSeed } from "../contract/random.js";
+import { newNonce, newSeed } from "../contract/random.js";
 import { fileReporters, type ReporterName, reporterNames, reporters } from "../contract/reporters/index.js";
-import { type RunSummary, runContract } from "../contract/runner.js";
-import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
+import type { Reporter } from "../contract/reporters/reporter.js";
+import type { RunSummary } from "../contract/runner.js";
+import { supervise } from "../contract/supervisor.js";
+import { CliError, ExitCode, type ExitCodeValue, LoadError, UsageError } from "../lib/errors.js";
+import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
 import { shouldColor, showsProgress } from "../lib/terminal.js";
 
@@ -37,6 +42,9 @@ export const verifyAdapterOptions = z.object({
       names.includes("all") ? [...capabilityNames] : (names as CapabilityName[]),
     ),
   timeout: wholeNumber(1, 3_600_000).default(5000),
+  setupTimeout: wholeNumber(1, 3_600_000).default(30_000),
+  teardownTimeout: wholeNumber(1, 3_600_000).default(10_000),
+  strict: z.boolean().default(false),
   concurrency: wholeNumber(1, 64).default(1),
   seed: wholeNumber(0, 2 ** 31 - 1).optional(),
   reporter: z.array(z.enum(reporterNames as [ReporterName, ...ReporterName[]])).default(["pretty"]),
@@ -52,6 +60,8 @@ const allowed: Record<string, string> = {
   require: `${capabilityNames.join(", ")} or all`,
   reporter: reporterNames.join(", "),
   timeout: "a whole number of milliseconds, at least 1",
+  setupTimeout: "a whole number of milliseconds, at least 1",
+  teardownTimeout: "a whole number of milliseconds, at least 1",
   concurrency: "a whole number from 1 to 64",
   seed: `a whole number from 0 to ${2 ** 31 - 1}`,
 };
@@ -75,13 +85,40 @@ export async function selectCases(cases: ContractCase[], only: string[], skip: s
   };
   const included = only.map((p) => matcher("--only", p));
   const excluded = skip.map((p) => matcher("--skip", p));
-  return cases.filter(
+  const selected = cases.filter(
     (c) => (included.length === 0 || included.some((m) => m(c.id))) && !excluded.some((m) => m(c.id)),
   );
+  if (selected.length === 0)
+    throw new UsageError(
+      "--only and --skip leave no case to run.",
+      "List the case ids with: create-auth verify-adapter --list",
+    );
+  return selected;
+}
+
+/** A report file must be writable before the run starts, not found unwritable after it. */
+function checkOutputFile(file: string): void {
+  const exists = existsSync(file);
+  if (exists && statSync(file).isDirectory())
+    throw new UsageError(
+      `--output-file ${file} is a directory.`,
+      "Name a file, e.g. --output-file junit=reports/adapter.xml",
+    );
+  let folder = dirname(file);
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  const target = exists ? file : folder;
+  try {
+    if (!exists && !statSync(folder).isDirectory()) throw new Error("not a directory");
+    accessSync(target, constants.W_OK);
+  } catch {
+    throw new UsageError(
+      `--output-file ${file} cannot be written (${target} is not a writable ${exists ? "file" : "folder"}).`,
+    );
+  }
 }
 
 /** Pairs each reporter with a file (from --output-file) or stdout. */
-function planOutputs(names: ReporterName[], outputFiles: string[]): Map<ReporterName, string | undefined> {
+function planOutputs(names: ReporterName[], outputFiles: string[], cwd: string): Map<ReporterName, string | undefined> {
   const outputs = new Map<ReporterName, string | undefined>(names.map((n) => [n, undefined]));
   for (const entry of outputFiles) {
     const match = /^([a-z]+)=(.+)$/.exec(entry);
@@ -93,7 +130,9 @@ function planOutputs(names: ReporterName[], outputFiles: string[]): Map<Reporter
         "Add --reporter json or --reporter junit, or name it: --output-file junit=report.xml",
       );
     }
-    outputs.set(target, resolve(named ? match![2]! : entry));
+    const file = resolve(cwd, named ? match![2]! : entry);
+    checkOutputFile(file);
+    outputs.set(target, file);
   }
   const toStdout = [...outputs].filter(([, file]) => file === undefined).map(([n]) => n);
   const documents = toStdout.filter((n) => fileReporters.has(n));
@@ -107,66 +146,69 @@ function planOutputs(names: ReporterName[], outputFiles: string[]): Map<Reporter
 }
 
 function listCases(cases: ContractCase[]): string {
-  return `${cases.map((c) => `${c.id.padEnd(58)} ${c.section.padEnd(20)} ${c.title}`).join("\n")}\n`;
+  return `${cases.map((c) => `${c.id.padEnd(58)} ${c.title}`).join("\n")}\n`;
 }
 
-export async function runVerifyAdapter(
-  input: VerifyAdapterInput,
-  out: NodeJS.WritableStream = process.stdout,
-): Promise<ExitCodeValue> {
+export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseVerifyAdapterOptions(input);
   if (options.list) {
-    out.write(listCases(allCases));
+    io.out.write(listCases(allCases));
     return ExitCode.ok;
   }
   const cases = await selectCases(allCases, options.only, options.skip);
-  const outputs = planOutputs(options.reporter, options.outputFile);
-  const loaded = await loadAdapterModule(options.module, { exportName: options.export });
+  const outputs = planOutputs(options.reporter, options.outputFile, io.cwd);
+  const stream = io.out as NodeJS.WriteStream;
+  const active: Array<{ file?: string; report: Reporter; text: string[] }> = [];
+  let summary: RunSummary | undefined;
 
-  const context = {
-    modulePath: options.module,
-    exportName: loaded.exportName,
-    color: options.color ?? shouldColor(out as NodeJS.WriteStream),
-    interactive: showsProgress(out as NodeJS.WriteStream),
-  };
-  const active = [...outputs].map(([name, file]) => ({ file, report: reporters[name](context), text: [] as string[] }));
-
-  let summary: RunSummary;
-  try {
-    const adapter = await loaded.open();
-    summary = await runContract({
-      adapter,
-      cases,
+  const outcome = await supervise(
+    {
+      modulePath: options.module,
+      cwd: io.cwd,
+      exportName: options.export,
+      caseIds: cases.map((c) => c.id),
       seed: options.seed ?? newSeed(),
+      nonce: newNonce(),
       timeoutMs: options.timeout,
       concurrency: options.concurrency,
       require: options.require,
-      onEvent(event) {
+      strict: options.strict,
+    },
+    { setupMs: options.setupTimeout, caseMs: options.timeout, teardownMs: options.teardownTimeout },
+    io,
+    {
+      loaded(exportName) {
+        const context = {
+          modulePath: options.module,
+          exportName,
+          color: options.color ?? shouldColor(stream),
+          interactive: showsProgress(stream),
+        };
+        for (const [name, file] of outputs) active.push({ file, report: reporters[name](context), text: [] });
+      },
+      event(event) {
+        if (event.type === "run:end") summary = event.summary;
         for (const reporter of active) {
           const text = reporter.report(event);
           if (text === undefined) continue;
           if (reporter.file) reporter.text.push(text);
-          else out.write(text);
+          else io.out.write(text);
         }
       },
-    });
-  } catch (error) {
-    // Teardown still runs; its own failure must not hide why the run stopped.
-    await loaded.close().catch(() => undefined);
-    throw error;
-  }
-  await loaded.close();
+    },
+  );
+  if (outcome.kind === "load-error") throw new LoadError(outcome.message, { hint: outcome.hint });
   for (const { file, text } of active) {
     if (!file) continue;
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text.join(""));
   }
-  return summary.ok ? ExitCode.ok : ExitCode.contractFailed;
+  return summary?.ok ? ExitCode.ok : ExitCode.contractFailed;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-export function configure(command: Command, setExitCode: (code: number) => void): void {
+export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
   command
     .argument("[module]", "path to the adapter module (.ts, .mts, .cts, .js, .mjs, .cjs), from the current directory")
     .option("-e, --export <name>", "the export holding the adapter (default: the default export, else `adapter`)")
@@ -178,6 +220,9 @@ export function configure(command: Command, setExitCode: (code: number) => void)
       collect,
     )
     .option("--timeout <ms>", "time limit for each case in milliseconds", "5000")
+    .option("--setup-timeout <ms>", "time limit for importing the module, its setup() and the factory", "30000")
+    .option("--teardown-timeout <ms>", "time limit for the module's teardown()", "10000")
+    .option("--strict", "fail on warnings too: deviations the service tolerates")
     .option("--concurrency <n>", "cases to run in parallel", "1")
     .option("--seed <n>", "seed for the generated data (the report prints the one it used)")
     .option("--reporter <name>", "pretty, json, junit or github (repeatable)", collect)
@@ -212,6 +257,6 @@ Exit codes: 0 the adapter satisfies the contract, 1 contract failures, 2 usage o
           hint: "Usage: create-auth verify-adapter <module>  (see --help)",
         });
       const color = flags.color === false ? false : undefined;
-      setExitCode(await runVerifyAdapter({ ...flags, module: module ?? "-", color } as VerifyAdapterInput));
+      setExitCode(await runVerifyAdapter({ ...flags, module: module ?? "-", color } as VerifyAdapterInput, io));
     });
 }

@@ -158,7 +158,7 @@ export class CaseContext {
     if (typeof row !== "object" || row === null) return;
     if (typeof row.id === "number" || typeof row.userId === "number" || typeof row.user?.id === "number") {
       this.notes.add(
-        "ids come back as numbers; §2.9 types them as strings. Sign-in still works because the service passes ids back unchanged.",
+        "ids come back as numbers; the adapter interface types them as strings. Sign-in still works because the service passes ids back unchanged.",
       );
     }
   }

@@ -18,8 +18,10 @@ export interface LoadedModule {
   path: string;
   /** Which export held the adapter, for the report. */
   exportName: string;
-  /** Runs the module's setup(), then resolves the adapter (calling a factory once). */
-  open(): Promise<AnyAdapter>;
+  /** Runs the module's setup(), if any. */
+  setup(): Promise<void>;
+  /** Resolves the adapter: the object, the factory's result (called once) or the promise's value. */
+  adapter(): Promise<AnyAdapter>;
   /** Runs the module's teardown(), if any. */
   close(): Promise<void>;
 }
@@ -43,11 +45,15 @@ async function importModule(path: string): Promise<Record<string, unknown>> {
 }
 
 function isAdapterObject(value: unknown): value is AnyAdapter {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    adapterMethods.some((m) => typeof (value as AnyAdapter)[m] === "function")
-  );
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    return adapterMethods.some((m) => typeof (value as AnyAdapter)[m] === "function");
+  } catch (error) {
+    // A Proxy whose `get` throws, or a getter that does.
+    throw new LoadError(`Reading the adapter's methods threw: ${describeThrown(error)}`, {
+      hint: "The adapter must be an object whose methods can be read.",
+    });
+  }
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -59,7 +65,7 @@ const usable = (value: unknown) => typeof value === "function" || isAdapterObjec
 function describeKind(value: unknown): string {
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object with none of the adapter methods of §4.2";
+  if (typeof value === "object") return "an object with none of the adapter methods (createUser, getUser, ...)";
   return `a ${typeof value}`;
 }
 
@@ -139,14 +145,15 @@ export async function loadAdapterModule(
   return {
     path,
     exportName: picked.name,
-    async open() {
-      if (setup) {
-        try {
-          await setup();
-        } catch (error) {
-          throw new LoadError(`setup() of ${modulePath} failed: ${describeThrown(error)}`, { cause: error });
-        }
+    async setup() {
+      if (!setup) return;
+      try {
+        await setup();
+      } catch (error) {
+        throw new LoadError(`setup() of ${modulePath} failed: ${describeThrown(error)}`, { cause: error });
       }
+    },
+    async adapter() {
       let adapter: unknown;
       try {
         adapter = typeof picked.value === "function" ? await (picked.value as () => unknown)() : await picked.value;
@@ -156,7 +163,7 @@ export async function loadAdapterModule(
       }
       if (!isAdapterObject(adapter)) {
         throw new LoadError(
-          `Export "${picked.name}" of ${modulePath} produced ${describeKind(adapter)}; expected an adapter object with the methods of §4.2.`,
+          `Export "${picked.name}" of ${modulePath} produced ${describeKind(adapter)}; expected an adapter object with the adapter methods (createUser, getUser, ...).`,
         );
       }
       return adapter;

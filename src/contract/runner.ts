@@ -45,6 +45,8 @@ export interface RunSummary {
   hung: Array<{ method: string; caseId: string }>;
   /** Set when the run did not finish: why, in one line. */
   aborted?: string;
+  /** Set when teardown() failed or never settled after the cases ran. */
+  teardownError?: string;
   durationMs: number;
   ok: boolean;
 }

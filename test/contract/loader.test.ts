@@ -9,7 +9,8 @@ const modules = (name: string) => fixture("modules", name);
 
 async function open(name: string, exportName?: string) {
   const loaded = await loadAdapterModule(modules(name), { exportName });
-  const adapter = await loaded.open();
+  await loaded.setup();
+  const adapter = await loaded.adapter();
   await loaded.close();
   return { loaded, adapter };
 }
@@ -56,7 +57,8 @@ describe("loading adapter modules", () => {
     const log = join(tempDir(), "hooks.log");
     process.env.HOOK_LOG = log;
     const loaded = await loadAdapterModule(modules("with-hooks.ts"));
-    await loaded.open();
+    await loaded.setup();
+    await loaded.adapter();
     await loaded.close();
     expect(readFileSync(log, "utf8").trim().split("\n")).toEqual(["setup", "factory 1", "teardown"]);
   });
@@ -66,7 +68,8 @@ describe("modules that cannot be used fail before any case runs", () => {
   const fails = async (name: string, pattern: RegExp, exportName?: string) => {
     const attempt = (async () => {
       const loaded = await loadAdapterModule(modules(name), { exportName });
-      await loaded.open();
+      await loaded.setup();
+      await loaded.adapter();
     })();
     await expect(attempt).rejects.toBeInstanceOf(LoadError);
     await expect(attempt).rejects.toThrow(pattern);

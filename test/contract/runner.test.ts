@@ -276,7 +276,7 @@ describe("data safety", () => {
       const adapter = {
         ...base,
         linkAccount: async (a: Record<string, unknown>) => ({
-          ...(await base.linkAccount!(a as never)),
+          ...((await base.linkAccount!(a as never)) as object),
           expires_at: Number.NaN,
         }),
       };

@@ -81,7 +81,11 @@ export const authenticatorCases = defineCases([
       const { user, account } = await t.createUserWithAccount({ type: "webauthn" });
       const first = await t.createAuthenticator(user.id, account.providerAccountId);
       const duplicate = t.data.authenticator(user.id, account.providerAccountId, { credentialID: first.credentialID });
-      await t.callExpectingThrow("createAuthenticator", "a duplicate credentialID must fail (§7.2)", duplicate);
+      await t.callExpectingThrow(
+        "createAuthenticator",
+        "a duplicate credentialID must fail (createAuthenticator throws on failure)",
+        duplicate,
+      );
     },
   },
   {
@@ -174,7 +178,7 @@ export const authenticatorCases = defineCases([
     async run(t) {
       await t.callExpectingThrow(
         "updateAuthenticatorCounter",
-        "an unknown credentialID must fail (§7.2)",
+        "an unknown credentialID must fail (updateAuthenticatorCounter throws on failure)",
         t.data.unknownId(),
         1,
       );

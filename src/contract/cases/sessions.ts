@@ -123,7 +123,7 @@ export const sessionCases = defineCases([
   },
   {
     id: "session.delete.returns-deleted-session",
-    title: "deleteSession returns the deleted session (preferred, §4.2; a warning if not)",
+    title: "deleteSession returns the deleted session (preferred; a warning if not)",
     section: "§4.2",
     capability: "sessions",
     needs: ["createUser", "createSession", "deleteSession"],

@@ -30,7 +30,7 @@ export const verificationTokenCases = defineCases([
   },
   {
     id: "verification-token.use.single-use",
-    title: "a verification token can be used once (§3: token deleted)",
+    title: "a verification token can be used once (the service deletes it on use)",
     section: "§3, §4.2",
     capability: "email",
     needs: ["createVerificationToken", "useVerificationToken"],

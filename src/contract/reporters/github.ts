@@ -3,10 +3,11 @@
  * on the adapter file, each warning a warning annotation.
  */
 import { relative } from "node:path";
-import type { ReporterFactory } from "./reporter.js";
+import { escapeControls, type ReporterFactory, runProblems } from "./reporter.js";
 
 // Workflow command data and properties have their own escaping rules.
-const escapeData = (s: string) => s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+// Line breaks stay line breaks in the annotation; other control characters become visible escapes.
+const escapeData = (s: string) => escapeControls(s.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A"));
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, "%3A").replace(/,/g, "%2C");
 
 export const githubReporter: ReporterFactory = (context) => (event) => {
@@ -20,7 +21,6 @@ export const githubReporter: ReporterFactory = (context) => (event) => {
         f.message,
         f.expected !== undefined ? `expected: ${f.expected}` : "",
         f.received !== undefined ? `received: ${f.received}` : "",
-        `spec ${r.case.section}`,
       ]
         .filter(Boolean)
         .join("\n");
@@ -36,6 +36,11 @@ export const githubReporter: ReporterFactory = (context) => (event) => {
       `::error file=${file},title=${escapeProperty(`required capability: ${cap.name}`)}::${escapeData(`missing ${cap.missing.join(", ")}`)}`,
     );
   }
+  const problems = runProblems(event.summary);
+  for (const problem of problems.failures)
+    lines.push(`::error file=${file},title=adapter contract run::${escapeData(problem)}`);
+  for (const warning of problems.warnings)
+    lines.push(`::warning file=${file},title=adapter contract run::${escapeData(warning)}`);
   for (const note of event.summary.notes)
     lines.push(`::notice file=${file},title=adapter contract note::${escapeData(note)}`);
   const s = event.summary;

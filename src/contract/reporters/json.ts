@@ -14,7 +14,6 @@ export const jsonReporter: ReporterFactory = (context) => {
       cases: event.results.map((r) => ({
         id: r.case.id,
         title: r.case.title,
-        section: r.case.section,
         capability: r.case.capability,
         status: r.status,
         durationMs: Math.round(r.durationMs * 10) / 10,

@@ -1,6 +1,6 @@
 /** JUnit XML, the format CI test-report pages read. One suite per capability. */
 import type { CaseResult } from "../runner.js";
-import { capabilityTitle, type ReporterFactory } from "./reporter.js";
+import { capabilityTitle, type ReporterFactory, runProblems } from "./reporter.js";
 
 const escapeXml = (text: string) =>
   text
@@ -16,7 +16,6 @@ function testcase(r: CaseResult, suite: string): string {
   if (r.status === "failed") {
     const details = [
       r.case.title,
-      `spec: ${r.case.section}`,
       r.failure!.expected !== undefined ? `expected: ${r.failure!.expected}` : "",
       r.failure!.received !== undefined ? `received: ${r.failure!.received}` : "",
     ];
@@ -58,12 +57,26 @@ export const junitReporter: ReporterFactory = (context) => {
           "  </testsuite>",
         ]
       : [];
+    // A run that stopped or a teardown that failed is an error of the run itself.
+    const problems = runProblems(summary);
+    const runSuite = problems.failures.length
+      ? [
+          `  <testsuite name="${escapeXml(`${context.modulePath}: the run`)}" tests="${problems.failures.length}" failures="0" errors="${problems.failures.length}" skipped="0">`,
+          ...problems.failures.map(
+            (problem, i) =>
+              `    <testcase name="run.${i + 1}" classname="the run"><error message="${escapeXml(problem)}"/></testcase>`,
+          ),
+          "  </testsuite>",
+        ]
+      : [];
     const failures = summary.failed + summary.unmetRequirements.length;
+    const tests = results.length + summary.unmetRequirements.length + problems.failures.length;
     return [
       '<?xml version="1.0" encoding="UTF-8"?>',
-      `<testsuites name="create-auth verify-adapter" tests="${results.length + summary.unmetRequirements.length}" failures="${failures}" skipped="${summary.skipped}" errors="0" time="${seconds(summary.durationMs)}">`,
+      `<testsuites name="create-auth verify-adapter" tests="${tests}" failures="${failures}" skipped="${summary.skipped}" errors="${problems.failures.length}" time="${seconds(summary.durationMs)}">`,
       ...suites,
       ...requirementSuite,
+      ...runSuite,
       "</testsuites>",
       "",
     ].join("\n");

@@ -1,9 +1,7 @@
 /** The default reporter: for people reading a terminal or a CI log. */
 import kleur from "kleur";
 import type { CaseResult, RunEvent } from "../runner.js";
-import { capabilityTitle, type ReporterFactory } from "./reporter.js";
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+import { capabilityTitle, inert, plural, type ReporterFactory, runProblems } from "./reporter.js";
 
 export const prettyReporter: ReporterFactory = (context) => {
   const c = kleur;
@@ -65,16 +63,16 @@ export const prettyReporter: ReporterFactory = (context) => {
     failed.forEach((r, i) => {
       lines.push(
         "",
-        `  ${i + 1}) ${c.bold(r.case.id)} ${c.dim(`(${r.case.section})`)}`,
+        `  ${i + 1}) ${c.bold(r.case.id)}`,
         `     ${r.case.title}`,
-        `     ${c.red(r.failure!.message)}`,
+        `     ${c.red(inert(r.failure!.message))}`,
       );
-      if (r.failure!.expected !== undefined) lines.push(`     expected: ${c.green(r.failure!.expected)}`);
-      if (r.failure!.received !== undefined) lines.push(`     received: ${c.red(r.failure!.received)}`);
+      if (r.failure!.expected !== undefined) lines.push(`     expected: ${c.green(inert(r.failure!.expected))}`);
+      if (r.failure!.received !== undefined) lines.push(`     received: ${c.red(inert(r.failure!.received))}`);
     });
     const warned = results.filter((r) => r.warnings.length > 0);
     if (warned.length > 0) lines.push("", c.yellow().bold("Warnings"));
-    for (const r of warned) for (const w of r.warnings) lines.push(`  ${c.yellow("!")} ${r.case.id}: ${w}`);
+    for (const r of warned) for (const w of r.warnings) lines.push(`  ${c.yellow("!")} ${r.case.id}: ${inert(w)}`);
     return lines;
   }
 
@@ -96,6 +94,9 @@ export const prettyReporter: ReporterFactory = (context) => {
           summary.warnings ? c.yellow(plural(summary.warnings, "warning")) : "0 warnings",
         ];
         const lines = [...body(results), ...failures(results), ""];
+        const problems = runProblems(summary);
+        for (const problem of problems.failures) lines.push(c.red(`✗ ${inert(problem)}`));
+        for (const warning of problems.warnings) lines.push(`${c.yellow("!")} ${inert(warning)}`);
         for (const note of summary.notes) lines.push(`${c.cyan("note")} ${note}`);
         for (const cap of summary.unmetRequirements)
           lines.push(

@@ -1,0 +1,39 @@
+/**
+ * What the verify-adapter command (the supervisor) and the process that
+ * loads the user's module (the worker) say to each other. The worker writes
+ * one JSON message per line on file descriptor 3, synchronously, so that a
+ * message written just before the module ends the process still arrives.
+ */
+import type { CapabilityName } from "./capabilities.js";
+import type { RunEvent } from "./runner.js";
+
+export interface WorkerJob {
+  /** As the user wrote it, resolved from `cwd`. */
+  modulePath: string;
+  cwd: string;
+  exportName?: string;
+  caseIds: string[];
+  seed: number;
+  nonce: string;
+  timeoutMs: number;
+  concurrency: number;
+  require: CapabilityName[];
+  strict: boolean;
+}
+
+/** The environment variable that carries the job to the worker. */
+export const jobVariable = "CREATE_AUTH_VERIFY_JOB";
+/** The worker's message channel. */
+export const channelFd = 3;
+
+export type WorkerPhase = "import" | "setup" | "factory" | "cases" | "teardown";
+
+export type WorkerMessage =
+  | { type: "phase"; phase: WorkerPhase }
+  | { type: "loaded"; exportName: string }
+  | { type: "load-error"; message: string; hint?: string }
+  | { type: "event"; event: RunEvent }
+  | { type: "teardown-error"; message: string }
+  | { type: "done" }
+  /** Sent from the worker's exit handler: the process is ending before "done". */
+  | { type: "exit"; code: number; calledExit: boolean; during?: string; crash?: string };

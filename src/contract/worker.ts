@@ -1,0 +1,112 @@
+/**
+ * The worker: the only process that loads the user's module. It runs the
+ * whole job and reports every step to the supervisor, which alone decides
+ * the verdict. Whatever the module does here (process.exit, a promise that
+ * never settles, a loop, a handle left open) can end or stall this process,
+ * never the command's exit code.
+ */
+import { writeSync } from "node:fs";
+import { describeThrown, LoadError } from "../lib/errors.js";
+import { callsInFlight } from "./calls.js";
+import { allCases } from "./cases/index.js";
+import { loadAdapterModule } from "./loader.js";
+import { channelFd, jobVariable, type WorkerJob, type WorkerMessage, type WorkerPhase } from "./protocol.js";
+import { runContract } from "./runner.js";
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+function send(message: WorkerMessage): void {
+  const bytes = Buffer.from(`${JSON.stringify(message)}\n`);
+  for (let offset = 0; offset < bytes.length; ) {
+    try {
+      offset += writeSync(channelFd, bytes, offset);
+    } catch (error) {
+      // A full pipe: wait for the supervisor to read, without returning to the event loop.
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      Atomics.wait(pause, 0, 0, 2);
+    }
+  }
+}
+
+let phase: WorkerPhase = "import";
+let calledExit = false;
+let crash: string | undefined;
+let finished = false;
+
+function enter(next: WorkerPhase): void {
+  phase = next;
+  send({ type: "phase", phase });
+}
+
+function watchTheExit(): void {
+  const exit = process.exit;
+  process.exit = ((code?: number | string | null) => {
+    calledExit = true;
+    return exit.call(process, code as number);
+  }) as typeof process.exit;
+  process.on("uncaughtExceptionMonitor", (error) => {
+    crash = describeThrown(error);
+  });
+  process.on("exit", (code) => {
+    if (finished) return;
+    const call = [...callsInFlight].at(-1);
+    send({
+      type: "exit",
+      code,
+      calledExit,
+      during: call ? `${call.method} in case ${call.caseId}` : undefined,
+      crash,
+    });
+  });
+}
+
+async function run(job: WorkerJob): Promise<void> {
+  watchTheExit();
+  let loaded: Awaited<ReturnType<typeof loadAdapterModule>>;
+  let adapter: Awaited<ReturnType<typeof loaded.adapter>>;
+  try {
+    loaded = await loadAdapterModule(job.modulePath, { exportName: job.exportName, cwd: job.cwd });
+    send({ type: "loaded", exportName: loaded.exportName });
+    enter("setup");
+    await loaded.setup();
+    enter("factory");
+    adapter = await loaded.adapter();
+  } catch (error) {
+    const message = error instanceof LoadError ? error.message : describeThrown(error);
+    // teardown() still runs (it may close a pool or drop a schema); its own failure must not hide this one.
+    if (phase !== "import") await loaded!.close().catch(() => undefined);
+    send({ type: "load-error", message, hint: error instanceof LoadError ? error.hint : undefined });
+    finished = true;
+    return;
+  }
+
+  enter("cases");
+  const wanted = new Set(job.caseIds);
+  await runContract({
+    adapter,
+    cases: allCases.filter((c) => wanted.has(c.id)),
+    seed: job.seed,
+    nonce: job.nonce,
+    timeoutMs: job.timeoutMs,
+    concurrency: job.concurrency,
+    require: job.require,
+    strict: job.strict,
+    onEvent: (event) => send({ type: "event", event }),
+  });
+
+  enter("teardown");
+  try {
+    await loaded.close();
+  } catch (error) {
+    send({ type: "teardown-error", message: error instanceof Error ? error.message : describeThrown(error) });
+  }
+  send({ type: "done" });
+  finished = true;
+  // The supervisor ends this process now, whatever the module left open.
+}
+
+export async function startWorker(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const job = JSON.parse(env[jobVariable] ?? "null") as WorkerJob | null;
+  if (!job) throw new Error(`the verify-adapter worker runs only under create-auth (${jobVariable} is not set)`);
+  await run(job);
+}

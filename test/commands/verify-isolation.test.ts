@@ -1,0 +1,109 @@
+// verify-adapter runs the module in a worker process it supervises: whatever
+// the module does, the verdict comes only from a finished run, and the
+// command always ends. Each hostile module runs through the real CLI with
+// short limits; the wall-time bounds are generous for a loaded CI machine but
+// far below "never".
+import { describe, expect, it } from "vitest";
+import { cli, fixture } from "../helpers.js";
+
+const hostile = (name: string) => fixture("modules", "hostile", `${name}.ts`);
+const limits = ["--setup-timeout", "3000", "--teardown-timeout", "2000", "--timeout", "1000"];
+
+async function verify(name: string, ...args: string[]) {
+  const started = performance.now();
+  const result = await cli(["verify-adapter", hostile(name), ...limits, ...args]);
+  return { ...result, seconds: (performance.now() - started) / 1000 };
+}
+
+describe("verify-adapter: no false green, always an end", () => {
+  it.each([
+    ["exit-at-import", /error: the module called process\.exit\(0\) during the import of .*exit-at-import\.ts/],
+    ["exit-in-setup", /error: the module called process\.exit\(0\) during setup\(\)/],
+    ["import-never-settles", /error: the import of .* never settled: the module left nothing running/],
+    ["factory-never-settles", /error: the adapter export \(its factory or promise\) never settled/],
+    ["thenable-never-settles", /error: the adapter export \(its factory or promise\) never settled/],
+    ["setup-never-settles", /error: setup\(\) never settled within 3 s\nRaise --setup-timeout/],
+    ["loop-at-import", /error: the import of .* did not finish within 3 s/],
+    ["proxy-get-throws", /^error: Reading the adapter's methods threw: Error: no property access allowed$/m],
+  ])("%s: exit 2 before any case, naming the phase", async (name, message) => {
+    const result = await verify(name);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /); // one line, no stack trace
+    expect(result.stdout).not.toMatch(/PASS|FAIL/);
+    expect(result.seconds).toBeLessThan(15);
+  });
+
+  it("a method that ends the process mid-run: exit 1, the call and case named, the report written", async () => {
+    const result = await verify("exit-in-method");
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toMatch(
+      /✗ the run stopped: the module called process\.exit\(0\) during createUser in case user\.create\.returns-user/,
+    );
+    expect(result.stdout).toMatch(/^FAIL /m);
+  });
+
+  it.each([
+    ["exit-in-teardown-after-failures", /✗ the module called process\.exit\(0\) during teardown\(\)/],
+    ["teardown-never-settles-after-failures", /✗ teardown\(\) never settled: the module left nothing running/],
+  ])("%s: the failures stand, exit 1", async (name, message) => {
+    const result = await verify(name);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toMatch(/✗ user\.get\.unknown-id-is-null/);
+    expect(result.stdout).toMatch(message);
+    expect(result.seconds).toBeLessThan(15);
+  });
+
+  it("a passing run whose teardown() never settles (a handle open) is not a pass: exit 1 within the limit", async () => {
+    const result = await verify("teardown-hangs-with-handle");
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toMatch(/✗ teardown\(\) never settled within 2 s/);
+    expect(result.stdout).toMatch(/^FAIL 56 cases: 0 failed, 56 passed/m);
+    expect(result.seconds).toBeLessThan(12);
+  });
+
+  it("a module that replaces process.exit and keeps a handle open still ends after a pass: exit 0", async () => {
+    const result = await verify("replaces-exit");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/^PASS /m);
+    expect(result.seconds).toBeLessThan(10);
+  });
+
+  it("a method that blocks the process (a loop): exit 1 naming the case, within the silence limit", async () => {
+    const result = await verify("loop-in-method");
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toMatch(
+      /✗ the run stopped: case user\.get-by-email\.finds-user stopped responding: nothing for 7 s/,
+    );
+    expect(result.seconds).toBeLessThan(20);
+  });
+
+  it("one method that never settles costs about one timeout; its later cases fail at once", async () => {
+    const result = await verify("one-method-hangs");
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toMatch(/getUserByAccount never settled; later cases will not call it/);
+    expect(result.stdout).toMatch(/getUserByAccount never settled in [a-z.-]+; not called again/);
+    expect(result.stdout).toMatch(/! getUserByAccount never settled \(first in [a-z.-]+\)/);
+    expect(result.seconds).toBeLessThan(1 + 8);
+  });
+});
+
+describe("verify-adapter: data and report safety", () => {
+  it("reports, with counts, the records a no-op deleteUser left behind", async () => {
+    const result = await verify("no-delete");
+    expect(result.stdout).toMatch(
+      /! the run left \d+ users, \d+ authenticators it created and could not remove .* point it at a test database/,
+    );
+  });
+
+  it("adapter error text cannot move the cursor or start a workflow command", async () => {
+    for (const reporter of ["pretty", "github"]) {
+      const result = await verify("control-characters", "--only", "user.get.by-id", "--reporter", reporter);
+      expect(result.exitCode).toBe(1);
+      expect(result.stdout).toMatch(/forged/);
+      expect(result.stdout).not.toMatch(/\u001b/);
+      expect(result.stdout.split("\n").filter((line) => /forged|set-output/.test(line))).toHaveLength(1);
+      expect(result.stdout).not.toMatch(/^::set-output|^::error::forged/m);
+    }
+  });
+});
