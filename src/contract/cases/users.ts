@@ -217,8 +217,8 @@ export const userCases = defineCases([
       }
       // getSessionAndUser and getUserByAccount usually join the user, so they cannot see
       // orphans. Methods that touch the child rows alone can: none may find anything.
-      // The service calls deleteSession for a session that may be gone (a stale cookie
-      // at an email sign-in), so it must not throw; it never updates or unlinks one.
+      // A throw here says "not found" too; the service path where deleteSession must
+      // not throw for a gone session has its own case (flow.email-sign-in.stale-session-cookie).
       if (t.has("updateSession")) {
         const updated = await t.callOffPath(
           "updateSession",
@@ -228,8 +228,16 @@ export const userCases = defineCases([
         if (!updated.threw) t.isNullish(updated.value, "updateSession(deleted user's session)");
       }
       if (t.has("deleteSession")) {
-        const deleted = await t.call("deleteSession", session.sessionToken);
-        t.ignoredResult("deleteSession", () => t.isNullish(deleted, "deleteSession(deleted user's session)"));
+        const deleted = await t.callOffPath(
+          "deleteSession",
+          {
+            when: "for a deleted user's session",
+            consequence: "flow.email-sign-in.stale-session-cookie shows where the service needs null instead",
+          },
+          session.sessionToken,
+        );
+        if (!deleted.threw)
+          t.ignoredResult("deleteSession", () => t.isNullish(deleted.value, "deleteSession(deleted user's session)"));
       }
       if (t.has("unlinkAccount")) {
         const unlinked = await t.callOffPath("unlinkAccount", { when: "for a deleted user's account" }, key);
