@@ -9,6 +9,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { privateTempFolder } from "../lib/compile-cache.js";
 import type { CaseInfo } from "./case.js";
 import { channelFd, jobVariable, type WorkerJob, type WorkerMessage, type WorkerPhase } from "./protocol.js";
 import type { CaseResult, RunEvent, RunSummary } from "./runner.js";
@@ -62,9 +63,15 @@ export function supervise(
   hooks: SupervisorHooks,
 ): Promise<SupervisedOutcome> {
   return new Promise((resolve) => {
+    const temp = privateTempFolder(io.env);
     const child: ChildProcess = spawn(process.execPath, [workerPath()], {
       cwd: job.cwd,
-      env: { ...io.env, [jobVariable]: JSON.stringify(job) },
+      env: {
+        ...io.env,
+        // tsx caches compiled modules under the temp folder and runs them from there.
+        ...(temp ? { TMPDIR: temp } : { TSX_DISABLE_CACHE: "1" }),
+        [jobVariable]: JSON.stringify(job),
+      },
       stdio: ["ignore", "pipe", "pipe", "pipe"],
     });
     // The module's own output goes to stderr, so stdout stays the report.

@@ -23,8 +23,39 @@ type EnableCompileCache = (directory: string) => { status: number; directory?: s
 /** Where the cache lives: $CREATE_AUTH_COMPILE_CACHE, else the user's cache folder (XDG), never a shared one. */
 export function compileCacheFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.CREATE_AUTH_COMPILE_CACHE) return env.CREATE_AUTH_COMPILE_CACHE;
+  const root = cacheRoot(env);
+  return root ? join(root, "compile-cache") : undefined;
+}
+
+/** create-auth's folder in the user's cache folder (XDG): never a shared one. */
+function cacheRoot(env: NodeJS.ProcessEnv): string | undefined {
   const cacheHome = env.XDG_CACHE_HOME || (homedir() ? join(homedir(), ".cache") : "");
-  return cacheHome ? join(cacheHome, "create-auth", "compile-cache") : undefined;
+  return cacheHome ? join(cacheHome, "create-auth") : undefined;
+}
+
+/** Creates `path` 0700 if needed; returns its real path when only this user can write it. */
+function ownFolder(path: string): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  try {
+    // 0700 from the start: no moment when another user could write into it.
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+    const folder = realpathSync(path);
+    return trustedFolder(folder, uid) ? folder : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A temp folder only this user can write, for the process that loads a
+ * user's TypeScript module: tsx caches compiled code in $TMPDIR/tsx-<uid> and
+ * runs what it finds there, and a shared /tmp would let another user plant
+ * it. Undefined when no such folder can be had: then run without that cache.
+ */
+export function privateTempFolder(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const root = cacheRoot(env);
+  return root ? ownFolder(join(root, "tmp")) : undefined;
 }
 
 const sticky = 0o1000;
@@ -64,14 +95,11 @@ export function trustedFolder(path: string, uid: number, stat: (path: string) =>
  */
 export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const enable = (module as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
-  const uid = process.getuid?.();
   const wanted = compileCacheFolder(env);
-  if (!enable || env.NODE_DISABLE_COMPILE_CACHE || uid === undefined || !wanted) return undefined;
+  if (!enable || env.NODE_DISABLE_COMPILE_CACHE || !wanted) return undefined;
+  const folder = ownFolder(wanted);
+  if (!folder) return undefined;
   try {
-    // 0700 from the start: no moment when another user could write into it.
-    mkdirSync(wanted, { recursive: true, mode: 0o700 });
-    const folder = realpathSync(wanted);
-    if (!trustedFolder(folder, uid)) return undefined;
     return enable(folder).directory;
   } catch {
     return undefined;

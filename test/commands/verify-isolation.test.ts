@@ -3,8 +3,10 @@
 // command always ends. Each hostile module runs through the real CLI with
 // short limits; the wall-time bounds are generous for a loaded CI machine but
 // far below "never".
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, fixture } from "../helpers.js";
+import { cli, fixture, isRoot, nobody, tempDir } from "../helpers.js";
 
 const hostile = (name: string) => fixture("modules", "hostile", `${name}.ts`);
 const limits = ["--setup-timeout", "3000", "--teardown-timeout", "2000", "--timeout", "1000"];
@@ -105,5 +107,26 @@ describe("verify-adapter: data and report safety", () => {
       expect(result.stdout.split("\n").filter((line) => /forged|set-output/.test(line))).toHaveLength(1);
       expect(result.stdout).not.toMatch(/^::set-output|^::error::forged/m);
     }
+  });
+});
+
+describe("verify-adapter: compiled TypeScript is cached only where the user alone can write", () => {
+  // tsx keeps compiled modules in $TMPDIR/tsx-<uid> and runs what it finds there.
+  it.runIf(isRoot)("tsx's cache goes to a private folder, never the shared temp folder", async () => {
+    const shared = tempDir("create-auth-shared-tmp-");
+    chmodSync(shared, 0o1777);
+    const home = tempDir("create-auth-home-");
+    chmodSync(home, 0o755);
+    const cache = join(home, ".cache");
+    mkdirSync(cache);
+    chownSync(cache, nobody, nobody);
+    const result = await cli(["verify-adapter", fixture("adapters", "memory.ts"), "--only", "user.get.by-id"], {
+      uid: nobody,
+      env: { TMPDIR: shared, XDG_CACHE_HOME: cache, HOME: home },
+    });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(readdirSync(shared)).toEqual([]);
+    expect(existsSync(join(cache, "create-auth", "tmp", `tsx-${nobody}`))).toBe(true);
   });
 });
