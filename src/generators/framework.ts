@@ -101,6 +101,7 @@ export async function generateFramework(request: FrameworkRequest): Promise<Fram
         });
         part.instructions[path] =
           `export default auth((request) => ...) from ${request.configPath}, with config.matcher ${JSON.stringify(request.protect)}`;
+        part.notes.push(`${path} sends visitors who are not signed in to the sign-in page on: ${request.protect.join(", ")}`);
       }
       break;
     }
