@@ -101,7 +101,9 @@ export async function generateFramework(request: FrameworkRequest): Promise<Fram
         });
         part.instructions[path] =
           `export default auth((request) => ...) from ${request.configPath}, with config.matcher ${JSON.stringify(request.protect)}`;
-        part.notes.push(`${path} sends visitors who are not signed in to the sign-in page on: ${request.protect.join(", ")}`);
+        part.notes.push(
+          `${path} sends visitors who are not signed in to the sign-in page on: ${request.protect.join(", ")}`,
+        );
       }
       break;
     }
