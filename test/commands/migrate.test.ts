@@ -16,12 +16,12 @@ import { cli, root, tempDir } from "../helpers.js";
 const pgBase = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const mysqlBase = process.env.CREATE_AUTH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306";
 const name = `create_auth_migrate_${randomBytes(5).toString("hex")}`;
-const pgUrl = `${new URL(pgBase).origin}/${name}`;
+const pgUrl = Object.assign(new URL(pgBase), { pathname: `/${name}` }).href;
 const mysqlUrl = `${mysqlBase}/${name}`;
 const workspace = tempDir("create-auth-migrate-");
 
-async function project(backend: string): Promise<string> {
-  const dir = join(workspace, backend);
+async function project(backend: string, folder = backend): Promise<string> {
+  const dir = join(workspace, folder);
   const result = await cli(["init", "--yes", "--no-install", "--backend", backend, "--dir", dir], {
     env: { CI: "true" },
   });
@@ -92,7 +92,7 @@ describe("create-auth migrate", () => {
   }, 60_000);
 
   it("a server that is down: one line naming the server and what to do, exit 1", async () => {
-    const dir = await project("postgres");
+    const dir = await project("postgres", "postgres-down");
     const result = await cli(["migrate"], { cwd: dir, env: { DATABASE_URL: "postgres://u:secret@127.0.0.1:1/app" } });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(

@@ -126,7 +126,7 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     });
-    const env = { DATABASE_URL: `${new URL(base).origin}/${name}` };
+    const env = { DATABASE_URL: Object.assign(new URL(base), { pathname: `/${name}` }).href };
 
     const dir = await freshApp("express", defer);
     const out = await init(dir, ["--backend", "postgres"], env);
