@@ -6,9 +6,10 @@
  *
  * Installing Next.js or SvelteKit takes minutes, and better-sqlite3 builds
  * from source, so each app is installed once into .cache/e2e-apps/ (keyed by
- * the fixture and the catalog) with its own dependencies plus, unsaved, the
- * packages init will add. A test gets a copy whose node_modules is
- * hard-linked from there: init's own `npm install` then finds them in place
+ * the fixture and the catalog) with its own dependencies and the packages
+ * init will add, in node_modules and package-lock.json; its package.json
+ * stays the fresh one. A test gets a copy whose node_modules is hard-linked
+ * from there: init's own `npm install` then finds them locked and in place
  * and has little to do, yet runs for real.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -65,26 +66,20 @@ async function template(name: AppName): Promise<string> {
   const packages = [...initPackages[name], ...common].map((p) => `${p}@${dependencyVersions[p]}`);
   const hash = createHash("sha256");
   for (const file of filesOf(fixture)) hash.update(file).update(readFileSync(join(fixture, file)));
-  hash.update(packages.join(" ")).update(process.version);
+  hash.update(packages.join(" ")).update(process.version).update("locked-v2");
   const dir = join(root, ".cache/e2e-apps", `${name}-${hash.digest("hex").slice(0, 12)}`);
   if (existsSync(join(dir, ".ready"))) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(fixture, dir, { recursive: true });
   const env = userEnv();
-  await execa("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env });
-  // Unsaved: the app's package.json stays the fresh one; better-sqlite3's script is approved for this install only.
-  await execa(
-    "npm",
-    ["install", "--no-save", "--no-audit", "--no-fund", "--allow-scripts=better-sqlite3", ...packages],
-    {
-      cwd: dir,
-      env,
-    },
-  ).catch(() =>
-    // npm versions without --allow-scripts run the scripts they find.
-    execa("npm", ["install", "--no-save", "--no-audit", "--no-fund", ...packages], { cwd: dir, env }),
-  );
+  // Installed and locked with the packages init adds, then the fresh package.json put back: init's own install
+  // finds the lockfile agreeing with what it adds, so it neither downloads nor rebuilds better-sqlite3.
+  // better-sqlite3's build approved the way init approves it (npm 11 runs no install script otherwise).
+  const fresh = JSON.parse(readFileSync(join(fixture, "package.json"), "utf8")) as Record<string, unknown>;
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ ...fresh, allowScripts: { "better-sqlite3": true } }));
+  await execa("npm", ["install", "--no-audit", "--no-fund", "--save-dev", ...packages], { cwd: dir, env });
+  cpSync(join(fixture, "package.json"), join(dir, "package.json"));
   writeFileSync(join(dir, ".ready"), new Date().toISOString());
   return dir;
 }
