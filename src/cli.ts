@@ -28,6 +28,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "Add a sign-in provider (oauth, oidc, email, credentials, webauthn, social) to your auth config.",
     load: () => import("./commands/add-provider.js"),
   },
+  migrate: {
+    summary: "Create the auth tables in your database (safe to run again).",
+    load: () => import("./commands/migrate.js"),
+  },
   "verify-adapter": {
     summary: "Run the adapter contract suite against your adapter module.",
     load: () => import("./commands/verify-adapter.js"),

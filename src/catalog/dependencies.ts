@@ -13,6 +13,15 @@ const betterSqlite3 = Number(process.versions.node.split(".")[0]) >= 22 ? "^13.2
 
 export const dependencyVersions = {
   "@auth/core": "^0.41.0",
+  // v5 is published only as betas and some registries have no "beta" tag: an exact version, never a tag.
+  "next-auth": "5.0.0-beta.32",
+  "@auth/sveltekit": "^1.11.3",
+  "@auth/express": "^0.12.3",
+  express: "^5.1.0",
+  "@types/express": "^5.0.0",
+  // @auth/core's peer range for nodemailer is ^7.0.7 || ^8.0.5.
+  nodemailer: "^8.0.5",
+  "@types/nodemailer": "^8.0.0",
   "better-sqlite3": betterSqlite3,
   "@types/better-sqlite3": "^7.6.13",
   pg: "^8.16.0",

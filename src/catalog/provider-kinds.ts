@@ -126,6 +126,8 @@ export const kindCatalog: readonly KindEntry[] = [
       opt("from", "--from <address>", 'sender, e.g. "Sign in <no-reply@example.com>" (also read from AUTH_<ID>_FROM)'),
       opt("maxAge", "--max-age <seconds>", "how long a sign-in link stays valid", { default: "86400" }),
     ],
+    // Production sends the link over SMTP (EMAIL_SERVER).
+    dependencies: ["nodemailer", "@types/nodemailer"],
   },
   {
     kind: "credentials",

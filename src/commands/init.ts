@@ -10,6 +10,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { type Backend, backends, dialectOf, dialects, schemaFlavours } from "../catalog/backends.js";
+import { type Framework, frameworkCatalog, frameworks } from "../catalog/frameworks.js";
 import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../catalog/provider-kinds.js";
 import type { InitPlan } from "../generators/init.js";
 import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
@@ -17,6 +18,7 @@ import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
 import { shellQuote } from "../lib/shell.js";
 import { type ParsedProvider, parseProvider } from "../schemas/provider-options.js";
+import { detectFramework, type FrameworkFacts } from "../workspace/framework.js";
 import {
   detectPackageManager,
   installCommand,
@@ -40,6 +42,18 @@ export const initOptions = z.object({
   schema: z.enum(schemaFlavours).optional(),
   dialect: z.enum(dialects).optional(),
   session: z.enum(["jwt", "database"]).optional(),
+  framework: z.enum(frameworks).optional(),
+  /** Next.js: a comma list of path matchers the proxy/middleware protects. */
+  protect: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.length > 0 && list.every((m) => m.startsWith("/")))
+    .optional(),
   yes: z.boolean().default(false),
   install: z.boolean().default(true),
   packageManager: z.enum(packageManagers).optional(),
@@ -58,6 +72,8 @@ const expectations = {
   schema: schemaFlavours.join(", "),
   dialect: dialects.join(", "),
   session: "jwt or database",
+  framework: frameworks.join(", "),
+  protect: 'a comma list of paths starting with "/", e.g. /dashboard/:path*',
   packageManager: packageManagers.join(", "),
 };
 
@@ -167,10 +183,31 @@ function conflicts(o: { backend: Backend; dialect?: string; session: string; kin
   }
 }
 
+/** The framework: --framework, else asked in a terminal (detection as the default), else detected. */
+async function chooseFramework(options: Options, facts: FrameworkFacts, io: Io): Promise<Framework> {
+  if (options.framework) return options.framework;
+  if (options.yes || !io.interactive) return facts.framework;
+  const { askFramework } = await import("../prompts/init.js");
+  return (await askFramework({
+    choices: frameworks.map((f) => ({
+      value: f,
+      label: frameworkCatalog[f].title,
+      hint: f === facts.framework ? `detected: ${facts.reason}` : undefined,
+    })),
+    initial: facts.framework,
+  })) as Framework;
+}
+
 export async function runInit(input: InitInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseOptions(initOptions, input, expectations);
   const root = resolve(io.cwd, options.dir);
   checkDir(root, options.dir);
+  const facts = detectFramework(root);
+  const framework = await chooseFramework(options, facts, io);
+  if (options.protect && framework !== "next")
+    throw new UsageError(
+      `--protect is for Next.js (its proxy/middleware); this project is ${frameworkCatalog[framework].title}.`,
+    );
   const answers = await complete(options, io);
   const parsed = parseOptions(
     initOptions.pick({ providers: true, backend: true, schema: true, session: true }).required(),
@@ -196,6 +233,9 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
       session: parsed.session,
       dialect: options.dialect ?? dialectOf(parsed.backend) ?? "sqlite",
       force: options.force,
+      framework,
+      facts,
+      protect: options.protect,
     });
     if (options.dryRun) {
       io.out.write(await reportPlan(planned, root, io, true));
@@ -207,7 +247,14 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   if (!plan) return ExitCode.ok;
   io.out.write(await reportPlan(plan, root, io, false));
   if (options.install) await installDependencies(root, options.packageManager, io);
-  await nextSteps(plan, io, { installed: options.install, root });
+  // The embedded database needs no server: its tables are created now (again: a no-op), once its driver is installed.
+  const tablesReady = options.install && parsed.backend === "sqlite" && plan.schemaPath !== undefined;
+  if (tablesReady) {
+    const { applySchema } = await import("../workspace/migrate.js");
+    const result = await applySchema(root, plan.schemaPath!, io.env);
+    io.out.write(`Auth tables ready in ${relative(root, result.target) || result.target}.\n`);
+  }
+  await nextSteps(plan, io, { installed: options.install, root, tablesReady });
   return ExitCode.ok;
 }
 
@@ -228,7 +275,11 @@ async function reportPlan(plan: InitPlan, root: string, _io: Io, dryRun: boolean
   return `${lines.join("\n")}\n`;
 }
 
-async function nextSteps(plan: InitPlan, io: Io, o: { installed: boolean; root: string }): Promise<void> {
+async function nextSteps(
+  plan: InitPlan,
+  io: Io,
+  o: { installed: boolean; root: string; tablesReady: boolean },
+): Promise<void> {
   const lines: string[] = [];
   if (o.root !== resolve(io.cwd)) {
     // A path that climbs out of the cwd reads better absolute.
@@ -237,15 +288,26 @@ async function nextSteps(plan: InitPlan, io: Io, o: { installed: boolean; root: 
   }
   if (!o.installed)
     lines.push(`Install the dependencies: ${installCommand(detectPackageManager(o.root, io.env).manager).join(" ")}`);
-  const env = [...new Set(plan.snippets.flatMap((s) => s.env.map((e) => e.name)))];
+  // Only what is still empty; EMAIL_SERVER may stay empty in development, where the link is logged.
+  const env = plan.unsetEnv.filter((name) => name !== "EMAIL_SERVER");
   if (env.length) lines.push(`Fill in ${env.join(", ")} in .env.local.`);
+  if (plan.schemaPath && !o.tablesReady) lines.push(`Create the auth tables (safe to repeat): npm run db:migrate`);
+  if (plan.passwords) lines.push("Add a user who signs in with a password: npm run auth:add-user -- you@example.com");
+  lines.push(...plan.manualSteps);
+  const { port, basePath, devCommand } = frameworkCatalog[plan.framework];
+  if (plan.framework !== "none")
+    lines.push(`Start the app (${devCommand}) and sign in at http://localhost:${port}${basePath}/signin`);
   const redirecting = plan.snippets.filter((s) => s.hasCallback);
   for (const s of redirecting)
     lines.push(
-      `Register the callback URL of "${s.id}" at the provider (§4.1): ${callbackUrl(s.id, undefined, io.env)}`,
+      `Register the callback URL of "${s.id}" at the provider: ${callbackUrl(s.id, undefined, io.env, frameworkCatalog[plan.framework])}`,
     );
   if ("verify-adapter" in plan.scripts) lines.push("Check the adapter against the contract: npm run verify-adapter");
-  lines.push(...plan.snippets.flatMap((s) => s.notes.filter((n) => !n.startsWith("Needs "))));
+  lines.push(
+    ...plan.snippets.flatMap((s) =>
+      s.notes.filter((n) => !n.startsWith("Needs ") && !(plan.passwords && n.startsWith("Add a user"))),
+    ),
+  );
   if (io.interactive) (await import("../prompts/init.js")).outro(lines);
   else io.out.write(`\nNext steps:\n${lines.map((l) => `  - ${l}`).join("\n")}\n`);
 }
@@ -265,6 +327,14 @@ export function configure(command: Command, setExitCode: (code: number) => void,
       `SQL dialect of the schema: ${dialects.join(", ")} (default: the backend's; memory and skeleton: sqlite)`,
     )
     .option("--session <strategy>", `jwt or database (default: ${defaults.session})`)
+    .option(
+      "--framework <name>",
+      `wire sign-in into ${frameworks.join(", ")} (default: detected from package.json and files; none writes a framework-neutral config)`,
+    )
+    .option(
+      "--protect <paths>",
+      "Next.js: comma list of paths the proxy/middleware signs visitors in for, e.g. /dashboard/:path*",
+    )
     .option("-y, --yes", "take the defaults for every question not answered by a flag")
     .option("--no-install", "do not install the dependencies")
     .option(
@@ -292,6 +362,7 @@ Examples:
   $ create-auth init --dir my-app --yes --backend memory --no-install
   $ create-auth init ./my-app --yes
   $ create-auth init --yes --dry-run
+  $ create-auth init --yes --framework next --protect "/dashboard/:path*"
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
 terminal, a missing answer is an error naming the flags (or pass --yes).

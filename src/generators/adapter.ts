@@ -11,7 +11,7 @@
 import { type Backend, type Dialect, dialectOf } from "../catalog/backends.js";
 import type { DependencyName } from "../catalog/dependencies.js";
 import { renderTemplate } from "./render.js";
-import { generateSqlSchema, sqlDialectContext } from "./sql-schema.js";
+import { generateSqlSchema, sqlDialectContext, sqlSchemaPath } from "./sql-schema.js";
 import { authDir, type GeneratedPart, type PlannedFile } from "./types.js";
 
 export interface AdapterOptions {
@@ -19,9 +19,13 @@ export interface AdapterOptions {
   importExtension: "" | ".js";
   /** Must match the backend when given; SQL backends imply their dialect. */
   dialect?: Dialect;
+  /** The folder of the adapter's files, relative to the project root (default "auth"; SvelteKit: src/lib/server/auth). */
+  dir?: string;
+  /** Password sign-in (credentials): a password module and the auth:add-user script, for SQL backends. */
+  passwords?: boolean;
 }
 
-const verifyScript = "create-auth verify-adapter auth/verify-adapter.ts --require all";
+const verifyScript = (dir: string) => `create-auth verify-adapter ${dir}/verify-adapter.ts --require all`;
 
 interface BackendPackages {
   dependencies: DependencyName[];
@@ -67,17 +71,15 @@ const drivers: Record<Dialect, BackendPackages> = {
 };
 
 /** The adapter and what comes with it; `adapterPath` is the module exporting `createAdapter()`, every template's factory. */
-export async function generateAdapter(
-  backend: Backend,
-  options: AdapterOptions,
-): Promise<GeneratedPart & { adapterPath: string }> {
+export async function generateAdapter(backend: Backend, options: AdapterOptions) {
   const dialect = dialectOf(backend);
   if (dialect && options.dialect && options.dialect !== dialect) {
     throw new Error(`The ${backend} adapter writes ${dialect} SQL, not ${options.dialect}`);
   }
   const ext = options.importExtension;
+  const dir = options.dir ?? authDir;
   const files: PlannedFile[] = [];
-  const adapterPath = `${authDir}/adapter.ts`;
+  const adapterPath = `${dir}/adapter.ts`;
   const part = {
     adapterPath,
     files,
@@ -85,21 +87,35 @@ export async function generateAdapter(
     dependencies: ["@auth/core"] as DependencyName[],
     devDependencies: ["create-auth"] as DependencyName[],
     env: [] as GeneratedPart["env"],
-    scripts: { "verify-adapter": verifyScript },
+    scripts: { "verify-adapter": verifyScript(dir) } as Record<string, string>,
+    /** The module exporting verifyUserPassword(), when password sign-in is generated. */
+    passwordsPath: undefined as string | undefined,
+    /** The SQL script `create-auth migrate` applies, for SQL backends. */
+    schemaPath: undefined as string | undefined,
   };
 
   if (dialect) {
     const context = { ...sqlDialectContext(dialect), ext, sql: true };
     files.push({ path: adapterPath, contents: await renderTemplate("adapters/sql.ts.hbs", context) });
-    files.push({ path: `${authDir}/db.ts`, contents: await renderTemplate("adapters/db.ts.hbs", context) });
+    files.push({ path: `${dir}/db.ts`, contents: await renderTemplate("adapters/db.ts.hbs", context) });
     files.push({
-      path: `${authDir}/verify-adapter.ts`,
+      path: `${dir}/verify-adapter.ts`,
       contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context),
     });
     // setup() reads the schema from the same folder, so it is part of the adapter
     // even when the project's schema flavour is an ORM. Same path and contents as
     // generateSqlSchema, so a plan holding both can keep either.
-    files.push(...(await generateSqlSchema(dialect)).files);
+    files.push(...(await generateSqlSchema(dialect, dir)).files);
+    part.schemaPath = sqlSchemaPath(dialect, dir);
+    // Applies the schema with the connection from the env files; safe to rerun (CREATE ... IF NOT EXISTS).
+    part.scripts["db:migrate"] = `create-auth migrate ${part.schemaPath}`;
+    if (options.passwords) {
+      part.passwordsPath = `${dir}/passwords.ts`;
+      files.push({ path: part.passwordsPath, contents: await renderTemplate("adapters/passwords.ts.hbs", context) });
+      files.push({ path: `${dir}/add-user.ts`, contents: await renderTemplate("adapters/add-user.ts.hbs", context) });
+      files.push({ path: `${dir}/load-env.ts`, contents: await renderTemplate("adapters/load-env.ts.hbs", context) });
+      part.scripts["auth:add-user"] = `tsx ${dir}/add-user.ts`;
+    }
     const driver = drivers[dialect];
     part.dependencies.push(...driver.dependencies);
     part.devDependencies.push(...driver.devDependencies);
@@ -108,7 +124,7 @@ export async function generateAdapter(
     const context = { ext, sql: false, dialect: "", sqlite: false };
     files.push({ path: adapterPath, contents: await renderTemplate(`adapters/${backend}.ts.hbs`, context) });
     files.push({
-      path: `${authDir}/verify-adapter.ts`,
+      path: `${dir}/verify-adapter.ts`,
       contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context),
     });
   }

@@ -70,16 +70,19 @@ function envChanges(root: string, snippet: ProviderSnippet): FileChange[] {
  * project an ES module package): the notice says what to install.
  */
 function packageChanges(root: string, snippet: ProviderSnippet): { change: FileChange | null; notices: string[] } {
-  if (snippet.dependencies.length === 0) return { change: null, notices: [] };
+  const devDependencies = snippet.devDependencies ?? [];
+  if (snippet.dependencies.length === 0 && devDependencies.length === 0) return { change: null, notices: [] };
   const path = join(root, "package.json");
   const text = readIfExists(path);
   if (text === null) {
     return {
       change: null,
-      notices: [`No package.json in ${root}: install ${snippet.dependencies.join(", ")} with your package manager.`],
+      notices: [
+        `No package.json in ${root}: install ${[...snippet.dependencies, ...devDependencies].join(", ")} with your package manager.`,
+      ],
     };
   }
-  const merged = mergePackageJson(text, { dependencies: snippet.dependencies, devDependencies: [], scripts: {} }, root);
+  const merged = mergePackageJson(text, { dependencies: snippet.dependencies, devDependencies, scripts: {} }, root);
   return { change: changeFile(path, merged.text), notices: merged.kept };
 }
 

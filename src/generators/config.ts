@@ -6,6 +6,7 @@
  */
 import { posix } from "node:path";
 import type { Backend } from "../catalog/backends.js";
+import type { Framework } from "../catalog/frameworks.js";
 import { renderTemplate } from "./render.js";
 import type { ImportSpec, PlannedFile, ProviderSnippet } from "./types.js";
 
@@ -31,10 +32,25 @@ export interface ConfigInput {
   importExtension: "" | ".js";
   /** Shown in the config's header, e.g. "npm run verify-adapter". */
   verifyCommand: string;
+  framework?: Framework;
+  /** Next.js: the route handler file, named in the header. */
+  routeFile?: string;
+  /** SvelteKit: the module that copies $env/dynamic/private into process.env. */
+  envPath?: string;
+  /** Express: where the server mounts the handler, named in the header. */
+  serverHint?: string;
 }
+
+const configTypes: Record<Framework, string> = {
+  next: "NextAuthConfig",
+  sveltekit: "SvelteKitAuthConfig",
+  express: "AuthConfig",
+  none: "AuthConfig",
+};
 
 export async function generateConfig(input: ConfigInput): Promise<PlannedFile[]> {
   const dir = posix.dirname(input.configPath);
+  const framework = input.framework ?? "none";
   const adapterFrom = specifier(input.configPath, input.adapterPath, input.importExtension);
   const imports = [
     ...input.providers.flatMap((p) => p.imports.map(importLine)),
@@ -50,6 +66,13 @@ export async function generateConfig(input: ConfigInput): Promise<PlannedFile[]>
     webauthn: input.providers.some((p) => p.kind === "webauthn"),
     providersDir: "providers",
     verifyCommand: input.verifyCommand,
+    next: framework === "next",
+    sveltekit: framework === "sveltekit",
+    express: framework === "express",
+    configType: configTypes[framework],
+    routeFile: input.routeFile ?? "",
+    serverHint: input.serverHint ?? "",
+    envModule: input.envPath ? specifier(input.configPath, input.envPath, input.importExtension) : "",
   });
   const providerFiles = input.providers.flatMap((p) =>
     p.files.map((f) => ({ path: posix.join(dir, f.path), contents: f.contents })),

@@ -6,6 +6,7 @@
  * git. A variable already in a file keeps its value, whatever it is.
  */
 import { randomBytes } from "node:crypto";
+import ignore from "ignore";
 import type { Backend } from "../catalog/backends.js";
 import { addEnvEntries, envValue, fillEmptyValue } from "../workspace/env-file.js";
 import { addIgnoreEntries } from "../workspace/gitignore.js";
@@ -56,10 +57,21 @@ export function providerEnvFiles(existing: EnvFiles, variables: EnvVariable[], h
   };
 }
 
-/** .env.local holds secrets; the embedded database file (and its -wal/-shm) holds users and sessions. */
-export const gitignore = (existing: string | null, backend?: Backend) =>
-  addIgnoreEntries(existing, [
+/**
+ * .env.local holds secrets; the embedded database file (and its -wal/-shm)
+ * holds users and sessions. .env.example documents the variables and stays
+ * tracked, also under a rule such as Next.js's `.env*`.
+ */
+export function gitignore(existing: string | null, backend?: Backend): string {
+  const text = addIgnoreEntries(existing, [
     ...(existing === null ? [{ pattern: "node_modules", paths: ["node_modules/"] }] : []),
     ".env.local",
     ...(backend === "sqlite" ? [{ pattern: "auth.db*", paths: ["auth.db", "auth.db-wal", "auth.db-shm"] }] : []),
   ]);
+  return ignore().add(text).ignores(".env.example") ? addUnignore(text, "!.env.example") : text;
+}
+
+function addUnignore(text: string, rule: string): string {
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  return `${text}${text === "" || text.endsWith("\n") ? "" : eol}${rule}${eol}`;
+}

@@ -7,14 +7,20 @@
  * schema generator.
  */
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
-import type { Backend, Dialect, SchemaFlavour } from "../catalog/backends.js";
+import { join, posix } from "node:path";
+import { type Backend, type Dialect, dialectOf, type SchemaFlavour } from "../catalog/backends.js";
+import type { Framework } from "../catalog/frameworks.js";
 import type { ParsedProvider } from "../schemas/provider-options.js";
+import { envValue } from "../workspace/env-file.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
+import type { FrameworkFacts } from "../workspace/framework.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
+import { specifier } from "./config.js";
 import { gitignore, initEnvFiles } from "./env-files.js";
+import { authLayout } from "./framework.js";
 import { mergePackageJson, parsePackageJson } from "./package-json.js";
+import { renderTemplate } from "./render.js";
 import { newTsconfig } from "./tsconfig.js";
 import type { EnvVariable, PlannedFile, ProviderSnippet } from "./types.js";
 
@@ -26,6 +32,11 @@ export interface InitRequest {
   dialect: Dialect;
   session: "jwt" | "database";
   force: boolean;
+  framework: Framework;
+  /** What detection found in the project (layout facts are used whatever the framework). */
+  facts: FrameworkFacts;
+  /** Next.js: paths the proxy/middleware protects. */
+  protect?: string[];
 }
 
 export interface InitPlan {
@@ -38,6 +49,15 @@ export interface InitPlan {
   /** Relative path of the auth config. */
   configPath: string;
   scripts: Record<string, string>;
+  framework: Framework;
+  /** Variables that are empty in .env.local after the plan: the only ones the next steps ask to fill in. */
+  unsetEnv: string[];
+  /** The SQL script the tables come from (SQL backends), project-relative. */
+  schemaPath: string | undefined;
+  /** Password sign-in was generated: the auth:add-user script exists. */
+  passwords: boolean;
+  /** What to do by hand where a framework file was the user's own and left alone. */
+  manualSteps: string[];
 }
 
 /** Whether the project is an ES module package; a package.json that is no JSON object stops init before anything is planned. */
@@ -62,22 +82,43 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     );
   }
 
-  const [{ generateAdapter }, { generateSchema }, { generateProvider }, { generateConfig }] = await Promise.all([
-    import("./adapter.js"),
-    import("./schema.js"),
-    import("./provider.js"),
-    import("./config.js"),
-  ]);
-  const [adapter, schema, snippets] = await Promise.all([
-    generateAdapter(request.backend, { importExtension: ext, dialect: request.dialect }),
-    generateSchema(request.schema, request.dialect, { importExtension: ext }),
-    Promise.all(request.providers.map((p) => generateProvider(p.kind, p.options, { importExtension: ext }))),
+  const [{ generateAdapter }, { generateSchema }, { generateProvider }, { generateConfig }, { generateFramework }] =
+    await Promise.all([
+      import("./adapter.js"),
+      import("./schema.js"),
+      import("./provider.js"),
+      import("./config.js"),
+      import("./framework.js"),
+    ]);
+  const srcDir = existsSync(join(root, "src")) && statSync(join(root, "src")).isDirectory();
+  const { configPath, authDir } = authLayout(request.framework, srcDir);
+  // Password sign-in is stored through the SQL adapter's database; other backends keep the skeleton.
+  const passwords = request.providers.some((p) => p.kind === "credentials") && dialectOf(request.backend) !== undefined;
+  const passwordsPath = `${authDir}/passwords.ts`;
+  const providerFile = posix.join(posix.dirname(configPath), "providers", "x.ts");
+  const [adapter, schema, snippets, wiring] = await Promise.all([
+    generateAdapter(request.backend, { importExtension: ext, dialect: request.dialect, dir: authDir, passwords }),
+    generateSchema(request.schema, request.dialect, { importExtension: ext, dir: authDir }),
+    Promise.all(
+      request.providers.map((p) =>
+        generateProvider(p.kind, p.options, {
+          importExtension: ext,
+          passwordsModule: passwords ? specifier(providerFile, passwordsPath, "") : undefined,
+        }),
+      ),
+    ),
+    generateFramework({
+      facts: request.facts,
+      framework: request.framework,
+      configPath,
+      authDir,
+      importExtension: ext,
+      protect: request.protect,
+    }),
   ]);
 
-  const srcDir = existsSync(join(root, "src")) && statSync(join(root, "src")).isDirectory();
-  const configPath = srcDir ? "src/auth.ts" : "auth.ts";
   const otherConfig = usualConfigPlaces.find((p) => p !== configPath && existsSync(join(root, p)));
-  const scripts = { ...adapter.scripts, ...schema.scripts };
+  const scripts = { ...adapter.scripts, ...schema.scripts, ...wiring.scripts };
   const verifyCommand = "verify-adapter" in scripts ? "npm run verify-adapter" : "npx create-auth verify-adapter";
   const config = await generateConfig({
     configPath,
@@ -87,7 +128,15 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     backend: request.backend,
     importExtension: ext,
     verifyCommand,
+    framework: request.framework,
+    routeFile: wiring.routeFile,
+    serverHint: wiring.serverHint,
+    envPath: wiring.envPath,
   });
+  const loadEnv =
+    wiring.needsLoadEnv && !adapter.files.some((f) => f.path === `${authDir}/load-env.ts`)
+      ? [{ path: `${authDir}/load-env.ts`, contents: await renderTemplate("adapters/load-env.ts.hbs", {}) }]
+      : [];
 
   const changes: FileChange[] = [];
   const leftAlone: string[] = [];
@@ -97,6 +146,8 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     ...(otherConfig ? [] : config),
     ...adapter.files,
     ...schema.files.filter((f) => !fromAdapter.has(f.path)),
+    ...loadEnv,
+    ...wiring.files,
     ...(tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : []),
   ];
   if (otherConfig) {
@@ -109,12 +160,18 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     if (change?.before != null && !request.force) leftAlone.push(file.path);
     else if (change) changes.push(change);
   }
+  const manualSteps = [
+    ...wiring.notes,
+    ...Object.entries(wiring.instructions)
+      .filter(([path]) => leftAlone.includes(path))
+      .map(([path, what]) => `${path} is yours and was left alone; in it: ${what}.`),
+  ];
   if (leftAlone.includes(configPath)) {
     notices.push(`${configPath} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);
   }
 
   const variables = new Map<string, EnvVariable>();
-  for (const v of [...adapter.env, ...schema.env, ...snippets.flatMap((s) => s.env)]) {
+  for (const v of [...adapter.env, ...schema.env, ...wiring.env, ...snippets.flatMap((s) => s.env)]) {
     if (!variables.has(v.name)) variables.set(v.name, v);
   }
   const merged = mergePackageJson(
@@ -122,6 +179,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     {
       dependencies: [
         "@auth/core",
+        ...wiring.dependencies,
         ...adapter.dependencies,
         ...schema.dependencies,
         ...snippets.flatMap((s) => s.dependencies),
@@ -132,6 +190,8 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         "typescript",
         "tsx",
         "@types/node",
+        ...wiring.devDependencies,
+        ...snippets.flatMap((s) => s.devDependencies ?? []),
         ...adapter.devDependencies,
         ...schema.devDependencies,
       ],
@@ -155,5 +215,18 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     const change = changeFile(join(root, path), text);
     if (change) changes.push(change);
   }
-  return { changes, leftAlone, notices, snippets, configPath, scripts };
+  const unsetEnv = [...variables.values()].map((v) => v.name).filter((name) => !envValue(env.local, name));
+  return {
+    changes,
+    leftAlone,
+    notices,
+    snippets,
+    configPath,
+    scripts,
+    framework: request.framework,
+    unsetEnv,
+    schemaPath: adapter.schemaPath,
+    passwords,
+    manualSteps,
+  };
 }

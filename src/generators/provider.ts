@@ -13,6 +13,12 @@ import type { EnvVariable, PlannedFile, ProviderSnippet } from "./types.js";
 export interface GenerateContext {
   /** Extension of relative imports in the user's project: ".js" under NodeNext resolution, else "". */
   importExtension?: "" | ".js";
+  /**
+   * Credentials: the module (a specifier from the provider's file, without
+   * extension) exporting verifyUserPassword(), which init generates with a
+   * SQL backend; without it the provider is a skeleton to fill in.
+   */
+  passwordsModule?: string;
 }
 
 /**
@@ -178,7 +184,12 @@ function planVk(o: ProviderOptions<"social">, names: { binding: string; file: st
   };
 }
 
-function plan(kind: ProviderKind, options: ProviderOptions, names: { binding: string; file: string }): Plan {
+function plan(
+  kind: ProviderKind,
+  options: ProviderOptions,
+  names: { binding: string; file: string },
+  context: GenerateContext,
+): Plan {
   const base = { env: [] as EnvVariable[], hasCallback: false, notes: [] as string[] };
   switch (kind) {
     case "oauth":
@@ -195,17 +206,23 @@ function plan(kind: ProviderKind, options: ProviderOptions, names: { binding: st
             description: `Sender of the sign-in emails of provider "${o.id}"`,
             example: o.from === undefined ? "no-reply@example.com" : dotenvSafe(o.from) ? o.from : "",
           },
+          {
+            name: "EMAIL_SERVER",
+            description:
+              "SMTP server the sign-in links are sent through, e.g. smtp://user:password@smtp.example.com:587 (empty in development: the link is logged)",
+            example: "",
+          },
         ],
         files: [{ template: "email.ts.hbs", path: names.file }],
         view: {
           ...o,
           name: o.name ?? "Email",
           envFrom: from,
-          notImplemented: `${names.file}: sendSignInLink() is not implemented, so no sign-in email was sent. Fill it in with your mail service.`,
+          notConfigured: `EMAIL_SERVER is not set, so no sign-in email can be sent: set it to your SMTP server (smtp://user:password@host:587) in the environment or .env.local.`,
         },
         notes: [
           "Email sign-in needs an adapter with createVerificationToken, useVerificationToken and getUserByEmail: https://authjs.dev/getting-started/authentication/email",
-          `Fill in sendSignInLink() in ${names.file}: until then the link is only printed to the console (and production refuses to send).`,
+          "Email links are logged in development; to send them, set EMAIL_SERVER (an SMTP URL) and the sender in .env.local.",
         ],
       };
     }
@@ -216,12 +233,19 @@ function plan(kind: ProviderKind, options: ProviderOptions, names: { binding: st
         label: pascal(key),
         type: key === "password" ? "password" : key === "email" ? "email" : "text",
       }));
+      // The generated password check reads an email and a password; other forms keep the skeleton.
+      const passwords =
+        context.passwordsModule && o.fields.includes("email") && o.fields.includes("password")
+          ? `${context.passwordsModule}${context.importExtension ?? ""}`
+          : undefined;
       return {
         ...base,
         files: [{ template: "credentials.ts.hbs", path: names.file }],
-        view: { ...o, name: o.name ?? "Credentials", fields },
+        view: { ...o, name: o.name ?? "Credentials", fields, passwords: passwords ?? false },
         notes: [
-          `Write the password check in ${names.file} (// TODO: check the password here); until then every sign-in is refused.`,
+          passwords
+            ? "Add a user who signs in with a password: npm run auth:add-user -- you@example.com"
+            : `Write the password check in ${names.file} (// TODO: check the password here); until then every sign-in is refused.`,
           'Auth.js keeps credentials sign-ins in JWT sessions only: keep session: { strategy: "jwt" } (the default).',
         ],
       };
@@ -252,7 +276,7 @@ export async function generateProvider<K extends ProviderKind>(
   const binding = bindingName(parsed.id);
   const file = `providers/${parsed.id}.ts`;
   const ext = context.importExtension ?? "";
-  const p = plan(kind, parsed, { binding, file });
+  const p = plan(kind, parsed, { binding, file }, context);
   const view = { ...p.view, kind, id: parsed.id, binding, file, ext, envPrefix: envPrefix(parsed.id) };
   const files: PlannedFile[] = await Promise.all(
     p.files.map(async (f) => ({ path: f.path, contents: await renderTemplate(`providers/${f.template}`, view) })),
@@ -264,7 +288,8 @@ export async function generateProvider<K extends ProviderKind>(
     entry: binding,
     files,
     env: p.env,
-    dependencies: providerDependencies(kind, files),
+    dependencies: providerDependencies(kind, files).filter((n) => !n.startsWith("@types/")),
+    devDependencies: providerDependencies(kind, files).filter((n) => n.startsWith("@types/")),
     hasCallback: p.hasCallback,
     notes: p.notes,
   };

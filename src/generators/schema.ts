@@ -14,6 +14,8 @@ import { authDir, type GeneratedPart } from "./types.js";
 export interface SchemaOptions {
   /** Extension written on relative imports in generated TypeScript ("" for bundlers, ".js" for NodeNext). */
   importExtension: "" | ".js";
+  /** The folder of the generated auth files (default "auth"). */
+  dir?: string;
 }
 
 const dialectNames: Record<Dialect, string> = { postgres: "PostgreSQL", mysql: "MySQL", sqlite: "SQLite" };
@@ -102,7 +104,7 @@ async function drizzle(dialect: Dialect, options: SchemaOptions): Promise<Genera
     table: { postgres: "pgTable", mysql: "mysqlTable", sqlite: "sqliteTable" }[dialect],
     builders: drizzleBuilders[dialect],
   });
-  return part([{ path: `${authDir}/schema.drizzle.ts`, contents }], ["drizzle-orm"]);
+  return part([{ path: `${options.dir ?? authDir}/schema.drizzle.ts`, contents }], ["drizzle-orm"]);
 }
 
 async function typeorm(dialect: Dialect, options: SchemaOptions): Promise<GeneratedPart> {
@@ -111,7 +113,7 @@ async function typeorm(dialect: Dialect, options: SchemaOptions): Promise<Genera
     ext: options.importExtension,
     dataSourceType: { postgres: "postgres", mysql: "mysql", sqlite: "better-sqlite3" }[dialect],
   });
-  return part([{ path: `${authDir}/entities.ts`, contents }], ["typeorm", "reflect-metadata"]);
+  return part([{ path: `${options.dir ?? authDir}/entities.ts`, contents }], ["typeorm", "reflect-metadata"]);
 }
 
 /**
@@ -133,7 +135,7 @@ export async function generateSchema(
       return typeorm(dialect, options);
     case "sql": {
       const { generateSqlSchema } = await import("./sql-schema.js");
-      return generateSqlSchema(dialect);
+      return generateSqlSchema(dialect, options.dir);
     }
   }
 }

@@ -13,6 +13,7 @@ import { authDir, type GeneratedPart } from "./types.js";
 const camelCaseColumns = [
   "userId",
   "emailVerified",
+  "passwordHash",
   "providerAccountId",
   "sessionToken",
   "credentialID",
@@ -100,11 +101,11 @@ export async function renderSqlSchema(dialect: Dialect): Promise<string> {
 }
 
 /** Where the schema of `dialect` is written in the project; the verify module reads it from there. */
-export const sqlSchemaPath = (dialect: Dialect): string => `${authDir}/schema.${dialect}.sql`;
+export const sqlSchemaPath = (dialect: Dialect, dir = authDir): string => `${dir}/schema.${dialect}.sql`;
 
-export async function generateSqlSchema(dialect: Dialect): Promise<GeneratedPart> {
+export async function generateSqlSchema(dialect: Dialect, dir = authDir): Promise<GeneratedPart> {
   return {
-    files: [{ path: sqlSchemaPath(dialect), contents: await renderSqlSchema(dialect) }],
+    files: [{ path: sqlSchemaPath(dialect, dir), contents: await renderSqlSchema(dialect) }],
     dependencies: [],
     devDependencies: [],
     env: [],

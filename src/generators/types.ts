@@ -59,6 +59,8 @@ export interface ProviderSnippet {
   env: EnvVariable[];
   /** Packages the files import beyond the auth library itself. */
   dependencies: DependencyName[];
+  /** Their type packages (@types/...), for package.json's devDependencies. */
+  devDependencies?: DependencyName[];
   /** True for kinds that redirect to an external provider (oauth, oidc, social): print the callback URL (§4.1). */
   hasCallback: boolean;
   /** Messages for the user after the edit (e.g. which adapter methods email sign-in needs). */

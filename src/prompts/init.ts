@@ -62,6 +62,17 @@ export async function askInit(q: InitQuestions): Promise<InitAnswers> {
   return answers as InitAnswers;
 }
 
+/** Which framework to wire (--framework), the detected one first. */
+export async function askFramework(q: { choices: Choice[]; initial: string }): Promise<string> {
+  const answer = await p.select({
+    message: "Framework to wire sign-in into (--framework)",
+    options: q.choices,
+    initialValue: q.initial,
+  });
+  if (p.isCancel(answer)) throw cancelled();
+  return answer as string;
+}
+
 /** A spinner while a slow step (the install) runs. */
 export function spinner(message: string): { done(message: string): void; failed(message: string): void } {
   const s = p.spinner();

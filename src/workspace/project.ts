@@ -52,7 +52,12 @@ export function describeEmailSupport(configPath: string, configText: string): st
 }
 
 /** The redirect URI to register at an OAuth provider (§4.1): --base-url, else AUTH_URL, else localhost. */
-export function callbackUrl(id: string, baseUrl: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const base = baseUrl ?? env.AUTH_URL ?? "http://localhost:3000";
-  return `${base.replace(/\/+$/, "")}/api/auth/callback/${id}`;
+export function callbackUrl(
+  id: string,
+  baseUrl: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  app: { port: number; basePath: string } = { port: 3000, basePath: "/api/auth" },
+): string {
+  const base = baseUrl ?? env.AUTH_URL ?? `http://localhost:${app.port}`;
+  return `${base.replace(/\/+$/, "")}${app.basePath}/callback/${id}`;
 }

@@ -27,7 +27,7 @@ const projectOf = (backend: Backend) => join(workspace, backend);
 
 /** Writes a generated part into a small ESM project that resolves packages from this repository. */
 async function renderProject(backend: Backend, importExtension: "" | ".js" = ".js") {
-  const part = await generateAdapter(backend, { importExtension });
+  const part = await generateAdapter(backend, { importExtension, passwords: true });
   const dir = projectOf(backend);
   for (const file of part.files) {
     mkdirSync(dirname(join(dir, file.path)), { recursive: true });
@@ -106,6 +106,7 @@ describe("generateAdapter: the plan", () => {
     expect(part.env).toEqual([expect.objectContaining({ name: "AUTH_DATABASE_PATH", example: "./auth.db" })]);
     expect(part.scripts).toEqual({
       "verify-adapter": "create-auth verify-adapter auth/verify-adapter.ts --require all",
+      "db:migrate": "create-auth migrate auth/schema.sqlite.sql",
     });
   });
 
@@ -197,6 +198,125 @@ describe("generated adapters under create-auth verify-adapter", () => {
     expect(received("verification-token.use.unknown-is-null")).toContain("not implemented: useVerificationToken");
     expect(received("authenticator.get.unknown-is-null")).toContain("not implemented: getAuthenticator");
   }, 30_000);
+});
+
+/** Runs a TypeScript snippet in a rendered project with tsx, as the project's own scripts run. */
+function runTs(backend: Backend, code: string, env: Record<string, string>, input?: string) {
+  writeFileSync(join(projectOf(backend), "snippet.ts"), code);
+  return execa(join(root, "node_modules/.bin/tsx"), ["snippet.ts"], {
+    cwd: projectOf(backend),
+    env,
+    input,
+    reject: false,
+  });
+}
+
+describe("connections open lazily; a missing table names the command", () => {
+  it("sqlite: importing and creating the adapter touches no file; a query says to run db:migrate", async () => {
+    const path = join(workspace, "never-created.db");
+    const env = { AUTH_DATABASE_PATH: path };
+    const result = await runTs(
+      "sqlite",
+      `import { createAdapter } from "./auth/adapter.js";
+import { existsSync } from "node:fs";
+const adapter = createAdapter();
+console.log("exists after create:", existsSync(process.env.AUTH_DATABASE_PATH!));
+await adapter.getUser!("x").catch((e: Error) => console.log("error:", e.message));
+console.log("exists after query:", existsSync(process.env.AUTH_DATABASE_PATH!));`,
+      env,
+    );
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("exists after create: false");
+    expect(result.stdout).toMatch(
+      /error: The auth tables do not exist in the SQLite database .*run `npm run db:migrate`/,
+    );
+    expect(result.stdout).toContain("exists after query: false");
+  }, 30_000);
+
+  it("postgres and mysql: an empty database gives the same error, naming db:migrate", async () => {
+    const pgEmpty = `create_auth_empty_${suffix}`;
+    await pgAdmin!.query(`CREATE SCHEMA ${pgEmpty}`);
+    try {
+      for (const [backend, url] of [
+        ["postgres", `${pgUrl}?options=${encodeURIComponent(`-c search_path=${pgEmpty}`)}`],
+        ["mysql", `${mysqlUrl}/mysql`],
+      ] as const) {
+        const result = await runTs(
+          backend,
+          `import { createAdapter } from "./auth/adapter.js";
+import { openDb } from "./auth/db.js";
+const db = openDb();
+await createAdapter(db).getSessionAndUser!("x").catch((e: Error) => console.log("error:", e.message));
+await db.close();`,
+          { DATABASE_URL: url },
+        );
+        expect(result.stdout, backend).toMatch(
+          /error: The auth tables do not exist in the database of DATABASE_URL yet: run `npm run db:migrate`/,
+        );
+      }
+    } finally {
+      await pgAdmin!.query(`DROP SCHEMA ${pgEmpty} CASCADE`);
+    }
+  }, 30_000);
+});
+
+describe("passwords: auth:add-user stores a salted scrypt hash the credentials check accepts", () => {
+  const check = `import { verifyUserPassword } from "./auth/passwords.js";
+import { openDb } from "./auth/db.js";
+const db = openDb();
+for (const [email, password] of [["Alice@Example.com", "correct horse"], ["alice@example.com", "wrong horse"], ["bob@example.com", "correct horse"]]) {
+  console.log(email, password, JSON.stringify(await verifyUserPassword(email!, password!, db)));
+}
+const [row] = await db.query("SELECT * FROM users WHERE email = 'alice@example.com'");
+console.log("stored:", String(row?.passwordHash));
+await db.close();`;
+
+  for (const backend of ["sqlite", "postgres", "mysql"] as const) {
+    it(`${backend}: add, sign in, a wrong password and an unknown user refused, the hash never the password`, async () => {
+      const env: Record<string, string> =
+        backend === "sqlite"
+          ? { AUTH_DATABASE_PATH: join(workspace, "auth.db") }
+          : backend === "postgres"
+            ? { DATABASE_URL: `${pgUrl}?options=${encodeURIComponent(`-c search_path=${pgSchema}`)}` }
+            : { DATABASE_URL: `${mysqlUrl}/${mysqlDatabase}` };
+      // The tables exist: the verify-adapter runs above applied the schema to these databases.
+      await verify(backend, env);
+      const tsx = join(root, "node_modules/.bin/tsx");
+      const short = await execa(tsx, ["auth/add-user.ts", "alice@example.com"], {
+        cwd: projectOf(backend),
+        env,
+        input: "short\n",
+        reject: false,
+      });
+      expect(short.exitCode).toBe(2);
+      expect(short.stderr).toMatch(/at least 8 characters/);
+      const added = await execa(tsx, ["auth/add-user.ts", "Alice@Example.com"], {
+        cwd: projectOf(backend),
+        env,
+        input: "correct horse\n",
+        reject: false,
+      });
+      expect(added.stderr).toBe("");
+      expect(added.stdout).toBe("Added alice@example.com.");
+      const result = await runTs(backend, check, env);
+      expect(result.stderr).toBe("");
+      const lines = result.stdout.split("\n");
+      expect(lines[0]).toMatch(
+        /^Alice@Example.com correct horse \{"id":"[0-9a-f-]{36}","name":null,"email":"alice@example.com"\}$/,
+      );
+      expect(lines[1]).toBe("alice@example.com wrong horse null");
+      expect(lines[2]).toBe("bob@example.com correct horse null");
+      expect(lines[3]).toMatch(/^stored: scrypt\$32768\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{88}$/);
+      expect(result.stdout).not.toContain("stored: correct horse");
+      const again = await execa(tsx, ["auth/add-user.ts", "alice@example.com"], {
+        cwd: projectOf(backend),
+        env,
+        input: "battery staple",
+        reject: false,
+      });
+      expect(again.stdout).toBe("Updated the password of alice@example.com.");
+    }, 60_000);
+  }
 });
 
 describe("generated adapters type-check", () => {

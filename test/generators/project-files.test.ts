@@ -136,7 +136,8 @@ describe("env files", () => {
   it(".gitignore gains .env.local (and node_modules when new)", () => {
     expect(gitignore(null)).toBe("node_modules\n.env.local\n");
     expect(gitignore("dist\n")).toBe("dist\n.env.local\n");
-    expect(gitignore(".env*\n")).toBe(".env*\n");
+    // .env.local is covered; .env.example, the documentation of the variables, is kept tracked.
+    expect(gitignore(".env*\n")).toBe(".env*\n!.env.example\n");
     // The embedded database and its journal files hold users and sessions.
     expect(gitignore(null, "sqlite")).toBe("node_modules\n.env.local\nauth.db*\n");
     expect(gitignore(".env.local\nauth.db*\n", "sqlite")).toBe(".env.local\nauth.db*\n");

@@ -112,6 +112,8 @@ describe("generated provider modules", () => {
     expect(snippets.oauthIssuer!.env.map((e) => e.name)).toContain("AUTH_ACME2_ISSUER");
     expect(snippets.email!.env).toEqual([
       expect.objectContaining({ name: "AUTH_EMAIL_FROM", example: "Sign in <no-reply@example.com>" }),
+      // Empty in .env.local: development logs the link until an SMTP server is set.
+      expect.objectContaining({ name: "EMAIL_SERVER", example: "" }),
     ]);
     expect(snippets.email!.notes.join("\n")).toMatch(
       /createVerificationToken, useVerificationToken and getUserByEmail/,
@@ -288,7 +290,7 @@ describe("generated provider modules", () => {
     await expect(credentials.options.authorize({ username: "a" })).resolves.toBeNull();
   });
 
-  it("email: the default sender prints the link and never claims to send in production", async () => {
+  it("email: without EMAIL_SERVER, development prints the link and production refuses to pretend", async () => {
     const { email } = await importGenerated<{ email: { sendVerificationRequest: (p: unknown) => Promise<void> } }>(
       dir,
       "email/providers/email.ts",
@@ -297,16 +299,19 @@ describe("generated provider modules", () => {
     const info = console.info;
     console.info = (...args: unknown[]) => void logs.push(args.join(" "));
     const env = process.env.NODE_ENV;
+    const server = process.env.EMAIL_SERVER;
+    delete process.env.EMAIL_SERVER;
     try {
       await email.sendVerificationRequest({ identifier: "a@b.c", url: "https://app/x", provider: { from: "x@y.z" } });
       expect(logs).toEqual(["[auth] sign-in link for a@b.c: https://app/x"]);
       process.env.NODE_ENV = "production";
       await expect(
         email.sendVerificationRequest({ identifier: "a@b.c", url: "https://app/x", provider: {} }),
-      ).rejects.toThrow(/not implemented/);
+      ).rejects.toThrow(/EMAIL_SERVER is not set, so no sign-in email can be sent/);
     } finally {
       console.info = info;
       process.env.NODE_ENV = env;
+      if (server !== undefined) process.env.EMAIL_SERVER = server;
     }
   });
 });

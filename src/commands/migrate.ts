@@ -1,0 +1,66 @@
+/**
+ * `create-auth migrate [schema]`: creates the auth tables in the database the
+ * adapter uses (the connection from the environment, .env.local or .env).
+ * Safe to run again: every statement is CREATE ... IF NOT EXISTS.
+ */
+import { relative, resolve } from "node:path";
+import type { Command } from "commander";
+import { z } from "zod";
+import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
+import { type Io, processIo } from "../lib/io.js";
+import { parseOptions } from "../lib/options.js";
+
+export const migrateOptions = z.object({
+  schema: z.string().min(1).optional(),
+  dir: z.string().min(1).default("."),
+});
+
+export type MigrateInput = z.input<typeof migrateOptions>;
+
+export async function runMigrate(input: MigrateInput, io: Io = processIo()): Promise<ExitCodeValue> {
+  const options = parseOptions(migrateOptions, input, { schema: "a path", dir: "a path" });
+  const root = resolve(io.cwd, options.dir);
+  const { applySchema, findSchemaScripts } = await import("../workspace/migrate.js");
+  let schema = options.schema;
+  if (!schema) {
+    const found = findSchemaScripts(root);
+    if (found.length !== 1) {
+      throw new UsageError(
+        found.length
+          ? `Several auth schemas here (${found.join(", ")}); name the one to apply: create-auth migrate ${found[0]}`
+          : `No auth schema in ${root} (looked for auth/schema.<dialect>.sql); run create-auth init first, or name the file.`,
+      );
+    }
+    schema = found[0]!;
+  }
+  const result = await applySchema(root, schema, io.env);
+  const shown = result.dialect === "sqlite" ? relative(io.cwd, result.target) || result.target : result.target;
+  io.out.write(
+    `Auth tables ready in ${shown} (${relative(io.cwd, resolve(root, schema))} applied; already there is fine).\n`,
+  );
+  return ExitCode.ok;
+}
+
+export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
+  command
+    .argument("[schema]", "the generated schema.<dialect>.sql to apply (default: the one init wrote)")
+    .option("--dir <path>", "the project (default: the current folder)")
+    .addHelpText(
+      "after",
+      `
+Creates the auth tables in the database your adapter uses: DATABASE_URL (PostgreSQL, MySQL,
+MariaDB) or AUTH_DATABASE_PATH (SQLite, default ./auth.db), read from the environment, else
+.env.local, else .env. Running it again changes nothing. The database driver is your project's.
+
+Examples:
+  $ npm run db:migrate
+  $ create-auth migrate
+  $ create-auth migrate auth/schema.postgres.sql
+  $ DATABASE_URL=postgres://postgres@127.0.0.1:5432/app create-auth migrate
+
+Exit codes: 0 the tables are there, 1 the database refused or could not be reached, 2 usage error.`,
+    )
+    .action(async (schema: string | undefined, flags: Record<string, unknown>) => {
+      setExitCode(await runMigrate({ ...flags, schema } as MigrateInput, io));
+    });
+}

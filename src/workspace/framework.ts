@@ -1,0 +1,98 @@
+/**
+ * Which framework a project is built on, read from its package.json and its
+ * files (never by running anything), and the layout facts its wiring must
+ * fit: a src/ folder, where Next's app/ lives, the tsconfig "@/" alias, an
+ * Express server that already exists.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Framework } from "../catalog/frameworks.js";
+
+export interface FrameworkFacts {
+  framework: Framework;
+  /** Why, for the report: "next in package.json", "svelte.config.js", "nothing recognised". */
+  reason: string;
+  srcDir: boolean;
+  /** Next.js: the App Router folder ("app" or "src/app"; where it would go when there is none yet). */
+  appDir: string;
+  /** Next.js major version from package.json (16 when unknown): 16 renamed middleware.ts to proxy.ts. */
+  nextMajor: number;
+  /** What the tsconfig "@/*" path points to ("" for the root, "src/"), when it has one. */
+  alias: string | undefined;
+  /** Express: the file that starts the server, when the project has one. */
+  serverFile: string | undefined;
+}
+
+const isDir = (path: string) => existsSync(path) && statSync(path).isDirectory();
+const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
+
+type PackageJson = { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; main?: string };
+
+function readPackage(root: string): PackageJson {
+  try {
+    const value = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as unknown;
+    return typeof value === "object" && value !== null ? (value as PackageJson) : {};
+  } catch {
+    // A package.json that is no JSON is reported by the package.json merge, with its own message.
+    return {};
+  }
+}
+
+/** The first number of a range such as "^15.2.0", "16.4.6" or "~14"; undefined for tags and URLs. */
+const majorOf = (range: string | undefined) => {
+  const match = range && /^[\^~>=v\s]*(\d+)/.exec(range);
+  return match ? Number(match[1]) : undefined;
+};
+
+function installedMajor(root: string, name: string): number | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as {
+      version?: string;
+    };
+    return majorOf(pkg.version);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The "@/*" path of tsconfig.json: ["./src/*"] -> "src/", ["./*"] -> "". Read as text: tsconfig allows comments. */
+export function tsconfigAlias(root: string): string | undefined {
+  const path = join(root, "tsconfig.json");
+  if (!isFile(path)) return undefined;
+  const match = /"@\/\*"\s*:\s*\[\s*"(?:\.\/)?([^"*]*)\*"/.exec(readFileSync(path, "utf8"));
+  return match ? match[1]! : undefined;
+}
+
+const serverCandidates = ["server.ts", "server.js", "app.ts", "app.js", "index.ts", "index.js"];
+
+function expressServer(root: string, pkg: PackageJson): string | undefined {
+  if (pkg.main && isFile(join(root, pkg.main))) return pkg.main;
+  return [...serverCandidates, ...serverCandidates.map((f) => `src/${f}`)].find((f) => isFile(join(root, f)));
+}
+
+export function detectFramework(root: string): FrameworkFacts {
+  const pkg = readPackage(root);
+  const deps = { ...pkg.devDependencies, ...pkg.dependencies };
+  const srcDir = isDir(join(root, "src"));
+  const has = (file: string) => isFile(join(root, file));
+  const configOf = (base: string) => ["js", "mjs", "cjs", "ts"].map((e) => `${base}.${e}`).find(has);
+  let framework: Framework = "none";
+  let reason = "no Next.js, SvelteKit or Express in package.json";
+  const nextConfig = configOf("next.config");
+  const svelteConfig = configOf("svelte.config");
+  if ("next" in deps) [framework, reason] = ["next", "next in package.json"];
+  else if ("@sveltejs/kit" in deps) [framework, reason] = ["sveltekit", "@sveltejs/kit in package.json"];
+  else if ("express" in deps) [framework, reason] = ["express", "express in package.json"];
+  else if (nextConfig) [framework, reason] = ["next", nextConfig];
+  else if (svelteConfig) [framework, reason] = ["sveltekit", svelteConfig];
+  const appDir = isDir(join(root, "app")) ? "app" : srcDir ? "src/app" : "app";
+  return {
+    framework,
+    reason,
+    srcDir,
+    appDir,
+    nextMajor: majorOf(deps.next) ?? installedMajor(root, "next") ?? 16,
+    alias: tsconfigAlias(root),
+    serverFile: framework === "express" ? expressServer(root, pkg) : undefined,
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Creates the auth tables: applies a generated schema.<dialect>.sql (every
+ * statement CREATE ... IF NOT EXISTS, so applying it again changes nothing)
+ * to the database the project's adapter uses, with the connection from the
+ * environment, else .env.local, else .env. The driver is the project's own
+ * (its node_modules), the one the adapter will use; create-auth ships none.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, join, resolve } from "node:path";
+import { type Dialect, dialects } from "../catalog/backends.js";
+import { CliError, ExitCode, UsageError } from "../lib/errors.js";
+import { envValue } from "./env-file.js";
+
+export interface MigrateResult {
+  dialect: Dialect;
+  /** Where, without credentials: a file path, or host:port/database. */
+  target: string;
+}
+
+const serverNames: Record<Dialect, string> = { postgres: "PostgreSQL", mysql: "MySQL/MariaDB", sqlite: "SQLite" };
+
+/** The dialect a schema file is for, from its name (schema.postgres.sql). */
+export function dialectOfSchema(path: string): Dialect | undefined {
+  const match = /^schema\.(\w+)\.sql$/.exec(basename(path));
+  return dialects.find((d) => d === match?.[1]);
+}
+
+/** A variable from the environment, else .env.local, else .env (the order the generated modules load them in). */
+export function projectEnv(root: string, name: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (env[name]) return env[name];
+  for (const file of [".env.local", ".env"]) {
+    const path = join(root, file);
+    const value = existsSync(path) ? envValue(readFileSync(path, "utf8"), name) : undefined;
+    if (value) return value;
+  }
+  return undefined;
+}
+
+function loadDriver<T>(root: string, name: string): T {
+  const require = createRequire(join(root, "package.json"));
+  try {
+    return require(name) as T;
+  } catch (error) {
+    if ((error as { code?: string }).code !== "MODULE_NOT_FOUND") throw error;
+    throw new CliError(`${name} is not installed in ${root}; install the dependencies first (npm install).`, {
+      exitCode: ExitCode.usage,
+    });
+  }
+}
+
+/** host:port/database of a connection URL, never its user or password. */
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
+  } catch {
+    return "DATABASE_URL";
+  }
+}
+
+const unreachable = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "ECONNRESET", "EAI_AGAIN"]);
+
+/** The database's error as one line that says what to do. */
+function explain(error: unknown, dialect: Dialect, target: string): never {
+  const e = error as { code?: string; message?: string; errors?: { code?: string }[] };
+  const code = e.code ?? e.errors?.[0]?.code;
+  const server = serverNames[dialect];
+  if (code && unreachable.has(code)) {
+    throw new CliError(
+      `Cannot reach ${server} at ${target} (${code}): start the server, or fix DATABASE_URL in .env.local.`,
+      { exitCode: ExitCode.contractFailed },
+    );
+  }
+  const message = String(e.message ?? error).split("\n")[0];
+  throw new CliError(`${server} refused the auth schema at ${target}: ${message}`, {
+    exitCode: ExitCode.contractFailed,
+  });
+}
+
+/** Applies `schemaPath` (relative to `root`) and resolves to where it went. */
+export async function applySchema(root: string, schemaPath: string, env: NodeJS.ProcessEnv): Promise<MigrateResult> {
+  const file = resolve(root, schemaPath);
+  const dialect = dialectOfSchema(file);
+  if (!dialect)
+    throw new UsageError(
+      `${schemaPath}: not a generated auth schema (expected schema.postgres.sql, schema.mysql.sql or schema.sqlite.sql).`,
+    );
+  if (!existsSync(file)) throw new UsageError(`${schemaPath}: no such file; run create-auth init first.`);
+  const script = readFileSync(file, "utf8");
+
+  if (dialect === "sqlite") {
+    const path = resolve(root, projectEnv(root, "AUTH_DATABASE_PATH", env) ?? "./auth.db");
+    type Sqlite = new (path: string) => { exec(sql: string): void; close(): void };
+    const Database = loadDriver<Sqlite>(root, "better-sqlite3");
+    const db = new Database(path);
+    try {
+      db.exec(script);
+    } catch (error) {
+      explain(error, dialect, path);
+    } finally {
+      db.close();
+    }
+    return { dialect, target: path };
+  }
+
+  const url = projectEnv(root, "DATABASE_URL", env);
+  if (!url)
+    throw new UsageError(
+      "DATABASE_URL is not set (in the environment, .env.local or .env); set it to your database's connection string.",
+    );
+  const target = describeUrl(url);
+  if (dialect === "postgres") {
+    type Pg = {
+      Client: new (
+        o: object,
+      ) => { connect(): Promise<void>; query(sql: string): Promise<unknown>; end(): Promise<void> };
+    };
+    const pg = loadDriver<Pg & { default?: Pg }>(root, "pg");
+    const client = new (pg.default ?? pg).Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+    try {
+      await client.connect();
+      await client.query(script);
+    } catch (error) {
+      explain(error, dialect, target);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    return { dialect, target };
+  }
+  type Mysql = { createConnection(o: object): Promise<{ query(sql: string): Promise<unknown>; end(): Promise<void> }> };
+  const mysql = loadDriver<Mysql>(root, "mysql2/promise");
+  let connection: Awaited<ReturnType<Mysql["createConnection"]>> | undefined;
+  try {
+    connection = await mysql.createConnection({ uri: url, multipleStatements: true, connectTimeout: 10_000 });
+    await connection.query(script);
+  } catch (error) {
+    explain(error, dialect, target);
+  } finally {
+    await connection?.end().catch(() => undefined);
+  }
+  return { dialect, target };
+}
+
+/** The generated schema scripts in a project, in the places init writes them. */
+export function findSchemaScripts(root: string): string[] {
+  const places = ["auth", "src/lib/server/auth"];
+  return places.flatMap((dir) =>
+    dialects.map((d) => `${dir}/schema.${d}.sql`).filter((path) => existsSync(join(root, path))),
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * create-auth migrate through the real CLI, against the real servers:
+ * PostgreSQL (127.0.0.1:5432) and MariaDB (127.0.0.1:3306) in a database of
+ * their own per run, and the embedded SQLite. The project is one init wrote
+ * (--no-install), resolving its driver from this repository.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import mysql from "mysql2/promise";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli, root, tempDir } from "../helpers.js";
+
+const pgBase = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const mysqlBase = process.env.CREATE_AUTH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306";
+const name = `create_auth_migrate_${randomBytes(5).toString("hex")}`;
+const pgUrl = Object.assign(new URL(pgBase), { pathname: `/${name}` }).href;
+const mysqlUrl = `${mysqlBase}/${name}`;
+const workspace = tempDir("create-auth-migrate-");
+
+async function project(backend: string, folder = backend): Promise<string> {
+  const dir = join(workspace, folder);
+  const result = await cli(["init", "--yes", "--no-install", "--backend", backend, "--dir", dir], {
+    env: { CI: "true" },
+  });
+  expect(result.exitCode, result.stderr).toBe(0);
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+let pgAdmin: pg.Client;
+let mysqlAdmin: mysql.Connection;
+
+beforeAll(async () => {
+  pgAdmin = new pg.Client({ connectionString: pgBase });
+  await pgAdmin.connect();
+  await pgAdmin.query(`CREATE DATABASE ${name}`);
+  mysqlAdmin = await mysql.createConnection(mysqlBase);
+  await mysqlAdmin.query(`CREATE DATABASE ${name}`);
+}, 60_000);
+
+afterAll(async () => {
+  await pgAdmin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => pgAdmin.end());
+  await mysqlAdmin?.query(`DROP DATABASE IF EXISTS ${name}`).finally(() => mysqlAdmin.end());
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+describe("create-auth migrate", () => {
+  it("postgres: creates the five tables, and again changes nothing; DATABASE_URL from the environment", async () => {
+    const dir = await project("postgres");
+    for (let run = 0; run < 2; run++) {
+      const result = await cli(["migrate"], { cwd: dir, env: { DATABASE_URL: pgUrl } });
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toBe(
+        `Auth tables ready in 127.0.0.1:5432/${name} (auth/schema.postgres.sql applied; already there is fine).`,
+      );
+      expect(result.exitCode).toBe(0);
+    }
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    const { rows } = await client.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+    );
+    await client.end();
+    expect(rows.map((r) => r.table_name)).toEqual([
+      "accounts",
+      "authenticators",
+      "sessions",
+      "users",
+      "verification_tokens",
+    ]);
+  }, 60_000);
+
+  it("mysql: DATABASE_URL from .env.local (the password never printed), twice", async () => {
+    const dir = await project("mysql");
+    // The generated .env.local holds an example URL; the user's real one replaces it.
+    const withPassword = mysqlUrl.replace("root@", "root:@");
+    writeFileSync(join(dir, ".env.local"), `AUTH_SECRET=x\nDATABASE_URL=${withPassword}\n`);
+    for (let run = 0; run < 2; run++) {
+      const result = await cli(["migrate", "auth/schema.mysql.sql"], { cwd: dir, env: {} });
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toContain(`Auth tables ready in 127.0.0.1:3306/${name}`);
+      expect(result.exitCode).toBe(0);
+    }
+    const [rows] = await mysqlAdmin.query(
+      "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = ?",
+      [name],
+    );
+    expect((rows as { n: number }[])[0]!.n).toBe(5);
+  }, 60_000);
+
+  it("a server that is down: one line naming the server and what to do, exit 1", async () => {
+    const dir = await project("postgres", "postgres-down");
+    const result = await cli(["migrate"], { cwd: dir, env: { DATABASE_URL: "postgres://u:secret@127.0.0.1:1/app" } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toBe(
+      "error: Cannot reach PostgreSQL at 127.0.0.1:1/app (ECONNREFUSED): start the server, or fix DATABASE_URL in .env.local.",
+    );
+    expect(result.stdout + result.stderr).not.toContain("secret");
+    const mysqlDir = join(workspace, "mysql");
+    const down = await cli(["migrate"], { cwd: mysqlDir, env: { DATABASE_URL: "mysql://root@127.0.0.1:1/app" } });
+    expect(down.exitCode).toBe(1);
+    expect(down.stderr).toMatch(/^error: Cannot reach MySQL\/MariaDB at 127\.0\.0\.1:1\/app \(ECONNREFUSED\)/);
+  }, 60_000);
+
+  it("sqlite: creates auth.db where AUTH_DATABASE_PATH says, idempotently", async () => {
+    const dir = await project("sqlite");
+    expect(existsSync(join(dir, "auth.db"))).toBe(false);
+    for (let run = 0; run < 2; run++) {
+      const result = await cli(["migrate"], { cwd: dir, env: {} });
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBe(0);
+    }
+    const db = new Database(join(dir, "auth.db"), { readonly: true });
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+    db.close();
+    expect(tables).toEqual(
+      ["accounts", "authenticators", "sessions", "users", "verification_tokens"].map((n) => ({ name: n })),
+    );
+  }, 60_000);
+
+  it("usage errors: no schema here, not a schema, no DATABASE_URL; exit 2", async () => {
+    const empty = tempDir("create-auth-migrate-empty-");
+    const none = await cli(["migrate"], { cwd: empty });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toMatch(/^error: No auth schema in .*run create-auth init first/);
+    const wrong = await cli(["migrate", "package.json"], { cwd: join(workspace, "sqlite") });
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toMatch(/not a generated auth schema/);
+    const dir = join(workspace, "postgres");
+    writeFileSync(join(dir, ".env.local"), "AUTH_SECRET=x\nDATABASE_URL=\n");
+    const unset = await cli(["migrate"], { cwd: dir, env: {} });
+    expect(unset.exitCode).toBe(2);
+    expect(unset.stderr).toMatch(/^error: DATABASE_URL is not set/);
+    rmSync(empty, { recursive: true, force: true });
+  }, 60_000);
+});

@@ -1,0 +1,253 @@
+/**
+ * Fresh framework apps for the browser tests, and what drives them: the
+ * hand-written starter apps of fixtures/apps/ (pinned versions, no remote
+ * fonts, nothing to fetch at run time), headless Chromium, a server process
+ * waited on until it answers, an SMTP sink.
+ *
+ * Installing Next.js or SvelteKit takes minutes, and better-sqlite3 builds
+ * from source, so each app is installed once into .cache/e2e-apps/ (keyed by
+ * the fixture and the catalog) with its own dependencies and the packages
+ * init will add, in node_modules and package-lock.json; its package.json
+ * stays the fresh one. A test gets a copy whose node_modules is hard-linked
+ * from there: init's own `npm install` then finds them locked and in place
+ * and has little to do, yet runs for real.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { execa } from "execa";
+import { type Browser, chromium } from "playwright-core";
+import { SMTPServer } from "smtp-server";
+import { dependencyVersions } from "../../src/catalog/dependencies.js";
+import { root } from "../helpers.js";
+import { userEnv } from "./user-env.js";
+
+export type AppName = "next" | "sveltekit" | "express";
+
+/** What init --yes (and --providers email) adds, installed ahead so init's install finds it. */
+const initPackages: Record<AppName, (keyof typeof dependencyVersions)[]> = {
+  next: ["next-auth"],
+  sveltekit: ["@auth/sveltekit"],
+  express: ["@auth/express", "@types/express"],
+};
+const common: (keyof typeof dependencyVersions)[] = [
+  "@auth/core",
+  "better-sqlite3",
+  "@types/better-sqlite3",
+  "pg",
+  "@types/pg",
+  "nodemailer",
+  "@types/nodemailer",
+  "tsx",
+  "typescript",
+  "@types/node",
+];
+
+function filesOf(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** The environment of a user's shell, for app servers (no NODE_ENV: next and vite set their own). */
+export function appEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env = userEnv();
+  delete env.NODE_ENV;
+  return { ...env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
+}
+
+/** The installed template of an app: installed on first use, then reused while the fixture and catalog stay the same. */
+async function template(name: AppName): Promise<string> {
+  const fixture = join(root, "fixtures/apps", name);
+  const packages = [...initPackages[name], ...common].map((p) => `${p}@${dependencyVersions[p]}`);
+  const hash = createHash("sha256");
+  for (const file of filesOf(fixture)) hash.update(file).update(readFileSync(join(fixture, file)));
+  hash.update(packages.join(" ")).update(process.version).update("locked-v2");
+  const dir = join(root, ".cache/e2e-apps", `${name}-${hash.digest("hex").slice(0, 12)}`);
+  if (existsSync(join(dir, ".ready"))) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  cpSync(fixture, dir, { recursive: true });
+  const env = userEnv();
+  // Installed and locked with the packages init adds, then the fresh package.json put back: init's own install
+  // finds the lockfile agreeing with what it adds, so it neither downloads nor rebuilds better-sqlite3.
+  // better-sqlite3's build approved the way init approves it (npm 11 runs no install script otherwise).
+  const fresh = JSON.parse(readFileSync(join(fixture, "package.json"), "utf8")) as Record<string, unknown>;
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ ...fresh, allowScripts: { "better-sqlite3": true } }));
+  await execa("npm", ["install", "--no-audit", "--no-fund", "--save-dev", ...packages], { cwd: dir, env });
+  cpSync(join(fixture, "package.json"), join(dir, "package.json"));
+  writeFileSync(join(dir, ".ready"), new Date().toISOString());
+  return dir;
+}
+
+/** A fresh copy of app `name` in a temp dir, its node_modules hard-linked from the installed template. */
+export async function freshApp(name: AppName, defer: (fn: () => unknown) => void): Promise<string> {
+  const source = await template(name);
+  const dir = mkdtempSync(join(tmpdir(), `create-auth-${name}-`));
+  defer(() => rmSync(dir, { recursive: true, force: true }));
+  for (const entry of readdirSync(source)) {
+    if (entry === ".ready") continue;
+    if (entry === "node_modules") await execa("cp", ["-al", join(source, entry), join(dir, entry)]);
+    else cpSync(join(source, entry), join(dir, entry), { recursive: true });
+  }
+  return dir;
+}
+
+/** A TCP port free right now on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  origin: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts `command` in `cwd` and waits until `origin` answers (any status); fails with the output when it exits or times out. */
+export async function startServer(
+  command: string[],
+  options: { cwd: string; port: number; env: Record<string, string>; timeout?: number },
+): Promise<RunningServer> {
+  const origin = `http://localhost:${options.port}`;
+  const child: ChildProcess = spawn(command[0]!, command.slice(1), {
+    cwd: options.cwd,
+    env: { ...options.env, PORT: String(options.port) },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += String(chunk)));
+  child.stderr!.on("data", (chunk) => (output += String(chunk)));
+  let exited = false;
+  child.once("exit", () => (exited = true));
+  const stop = async () => {
+    if (exited) return;
+    const gone = new Promise((resolve) => child.once("exit", resolve));
+    // The whole group: npm and npx start the server as a child of their own.
+    process.kill(-child.pid!, "SIGTERM");
+    const timer = setTimeout(() => !exited && process.kill(-child.pid!, "SIGKILL"), 5_000);
+    await gone;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + (options.timeout ?? 60_000);
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${command.join(" ")} exited before answering:\n${output}`);
+    const ok = await fetch(origin, { signal: AbortSignal.timeout(2_000) }).then(
+      () => true,
+      () => false,
+    );
+    if (ok) return { origin, output: () => output, stop };
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  await stop();
+  throw new Error(`${command.join(" ")} did not answer on ${origin}:\n${output}`);
+}
+
+/** Debian's Chromium, headless, with nothing reaching out to the network on its own. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export interface SmtpSink {
+  url: string;
+  messages: { to: string; text: string }[];
+  /** Resolves with the first message to `to`, waiting for it. */
+  next(to: string, timeout?: number): Promise<{ to: string; text: string }>;
+  close(): Promise<void>;
+}
+
+/** An SMTP server on 127.0.0.1 that keeps every message it is given. */
+export async function smtpSink(): Promise<SmtpSink> {
+  const messages: { to: string; text: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    onData(stream, session, callback) {
+      let text = "";
+      stream.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+      stream.on("end", () => {
+        for (const rcpt of session.envelope.rcptTo) messages.push({ to: rcpt.address, text });
+        callback();
+      });
+    },
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    async next(to, timeout = 15_000) {
+      const deadline = Date.now() + timeout;
+      while (Date.now() < deadline) {
+        const found = messages.find((m) => m.to === to);
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`no mail to ${to} within ${timeout} ms`);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The sign-in link in a raw message (quoted-printable soft breaks and =3D undone). */
+export function linkIn(raw: string, origin: string): string {
+  const decoded = raw.replace(/=\r?\n/g, "").replace(/=3D/gi, "=");
+  const match = new RegExp(`${origin.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[^\\s"<>]+`).exec(decoded);
+  if (!match) throw new Error(`no link to ${origin} in the mail:\n${raw}`);
+  return match[0].replace(/&amp;/g, "&");
+}
+
+/** Signs in on Auth.js's own sign-in page with the credentials form; resolves once the browser has left the auth routes. */
+export async function signInWithPassword(
+  page: import("playwright-core").Page,
+  auth: string,
+  fields: { email: string; password: string },
+): Promise<void> {
+  await page.goto(`${auth}/signin`);
+  const form = page.locator(`form[action$="${new URL(auth).pathname}/callback/credentials"]`);
+  await form.locator('input[name="email"]').fill(fields.email);
+  await form.locator('input[name="password"]').fill(fields.password);
+  await form.locator("button").click();
+  await page.waitForURL((url) => !url.pathname.startsWith(new URL(auth).pathname) || url.searchParams.has("error"));
+}
+
+/** GET <auth>/session in the page's cookie jar. */
+export async function sessionOf(page: import("playwright-core").Page, auth: string) {
+  const response = await page.request.get(`${auth}/session`);
+  return (await response.json()) as { user?: { id?: string; email?: string } } | null;
+}
+
+/** `npm run auth:add-user -- <email>` with the password on stdin, as a user would in CI. */
+export async function addUser(dir: string, email: string, password: string, env: Record<string, string> = {}) {
+  const result = await execa("npm", ["run", "--silent", "auth:add-user", "--", email], {
+    cwd: dir,
+    env: appEnv(env),
+    input: `${password}\n`,
+    reject: false,
+  });
+  if (result.exitCode !== 0 || result.stderr)
+    throw new Error(`auth:add-user failed:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
