@@ -11,7 +11,6 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { type CapabilityName, capabilityNames } from "../contract/capabilities.js";
 import type { ContractCase } from "../contract/case.js";
-import { allCases } from "../contract/cases/index.js";
 import { newNonce, newSeed } from "../contract/random.js";
 import { fileReporters, type ReporterName, reporterNames, reporters } from "../contract/reporters/index.js";
 import type { Reporter } from "../contract/reporters/reporter.js";
@@ -69,33 +68,6 @@ const allowed: Record<string, string> = {
 export const parseVerifyAdapterOptions = (input: VerifyAdapterInput): VerifyAdapterOptions =>
   parseOptions(verifyAdapterOptions, input, allowed, { module: "<module>" });
 
-/** --only/--skip take ids or globs; a pattern that matches nothing is a typo. */
-export async function selectCases(cases: ContractCase[], only: string[], skip: string[]): Promise<ContractCase[]> {
-  if (only.length === 0 && skip.length === 0) return cases;
-  // Loaded only when there are patterns: every full run would pay for it otherwise.
-  const { default: picomatch } = await import("picomatch");
-  const matcher = (flag: string, pattern: string) => {
-    const isMatch = picomatch(pattern);
-    if (!cases.some((c) => isMatch(c.id)))
-      throw new UsageError(
-        `${flag} ${pattern} matches no case.`,
-        "List the case ids with: create-auth verify-adapter --list",
-      );
-    return isMatch;
-  };
-  const included = only.map((p) => matcher("--only", p));
-  const excluded = skip.map((p) => matcher("--skip", p));
-  const selected = cases.filter(
-    (c) => (included.length === 0 || included.some((m) => m(c.id))) && !excluded.some((m) => m(c.id)),
-  );
-  if (selected.length === 0)
-    throw new UsageError(
-      "--only and --skip leave no case to run.",
-      "List the case ids with: create-auth verify-adapter --list",
-    );
-  return selected;
-}
-
 /** A report file must be writable before the run starts, not found unwritable after it. */
 function checkOutputFile(file: string): void {
   const exists = existsSync(file);
@@ -152,10 +124,10 @@ function listCases(cases: ContractCase[]): string {
 export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseVerifyAdapterOptions(input);
   if (options.list) {
+    const { allCases } = await import("../contract/cases/index.js");
     io.out.write(listCases(allCases));
     return ExitCode.ok;
   }
-  const cases = await selectCases(allCases, options.only, options.skip);
   const outputs = planOutputs(options.reporter, options.outputFile, io.cwd);
   const stream = io.out as NodeJS.WriteStream;
   const active: Array<{ file?: string; report: Reporter; text: string[] }> = [];
@@ -166,7 +138,8 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
       modulePath: options.module,
       cwd: io.cwd,
       exportName: options.export,
-      caseIds: cases.map((c) => c.id),
+      only: options.only,
+      skip: options.skip,
       seed: options.seed ?? newSeed(),
       nonce: newNonce(),
       timeoutMs: options.timeout,
@@ -197,6 +170,7 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
       },
     },
   );
+  if (outcome.kind === "usage-error") throw new UsageError(outcome.message, outcome.hint);
   if (outcome.kind === "load-error") throw new LoadError(outcome.message, { hint: outcome.hint });
   for (const { file, text } of active) {
     if (!file) continue;

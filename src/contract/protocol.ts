@@ -12,7 +12,9 @@ export interface WorkerJob {
   modulePath: string;
   cwd: string;
   exportName?: string;
-  caseIds: string[];
+  /** --only and --skip patterns; the worker selects the cases (a usage error comes back before any import). */
+  only: string[];
+  skip: string[];
   seed: number;
   nonce: string;
   timeoutMs: number;
@@ -30,6 +32,7 @@ export type WorkerPhase = "import" | "setup" | "factory" | "cases" | "teardown";
 
 export type WorkerMessage =
   | { type: "phase"; phase: WorkerPhase }
+  | { type: "usage-error"; message: string; hint?: string }
   | { type: "loaded"; exportName: string }
   | { type: "load-error"; message: string; hint?: string }
   | { type: "event"; event: RunEvent }

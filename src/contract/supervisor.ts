@@ -28,7 +28,9 @@ export interface SupervisorHooks {
   event(event: RunEvent): void;
 }
 
-export type SupervisedOutcome = { kind: "load-error"; message: string; hint?: string } | { kind: "finished" };
+export type SupervisedOutcome =
+  | { kind: "usage-error" | "load-error"; message: string; hint?: string }
+  | { kind: "finished" };
 
 /** dist/cli/verify-worker.js, from src/contract/, dist/contract/ and dist/cli/ alike. */
 export const workerPath = () => fileURLToPath(new URL("../../dist/cli/verify-worker.js", import.meta.url));
@@ -205,6 +207,8 @@ export function supervise(
           return;
         case "load-error":
           return loadError(message.message, message.hint);
+        case "usage-error":
+          return settle({ kind: "usage-error", message: message.message, hint: message.hint });
         case "teardown-error":
           teardownProblem = message.message;
           return;

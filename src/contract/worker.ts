@@ -6,12 +6,14 @@
  * never the command's exit code.
  */
 import { writeSync } from "node:fs";
-import { describeThrown, LoadError } from "../lib/errors.js";
+import { describeThrown, LoadError, UsageError } from "../lib/errors.js";
+import type { ContractCase } from "./case.js";
 import { callsInFlight } from "./calls.js";
 import { allCases } from "./cases/index.js";
 import { loadAdapterModule } from "./loader.js";
 import { channelFd, jobVariable, type WorkerJob, type WorkerMessage, type WorkerPhase } from "./protocol.js";
 import { runContract } from "./runner.js";
+import { selectCases } from "./select.js";
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
@@ -62,6 +64,15 @@ function watchTheExit(): void {
 
 async function run(job: WorkerJob): Promise<void> {
   watchTheExit();
+  let cases: ContractCase[];
+  try {
+    cases = await selectCases(allCases, job.only, job.skip);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    send({ type: "usage-error", message: error.message, hint: error.hint });
+    finished = true;
+    return;
+  }
   let loaded: Awaited<ReturnType<typeof loadAdapterModule>>;
   let adapter: Awaited<ReturnType<typeof loaded.adapter>>;
   try {
@@ -81,10 +92,9 @@ async function run(job: WorkerJob): Promise<void> {
   }
 
   enter("cases");
-  const wanted = new Set(job.caseIds);
   await runContract({
     adapter,
-    cases: allCases.filter((c) => wanted.has(c.id)),
+    cases,
     seed: job.seed,
     nonce: job.nonce,
     timeoutMs: job.timeoutMs,
