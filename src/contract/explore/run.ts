@@ -72,7 +72,7 @@ export interface ExploreFailure {
   steps: string[];
   /** Runnable TypeScript against ./adapter.ts; formatSnippet() renders it for another path. */
   snippet: string;
-  /** Flags that replay this sequence: "--seed 123 --explore-path 4:2:1". */
+  /** Flags that replay this sequence: "--seed 123 --explore-path 4:2:1@AB:C" (shell-safe, no quoting needed). */
   replay: string;
   /** The calls of the minimal sequence, for formatSnippet(). */
   trace: TraceStep[];
@@ -142,8 +142,10 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   };
   if (arbitraries.length === 0) return result();
 
+  // A replay path is "batch:fast-check path@commands path" (the last part tells fast-check which commands ran).
+  const [replayRun, replayCommands] = options.replayPath?.split("@") ?? [];
   const property = fc.asyncProperty(
-    fc.commands(arbitraries, { maxCommands: options.maxSteps ?? 30, size: "max" }),
+    fc.commands(arbitraries, { maxCommands: options.maxSteps ?? 30, size: "max", replayPath: replayCommands }),
     async (commands) => {
       if (shrinkDeadline === undefined && elapsed() > timeLimit) return true; // budget spent: the rest pass unrun
       if (shrinkDeadline !== undefined && elapsed() > shrinkDeadline) return true; // stop shrinking, keep the smallest
@@ -175,19 +177,23 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   );
 
   let failedAt: string | undefined;
-  if (options.replayPath) {
-    const [batch, ...path] = options.replayPath.split(":");
-    const details = await fc.check(property, {
-      seed: batchSeed(options.seed, Number(batch)),
-      path: path.join(":"),
-    });
-    if (details.failed) failedAt = `${batch}:${details.counterexamplePath ?? path.join(":")}`;
+  const where = (
+    batch: number | string,
+    details: { counterexample: unknown[] | null; counterexamplePath: string | null },
+  ) => {
+    const commands = String(details.counterexample?.[0] ?? "").match(/replayPath="([^"]*)"/)?.[1];
+    return `${batch}:${details.counterexamplePath ?? ""}${commands ? `@${commands}` : ""}`;
+  };
+  if (replayRun) {
+    const [batch, ...path] = replayRun.split(":");
+    const details = await fc.check(property, { seed: batchSeed(options.seed, Number(batch)), path: path.join(":") });
+    if (details.failed) failedAt = where(batch!, details);
   } else {
     for (let batch = 0; runs < maxRuns && elapsed() < timeLimit; batch++) {
       const numRuns = Math.min(25, maxRuns - runs);
       const details = await fc.check(property, { seed: batchSeed(options.seed, batch), numRuns });
       if (details.failed) {
-        failedAt = `${batch}:${details.counterexamplePath ?? ""}`;
+        failedAt = where(batch, details);
         break;
       }
     }
