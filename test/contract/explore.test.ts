@@ -52,9 +52,10 @@ describe("exploration against the broken fixture adapters", () => {
 
   it("verification-token-reusable: create, use, use again", async () => {
     const failure = failed(await run(await broken("verification-token-reusable")));
+    // The first use may be the two-tabs race; either way the link works again afterwards.
     expect(failure.steps).toEqual([
       expect.stringMatching(/^createVerificationToken\(/),
-      expect.stringMatching(/^useVerificationToken\(/),
+      expect.stringMatching(/^(at the same time: )?useVerificationToken\(/),
       expect.stringMatching(/^useVerificationToken\(/),
     ]);
     expect(failure.message).toMatch(/already used \(a used sign-in link would sign in again\)/);

@@ -37,6 +37,7 @@ import { commandArbitraries } from "./commands/index.js";
 import { Model } from "./model.js";
 import { Divergence, Probe } from "./probe.js";
 import { formatSnippet } from "./snippet.js";
+import { sweep } from "./sweep.js";
 import { callCode, describeStep, type TraceStep } from "./trace.js";
 import { saltFrom } from "./values.js";
 
@@ -160,6 +161,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       });
       try {
         await fc.asyncModelRun(() => ({ model, real: probe }), commands);
+        await sweep(probe, model);
       } catch (error) {
         shrinkDeadline ??= elapsed() + shrinkLimit;
         if (error instanceof Divergence) smallest = { divergence: error, trace: probe.trace.slice() };

@@ -169,25 +169,38 @@ export async function lookAuthenticatorList(p: Probe, m: Model, userId: unknown,
   for (const row of found) scribble(row);
 }
 
-/** Every lookup the model can answer; cheap for small models (a sequence has at most a few dozen records). */
-export async function sweep(p: Probe, m: Model): Promise<void> {
+/**
+ * Every lookup the model can answer about `focus` (the users a step wrote,
+ * with everything they own and every account key sharing an id with theirs),
+ * or about everything when no focus is given. Steps sweep their focus; the
+ * sequence ends with a full sweep, so damage a step did to records it did
+ * not name (an over-delete, a leak into another user) is found by the end
+ * of the sequence at the latest, and shrinking keeps the sequence minimal.
+ */
+export async function sweep(p: Probe, m: Model, focus?: UserRecord[]): Promise<void> {
+  const mine = focus ? new Set(focus) : undefined;
+  const users = mine ? m.users.filter((u) => mine.has(u)) : m.users;
   const emails = new Set<string>(m.formerEmails);
-  for (const user of m.users) {
+  for (const user of users) {
     await lookUser(p, m, user);
     emails.add(user.email);
     await lookAuthenticatorList(p, m, user.id, user);
   }
   for (const email of emails) await lookEmail(p, m, email);
+  const ids = mine ? new Set(m.accounts.filter((a) => mine.has(a.user)).map((a) => a.providerAccountId)) : undefined;
   const keys = new Set<string>();
   for (const a of m.accounts) {
+    if (ids && !ids.has(a.providerAccountId)) continue;
     const key = `${a.provider}\u0000${a.providerAccountId}`;
     if (keys.has(key)) continue;
     keys.add(key);
     await lookAccountKey(p, m, a.provider, a.providerAccountId);
   }
-  const tokens = new Set(m.sessions.map((s) => s.sessionToken));
+  const tokens = new Set(m.sessions.filter((s) => !mine || mine.has(s.user)).map((s) => s.sessionToken));
   for (const token of tokens) await lookSession(p, m, token);
-  const credentials = new Set(m.authenticators.map((a) => a.fields.credentialID));
+  const credentials = new Set(
+    m.authenticators.filter((a) => !mine || mine.has(a.user)).map((a) => a.fields.credentialID),
+  );
   for (const id of credentials) await lookCredential(p, m, id);
 }
 

@@ -29,38 +29,87 @@ const ranges: Array<{ weight: number; from: number; to: number }> = [
   { weight: 1, from: 0x300, to: 0x36f }, // combining marks
 ];
 
-const keyChar = fc.oneof(
-  ...ranges.map(({ weight, from, to }) => ({
-    weight,
-    arbitrary: fc.integer({ min: from, max: to }).map((c) => String.fromCodePoint(c)),
-  })),
-);
+const totalWeight = ranges.reduce((sum, r) => sum + r.weight, 0);
 
-/** Free text (names): the key characters plus inner spaces. */
-const textChar = fc.oneof({ weight: 12, arbitrary: keyChar }, { weight: 2, arbitrary: fc.constant(" ") });
+/** mulberry32: a tiny seeded generator, so a whole string costs fast-check two integers. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `length` characters drawn from the weighted ranges; `spaces` allows inner spaces (names). */
+function textFrom(seed: number, length: number, spaces: boolean): string {
+  const next = generator(seed);
+  let out = "";
+  for (let i = 0; i < length; i++) {
+    if (spaces && i > 0 && i < length - 1 && next() < 0.12) {
+      out += " ";
+      continue;
+    }
+    let pick = next() * totalWeight;
+    for (const { weight, from, to } of ranges) {
+      if (pick < weight) {
+        out += String.fromCodePoint(from + Math.floor(next() * (to - from + 1)));
+        break;
+      }
+      pick -= weight;
+    }
+  }
+  return out;
+}
 
 const lengthOf = (s: string) => [...s].length;
 
+/**
+ * Text of a length in [min, max]. fast-check draws a length and a seed (it
+ * shrinks both: shorter, then simpler), and the characters come from the
+ * seed: generating a value costs two integers whatever its length, which
+ * keeps long values as cheap as short ones.
+ */
+const text = (min: number, max: number, spaces = false) =>
+  fc.tuple(fc.integer({ min, max }), fc.nat()).map(([length, seed]) => textFrom(seed, length, spaces));
+
 /** Short most of the time, sometimes one character, sometimes very long. */
-function sized(char: fc.Arbitrary<string>, max: number): fc.Arbitrary<string> {
+function sized(max: number, spaces = false): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 6, arbitrary: fc.string({ unit: char, minLength: 1, maxLength: 12 }) },
-    { weight: 1, arbitrary: fc.string({ unit: char, minLength: 1, maxLength: 1 }) },
-    { weight: 1, arbitrary: fc.string({ unit: char, minLength: Math.max(1, max - 20), maxLength: max }) },
+    { weight: 6, arbitrary: text(1, 12, spaces) },
+    { weight: 1, arbitrary: text(1, 1) },
+    { weight: 1, arbitrary: text(Math.max(1, max - 20), max, spaces) },
   );
 }
 
 const trimmed = (s: string) => s.trim().length > 0 && s === s.trim();
 
 /** A value used as (part of) a lookup key. */
-export const keyText = (max = 120) => sized(keyChar, max).filter(trimmed);
+export const keyText = (max = 120) => sized(max).filter(trimmed);
 
-const digits = (max: number) => fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 1, maxLength: max });
-const base64urlChar = fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
+/** Text over a fixed alphabet (digits, hex, base64url), drawn like `text`. */
+const over = (alphabet: string, min: number, max: number) =>
+  fc.tuple(fc.integer({ min, max }), fc.nat()).map(([length, seed]) => {
+    const next = generator(seed);
+    let out = "";
+    for (let i = 0; i < length; i++) out += alphabet[Math.floor(next() * alphabet.length)];
+    return out;
+  });
+
+const digits = (max: number) => over("0123456789", 1, max);
+const base64url = (min: number, max: number) =>
+  over("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min, max);
+const hex = (length: number) => over("0123456789abcdef", length, length);
+/** A version-4-shaped uuid, as Auth.js makes session tokens and ids. */
+const uuid = fc
+  .tuple(hex(32), fc.constantFrom("8", "9", "a", "b"))
+  .map(([h, v]) => `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${v}${h.slice(17, 20)}-${h.slice(20)}`);
 
 /** Display names: any script, spaces inside, very long, or absent (null). */
 export const displayName = fc.oneof(
-  { weight: 8, arbitrary: sized(textChar, 200).filter(trimmed) },
+  { weight: 8, arbitrary: sized(200, true).filter(trimmed) },
   { weight: 1, arbitrary: fc.constant(null) },
 );
 
@@ -93,24 +142,21 @@ export const providerBase = fc.oneof(
 /** A provider account id: numeric ids, uuids, emails, opaque base64, any text. */
 export const providerAccountIdBase = fc.oneof(
   { weight: 3, arbitrary: digits(19) },
-  { weight: 1, arbitrary: fc.uuid() },
-  { weight: 2, arbitrary: fc.string({ unit: base64urlChar, minLength: 1, maxLength: 43 }) },
+  { weight: 1, arbitrary: uuid },
+  { weight: 2, arbitrary: base64url(1, 43) },
   { weight: 2, arbitrary: keyText(100) },
 );
 
 export const opaqueToken = fc.oneof(
-  { weight: 3, arbitrary: fc.uuid() },
-  { weight: 2, arbitrary: fc.string({ unit: base64urlChar, minLength: 1, maxLength: 64 }) },
+  { weight: 3, arbitrary: uuid },
+  { weight: 2, arbitrary: base64url(1, 64) },
   { weight: 1, arbitrary: keyText(100) },
 );
 
 /** Verification tokens are stored hashed (hex) but a custom hash may yield anything. */
-export const verificationTokenBase = fc.oneof(
-  { weight: 3, arbitrary: fc.stringMatching(/^[0-9a-f]{64}$/) },
-  { weight: 1, arbitrary: keyText(64) },
-);
+export const verificationTokenBase = fc.oneof({ weight: 3, arbitrary: hex(64) }, { weight: 1, arbitrary: keyText(64) });
 
-export const credentialIdBase = fc.string({ unit: base64urlChar, minLength: 1, maxLength: 86 });
+export const credentialIdBase = base64url(1, 86);
 
 /** WebAuthn signature counters: usually 0 or small; within a signed 32-bit column. */
 export const counter = fc.oneof(

@@ -114,7 +114,7 @@ export class LinkAccount extends Step {
           row,
         );
     }
-    await sweep(p, m);
+    await sweep(p, m, [user]);
   }
   toString() {
     return `linkAccount(#${this.pick}, ${brief(this.a)})`;
@@ -145,7 +145,7 @@ export class UnlinkAccount extends Step {
           row,
         );
     }
-    await sweep(p, m);
+    await sweep(p, m, [account.user]);
   }
   toString() {
     return `unlinkAccount(#${this.pick})`;

@@ -78,7 +78,7 @@ export class CreateAuthenticator extends Step {
           "a thrown error",
           outcome.value,
         );
-      await sweep(p, m);
+      await sweep(p, m, [duplicateOf.user, user]);
       return;
     }
     const row = p.valueOf(outcome, call, "a passkey registration would error");
@@ -89,7 +89,7 @@ export class CreateAuthenticator extends Step {
     const problem = typeProblem(adapterAuthenticatorSchema, row) ?? fieldProblem(row, authenticatorFields(auth));
     if (problem) p.fail(`createAuthenticator result: ${problem}`, call, undefined, row);
     scribble(row);
-    await sweep(p, m);
+    await sweep(p, m, [user]);
   }
   toString() {
     return `createAuthenticator(${brief(this.a)})`;
@@ -169,7 +169,7 @@ export class UpdateCounter extends Step {
           "a thrown error",
           outcome.value,
         );
-      await sweep(p, m);
+      await sweep(p, m, []);
       return;
     }
     const row = p.valueOf(outcome, call, "a passkey sign-in would error");
@@ -177,7 +177,7 @@ export class UpdateCounter extends Step {
     auth.counterChoices = undefined;
     expectAuthenticator(p, call, row, auth);
     scribble(row);
-    await sweep(p, m);
+    await sweep(p, m, [auth.user]);
   }
   toString() {
     return `updateAuthenticatorCounter(${brief(this.c)}, ${this.counter})`;

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describeThrown } from "../../../lib/errors.js";
 import type { AdapterMethod } from "../../adapter.js";
 import { sameId, scribble } from "../compare.js";
-import { type Model, nth, type SessionRecord } from "../model.js";
+import { type Model, nth, type SessionRecord, type UserRecord } from "../model.js";
 import type { Outcome, Probe } from "../probe.js";
 import { sweep, userRef } from "../sweep.js";
 import type { TraceCall } from "../trace.js";
@@ -89,6 +89,7 @@ export class CreateUserTwice extends Step {
     const calls: TraceCall[] = inputs.map((input, i) => ({ method: "createUser", args: [input], assign: labels[i] }));
     const outcomes = await p.race(calls);
     const made: unknown[] = [];
+    const focus: UserRecord[] = [];
     for (const [i, outcome] of outcomes.entries()) {
       if (outcome.threw) continue;
       const { email: e, emailVerified, name, image } = inputs[i]!;
@@ -96,7 +97,7 @@ export class CreateUserTwice extends Step {
       if (made.some((other) => sameId(other, id)))
         p.fail("two simultaneous createUser calls returned the same id", calls[i], "two ids", id);
       made.push(id);
-      recordUser(m, p, labels[i]!, id, inputs[i]!);
+      focus.push(recordUser(m, p, labels[i]!, id, inputs[i]!));
       scribble(outcome.value);
     }
     if (made.length === 0)
@@ -106,7 +107,7 @@ export class CreateUserTwice extends Step {
         "one user created",
         thrown(outcomes[0]!),
       );
-    await sweep(p, m);
+    await sweep(p, m, focus);
   }
   toString() {
     return `createUser twice at once(${brief(this.u)})`;
@@ -128,7 +129,7 @@ export class SignOutTwice extends Step {
     const outcomes = await p.race(calls);
     for (const [i, o] of outcomes.entries()) p.valueOf(o, calls[i]!, "sign-out would error in one tab");
     session.live = false;
-    await sweep(p, m);
+    await sweep(p, m, [session.user]);
   }
   toString() {
     return `deleteSession twice at once(#${this.pick})`;
@@ -170,7 +171,7 @@ export class TwoDevices extends Step {
     const outcomes = await p.race(calls);
     for (const [i, o] of outcomes.entries())
       checkCreatedSession(p, calls[i]!, p.valueOf(o, calls[i]!, "a sign-in on one device would error"), sessions[i]!);
-    await sweep(p, m);
+    await sweep(p, m, [user]);
   }
   toString() {
     return `createSession twice at once(#${this.pick})`;
@@ -198,7 +199,7 @@ export class CounterRace extends Step {
     const outcomes = await p.race(calls);
     for (const [i, o] of outcomes.entries()) p.valueOf(o, calls[i]!, "a passkey sign-in would error");
     auth.counterChoices = [...this.counters];
-    await sweep(p, m);
+    await sweep(p, m, [auth.user]);
   }
   toString() {
     return `updateAuthenticatorCounter twice at once(#${this.pick}, ${this.counters.join(", ")})`;

@@ -73,7 +73,7 @@ export class CreateSession extends Step {
     m.sessions.push(session);
     p.created.sessions.push(session.sessionToken);
     checkCreatedSession(p, call, row, session);
-    await sweep(p, m);
+    await sweep(p, m, [user]);
   }
   toString() {
     return `createSession(${brief(this.s)})`;
@@ -147,7 +147,7 @@ export class UpdateSession extends Step {
           row,
         );
     }
-    await sweep(p, m);
+    await sweep(p, m, [session.user]);
   }
   toString() {
     return `updateSession(#${this.pick}, +${this.extendBy}s)`;
@@ -175,7 +175,11 @@ export class DeleteSession extends Step {
     );
     if (session) session.live = false;
     checkDeletedSession(p, m, call, row, token, session);
-    await sweep(p, m);
+    await sweep(
+      p,
+      m,
+      m.sessions.filter((s) => s.sessionToken === token).map((s) => s.user),
+    );
   }
   toString() {
     return `deleteSession(${brief(this.t)})`;

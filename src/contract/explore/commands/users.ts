@@ -92,9 +92,9 @@ export class CreateUser extends Step {
     const { email, emailVerified, name, image } = input;
     const { id, clash } = checkWrittenUser(p, m, call, row, { email, emailVerified, name, image });
     if (clash?.live) p.fail(`createUser returned the id of ${clash.label} for a new user`, call, "a new id", id);
-    recordUser(m, p, label, id, input);
+    const created = recordUser(m, p, label, id, input);
     scribble(row);
-    await sweep(p, m);
+    await sweep(p, m, [created]);
   }
   toString() {
     return `createUser(${brief(this.u)})`;
@@ -178,7 +178,7 @@ export class UpdateUser extends Step {
       p.fail("updateUser returned nothing; the service signs in the user it returns", call, user.label, row);
     checkWrittenUser(p, m, call, row, userFields(user));
     scribble(row);
-    await sweep(p, m);
+    await sweep(p, m, [user]);
   }
   toString() {
     return `updateUser(#${this.pick}, ${brief(this.change)})`;
@@ -222,7 +222,7 @@ export class DeleteUser extends Step {
           row,
         );
     }
-    await sweep(p, m);
+    await sweep(p, m, [user]);
   }
   toString() {
     return `deleteUser(#${this.pick})`;
