@@ -25,6 +25,9 @@ async function broken(name: string): Promise<AnyAdapter> {
 const run = (adapter: AnyAdapter, seed = 1, extra: Partial<Parameters<typeof explore>[0]> = {}) =>
   explore({ adapter, seed, runs: 300, callTimeoutMs: 200, nonce: `t-${seed}`, ...extra });
 
+/** The method a step calls (the first one, for calls started together). */
+const methodOf = (step: string) => step.match(/^(?:at the same time: )?(?:\w+ = )?(\w+)\(/)?.[1];
+
 /** A failing exploration's minimal sequence, for assertions and for the test's own message. */
 function failed(result: ExploreResult) {
   expect(result.ok, JSON.stringify(result.warnings)).toBe(false);
@@ -64,7 +67,7 @@ describe("exploration against the broken fixture adapters", () => {
 
   it("unlink-ignores-provider: one id at two providers, unlinking one loses the other", async () => {
     const failure = failed(await run(await broken("unlink-ignores-provider")));
-    const methods = failure.steps.map((s) => s.match(/^(?:\w+ = )?(\w+)\(/)?.[1]);
+    const methods = failure.steps.map(methodOf);
     expect(methods).toEqual(["createUser", "linkAccount", "linkAccount", "unlinkAccount", expect.any(String)]);
     expect(methods[4]).toMatch(/^(getUserByAccount|getAccount)$/);
     expect(failure.message).toMatch(/not found after it was written/);
@@ -72,7 +75,7 @@ describe("exploration against the broken fixture adapters", () => {
 
   it("session-update-lost: create, extend, read back the old expiry", async () => {
     const failure = failed(await run(await broken("session-update-lost")));
-    const methods = failure.steps.map((s) => s.match(/^(?:\w+ = )?(\w+)\(/)?.[1]);
+    const methods = failure.steps.map(methodOf);
     expect(methods.slice(-3)).toEqual(["createSession", "updateSession", "getSessionAndUser"]);
     expect(failure.message).toMatch(/expires is Date/);
   });

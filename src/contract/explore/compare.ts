@@ -43,6 +43,21 @@ const quick = new Map<z.ZodTypeAny, (r: Row) => boolean>([
       isOptional(r.name, "string") &&
       isOptional(r.image, "string"),
   ],
+  [
+    adapterAccountSchema,
+    (r) =>
+      isId(r.userId) &&
+      (r.type === "oauth" || r.type === "oidc" || r.type === "email" || r.type === "webauthn") &&
+      typeof r.provider === "string" &&
+      typeof r.providerAccountId === "string" &&
+      isOptional(r.access_token, "string") &&
+      isOptional(r.refresh_token, "string") &&
+      isOptional(r.id_token, "string") &&
+      isOptional(r.scope, "string") &&
+      (r.expires_in == null || (typeof r.expires_in === "number" && !Number.isNaN(r.expires_in))) &&
+      (r.expires_at == null || (typeof r.expires_at === "number" && !Number.isNaN(r.expires_at))) &&
+      (r.token_type == null || (typeof r.token_type === "string" && r.token_type === r.token_type.toLowerCase())),
+  ],
   [adapterSessionSchema, (r) => typeof r.sessionToken === "string" && isId(r.userId) && isDate(r.expires)],
   [
     verificationTokenSchema,

@@ -7,8 +7,109 @@
  * surrogates (not valid UTF-8), no leading or trailing whitespace in keys
  * (MySQL/MariaDB PAD SPACE collations ignore trailing spaces), and lengths
  * within the VARCHAR(255) columns of the generated and documented schemas.
+ *
+ * Values are generators over a seeded source, not fast-check arbitraries: a
+ * command costs fast-check one integer (its seed), which it still shrinks;
+ * seed 0 draws the simplest value of every kind (first choice, shortest
+ * length, "a"), so a shrunk reproduction reads plainly. Generating with
+ * nested arbitraries cost more than running the step it was for.
  */
-import fc from "fast-check";
+
+/** A seeded source: `next()` in [0, 1); `simple` draws the first choice and the shortest value. */
+export interface Rng {
+  next(): number;
+  simple: boolean;
+}
+export type Gen<T> = (s: Rng) => T;
+
+/** mulberry32: a tiny, fast, well-distributed 32-bit generator. */
+export function rng(seed: number): Rng {
+  let state = seed >>> 0;
+  return {
+    simple: seed === 0,
+    next() {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    },
+  };
+}
+
+export const int =
+  (min: number, max: number): Gen<number> =>
+  (s) =>
+    s.simple ? min : min + Math.floor(s.next() * (max - min + 1));
+
+export const constant =
+  <T>(value: T): Gen<T> =>
+  () =>
+    value;
+
+export const constantFrom =
+  <T>(...values: T[]): Gen<T> =>
+  (s) =>
+    s.simple ? values[0]! : values[Math.floor(s.next() * values.length)]!;
+
+export const boolean: Gen<boolean> = (s) => !s.simple && s.next() < 0.5;
+
+export const nat: Gen<number> = (s) => (s.simple ? 0 : Math.floor(s.next() * 0x7fffffff));
+
+/** Weighted choice; the first alternative when simple. */
+export function oneof<T>(...alternatives: Array<[weight: number, gen: Gen<T>]>): Gen<T> {
+  const total = alternatives.reduce((sum, [w]) => sum + w, 0);
+  return (s) => {
+    if (s.simple) return alternatives[0]![1](s);
+    let pick = s.next() * total;
+    for (const [weight, gen] of alternatives) {
+      if (pick < weight) return gen(s);
+      pick -= weight;
+    }
+    return alternatives[alternatives.length - 1]![1](s);
+  };
+}
+
+export const map =
+  <T, U>(gen: Gen<T>, f: (value: T) => U): Gen<U> =>
+  (s) =>
+    f(gen(s));
+
+export function record<T extends Record<string, unknown>>(gens: { [K in keyof T]: Gen<T[K]> }): Gen<T> {
+  const keys = Object.keys(gens) as Array<keyof T>;
+  return (s) => {
+    const out = {} as T;
+    for (const key of keys) out[key] = gens[key](s);
+    return out;
+  };
+}
+
+export function tuple<T extends unknown[]>(...gens: { [K in keyof T]: Gen<T[K]> }): Gen<T> {
+  return (s) => gens.map((g) => g(s)) as T;
+}
+
+/** null now and then (never when simple). */
+export const option =
+  <T>(gen: Gen<T>, freq = 2): Gen<T | null> =>
+  (s) =>
+    !s.simple && s.next() < 1 / freq ? null : gen(s);
+
+/** Each key present or not (never all absent when `atLeastOne`). */
+export function partial<T extends Record<string, unknown>>(
+  gens: { [K in keyof T]: Gen<T[K]> },
+  atLeastOne = false,
+): Gen<Partial<T>> {
+  const keys = Object.keys(gens) as Array<keyof T>;
+  return (s) => {
+    const out: Partial<T> = {};
+    for (const key of keys) if (!s.simple && s.next() < 0.5) out[key] = gens[key](s);
+    if (atLeastOne && keys.length > 0 && Object.keys(out).length === 0) {
+      const key = keys[s.simple ? 0 : Math.floor(s.next() * keys.length)]!;
+      out[key] = gens[key](s);
+    }
+    return out;
+  };
+}
 
 /** Code point ranges a real user's data draws from, weighted toward ASCII. */
 const ranges: Array<{ weight: number; from: number; to: number }> = [
@@ -31,31 +132,20 @@ const ranges: Array<{ weight: number; from: number; to: number }> = [
 
 const totalWeight = ranges.reduce((sum, r) => sum + r.weight, 0);
 
-/** mulberry32: a tiny seeded generator, so a whole string costs fast-check two integers. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `length` characters drawn from the weighted ranges; `spaces` allows inner spaces (names). */
-function textFrom(seed: number, length: number, spaces: boolean): string {
-  const next = generator(seed);
+function textOf(s: Rng, length: number, spaces: boolean): string {
+  if (s.simple) return "a".repeat(length);
   let out = "";
   for (let i = 0; i < length; i++) {
-    if (spaces && i > 0 && i < length - 1 && next() < 0.12) {
+    if (spaces && i > 0 && i < length - 1 && s.next() < 0.12) {
       out += " ";
       continue;
     }
-    let pick = next() * totalWeight;
+    // One draw picks the range and, from what is left of it, the code point.
+    let pick = s.next() * totalWeight;
     for (const { weight, from, to } of ranges) {
       if (pick < weight) {
-        out += String.fromCodePoint(from + Math.floor(next() * (to - from + 1)));
+        out += String.fromCodePoint(from + Math.floor((pick / weight) * (to - from + 1)));
         break;
       }
       pick -= weight;
@@ -65,67 +155,65 @@ function textFrom(seed: number, length: number, spaces: boolean): string {
 }
 
 const lengthOf = (s: string) => [...s].length;
-
-/**
- * Text of a length in [min, max]. fast-check draws a length and a seed (it
- * shrinks both: shorter, then simpler), and the characters come from the
- * seed: generating a value costs two integers whatever its length, which
- * keeps long values as cheap as short ones.
- */
-const text = (min: number, max: number, spaces = false) =>
-  fc.tuple(fc.integer({ min, max }), fc.nat()).map(([length, seed]) => textFrom(seed, length, spaces));
-
-/** Short most of the time, sometimes one character, sometimes very long. */
-function sized(max: number, spaces = false): fc.Arbitrary<string> {
-  return fc.oneof(
-    { weight: 6, arbitrary: text(1, 12, spaces) },
-    { weight: 1, arbitrary: text(1, 1) },
-    { weight: 1, arbitrary: text(Math.max(1, max - 20), max, spaces) },
-  );
-}
-
 const trimmed = (s: string) => s.trim().length > 0 && s === s.trim();
 
-/** A value used as (part of) a lookup key. */
-export const keyText = (max = 120) => sized(max).filter(trimmed);
+const text =
+  (min: number, max: number, spaces = false): Gen<string> =>
+  (s) => {
+    // Combining marks or spaces may leave a value that trims differently: draw again.
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const value = textOf(s, int(min, max)(s), spaces);
+      if (trimmed(value)) return value;
+    }
+    return "a".repeat(min);
+  };
 
-/** Text over a fixed alphabet (digits, hex, base64url), drawn like `text`. */
-const over = (alphabet: string, min: number, max: number) =>
-  fc.tuple(fc.integer({ min, max }), fc.nat()).map(([length, seed]) => {
-    const next = generator(seed);
+/** Short most of the time, sometimes one character, sometimes very long. */
+const sized = (max: number, spaces = false): Gen<string> =>
+  oneof([6, text(1, 12, spaces)], [1, text(1, 1)], [1, text(Math.max(1, max - 20), max, spaces)]);
+
+/** A value used as (part of) a lookup key. */
+export const keyText = (max = 120) => sized(max);
+
+/** Text over a fixed alphabet (digits, hex, base64url). */
+const over =
+  (alphabet: string, min: number, max: number): Gen<string> =>
+  (s) => {
+    const length = int(min, max)(s);
+    if (s.simple) return alphabet[0]!.repeat(length);
     let out = "";
-    for (let i = 0; i < length; i++) out += alphabet[Math.floor(next() * alphabet.length)];
+    for (let i = 0; i < length; i++) out += alphabet[Math.floor(s.next() * alphabet.length)];
     return out;
-  });
+  };
 
 const digits = (max: number) => over("0123456789", 1, max);
 const base64url = (min: number, max: number) =>
   over("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min, max);
 const hex = (length: number) => over("0123456789abcdef", length, length);
+
 /** A version-4-shaped uuid, as Auth.js makes session tokens and ids. */
-const uuid = fc
-  .tuple(hex(32), fc.constantFrom("8", "9", "a", "b"))
-  .map(([h, v]) => `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${v}${h.slice(17, 20)}-${h.slice(20)}`);
+const uuid: Gen<string> = (s) => {
+  const h = hex(32)(s);
+  const v = constantFrom("8", "9", "a", "b")(s);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${v}${h.slice(17, 20)}-${h.slice(20)}`;
+};
 
 /** Display names: any script, spaces inside, very long, or absent (null). */
-export const displayName = fc.oneof(
-  { weight: 8, arbitrary: sized(200, true).filter(trimmed) },
-  { weight: 1, arbitrary: fc.constant(null) },
-);
+export const displayName: Gen<string | null> = oneof<string | null>([8, sized(200, true)], [1, constant(null)]);
 
-export const imageUrl = fc.oneof(
-  { weight: 5, arbitrary: keyText(60).map((path) => `https://images.example.test/${encodeURIComponent(path)}.png`) },
-  { weight: 1, arbitrary: fc.constant(null) },
+export const imageUrl: Gen<string | null> = oneof<string | null>(
+  [5, map(keyText(60), (path) => `https://images.example.test/${encodeURIComponent(path)}.png`)],
+  [1, constant(null)],
 );
 
 /** The local part of an email: Unicode (internationalised mail), dots, plus tags, digits only. */
-export const emailLocal = fc.oneof(
-  { weight: 6, arbitrary: keyText(60).map((s) => s.replace(/[@\s]/g, "_")) },
-  { weight: 2, arbitrary: fc.tuple(keyText(12), keyText(12)).map(([a, b]) => `${a}+${b}`.replace(/[@\s]/g, ".")) },
-  { weight: 1, arbitrary: digits(20) },
+export const emailLocal: Gen<string> = oneof(
+  [6, map(keyText(60), (v) => v.replace(/[@\s]/g, "_"))],
+  [2, (s) => `${keyText(12)(s)}+${keyText(12)(s)}`.replace(/[@\s]/g, ".")],
+  [1, digits(20)],
 );
 
-export const emailDomain = fc.constantFrom(
+export const emailDomain = constantFrom(
   "example.test",
   "Example.TEST",
   "mail.example.test",
@@ -134,45 +222,37 @@ export const emailDomain = fc.constantFrom(
 );
 
 /** A provider id as configured in an app: short ASCII ids mostly, anything sometimes. */
-export const providerBase = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom("github", "google", "GitHub", "vk", "apple", "azure-ad", "email", "a", "x") },
-  { weight: 2, arbitrary: keyText(30) },
+export const providerBase: Gen<string> = oneof(
+  [4, constantFrom("github", "google", "GitHub", "vk", "apple", "azure-ad", "email", "a", "x")],
+  [2, keyText(30)],
 );
 
-/** A provider account id: numeric ids, uuids, emails, opaque base64, any text. */
-export const providerAccountIdBase = fc.oneof(
-  { weight: 3, arbitrary: digits(19) },
-  { weight: 1, arbitrary: uuid },
-  { weight: 2, arbitrary: base64url(1, 43) },
-  { weight: 2, arbitrary: keyText(100) },
+/** A provider account id: numeric ids, uuids, opaque base64, any text. */
+export const providerAccountIdBase: Gen<string> = oneof(
+  [3, digits(19)],
+  [1, uuid],
+  [2, base64url(1, 43)],
+  [2, keyText(100)],
 );
 
-export const opaqueToken = fc.oneof(
-  { weight: 3, arbitrary: uuid },
-  { weight: 2, arbitrary: base64url(1, 64) },
-  { weight: 1, arbitrary: keyText(100) },
-);
+export const opaqueToken: Gen<string> = oneof([3, uuid], [2, base64url(1, 64)], [1, keyText(100)]);
 
 /** Verification tokens are stored hashed (hex) but a custom hash may yield anything. */
-export const verificationTokenBase = fc.oneof({ weight: 3, arbitrary: hex(64) }, { weight: 1, arbitrary: keyText(64) });
+export const verificationTokenBase: Gen<string> = oneof([3, hex(64)], [1, keyText(64)]);
 
 export const credentialIdBase = base64url(1, 86);
+export const publicKey = map(base64url(4, 120), (v) => v.replace(/-/g, "+").replace(/_/g, "/"));
 
 /** WebAuthn signature counters: usually 0 or small; within a signed 32-bit column. */
-export const counter = fc.oneof(
-  { weight: 3, arbitrary: fc.constant(0) },
-  { weight: 3, arbitrary: fc.integer({ min: 1, max: 1000 }) },
-  { weight: 1, arbitrary: fc.integer({ min: 1001, max: 2 ** 31 - 1 }) },
-);
+export const counter: Gen<number> = oneof([3, constant(0)], [3, int(1, 1000)], [1, int(1001, 2 ** 31 - 1)]);
 
 /** Seconds from "now" for expiry dates: mostly future, sometimes already past. */
-export const futureSeconds = fc.integer({ min: 60, max: 400 * 24 * 3600 });
-export const pastSeconds = fc.integer({ min: 1, max: 30 * 24 * 3600 });
+export const expirySeconds: Gen<number> = oneof([6, int(60, 400 * 24 * 3600)], [1, int(-30 * 24 * 3600, -1)]);
 
 export type Variation = "case" | "char" | "append" | "drop";
-export const variation = fc.record({
-  kind: fc.constantFrom<Variation>("case", "char", "append", "drop"),
-  at: fc.nat(),
+export const variation: Gen<{ kind: Variation; at: number }> = (s) => ({
+  kind: constantFrom<Variation>("case", "char", "append", "drop")(s),
+  at: nat(s),
 });
 
 /**

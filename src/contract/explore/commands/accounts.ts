@@ -1,4 +1,3 @@
-import fc from "fast-check";
 import { adapterAccountSchema } from "../../../schemas/adapter-models.js";
 import type { AdapterMethod } from "../../adapter.js";
 import { accountFields, fieldProblem, typeProblem } from "../compare.js";
@@ -6,24 +5,34 @@ import { type AccountRecord, type Model, nth } from "../model.js";
 import type { Probe } from "../probe.js";
 import { lookAccountKey, sweep, userRef } from "../sweep.js";
 import type { TraceCall } from "../trace.js";
-import { keyText, opaqueToken, providerAccountIdBase, providerBase } from "../values.js";
+import {
+  constantFrom,
+  type Gen,
+  int,
+  keyText,
+  nat,
+  oneof,
+  opaqueToken,
+  partial,
+  providerAccountIdBase,
+  providerBase,
+  record,
+  tuple,
+} from "../values.js";
 import { resolve, type Source, source } from "./sources.js";
-import { brief, Step } from "./step.js";
+import { brief, command, Step } from "./step.js";
 
 const accountTypes = ["oauth", "oidc", "email", "webauthn"] as const;
 
-const tokenFields = fc.record(
-  {
-    access_token: opaqueToken,
-    refresh_token: opaqueToken,
-    id_token: opaqueToken,
-    scope: fc.oneof(fc.constantFrom("openid email profile", "read:user user:email", "email"), keyText(40)),
-    expires_at: fc.integer({ min: 0, max: 400 * 24 * 3600 }),
-    token_type: fc.constantFrom("bearer", "dpop", "mac"),
-    session_state: opaqueToken,
-  },
-  { requiredKeys: [] },
-);
+const tokenFields: Gen<Record<string, string | number>> = partial({
+  access_token: opaqueToken,
+  refresh_token: opaqueToken,
+  id_token: opaqueToken,
+  scope: oneof([1, constantFrom("openid email profile", "read:user user:email", "email")], [1, keyText(40)]),
+  expires_at: int(0, 400 * 24 * 3600),
+  token_type: constantFrom("bearer", "dpop", "mac"),
+  session_state: opaqueToken,
+});
 
 export interface NewAccount {
   type: (typeof accountTypes)[number];
@@ -32,10 +41,10 @@ export interface NewAccount {
   tokens: Record<string, string | number>;
 }
 
-export const newAccount: fc.Arbitrary<NewAccount> = fc.record({
-  type: fc.constantFrom(...accountTypes),
+export const newAccount: Gen<NewAccount> = record({
+  type: constantFrom(...accountTypes),
   provider: source(providerBase, { fresh: 2, reuse: 5, variant: 1 }),
-  providerAccountId: source(providerAccountIdBase, { fresh: 5, reuse: 2, variant: 2 }),
+  providerAccountId: source(providerAccountIdBase, { fresh: 4, reuse: 3, variant: 2 }),
   tokens: tokenFields,
 });
 
@@ -159,9 +168,9 @@ interface KeyPick {
   v: Source;
 }
 
-const keyPick: fc.Arbitrary<KeyPick> = fc.record({
-  pick: fc.nat(),
-  twist: fc.constantFrom<KeyPick["twist"]>("none", "none", "other-provider", "variant"),
+const keyPick: Gen<KeyPick> = record({
+  pick: nat,
+  twist: constantFrom<KeyPick["twist"]>("none", "none", "other-provider", "variant"),
   v: source(providerAccountIdBase, { fresh: 0, reuse: 0, variant: 1 }),
 });
 
@@ -209,17 +218,17 @@ export const accountCommands = [
   {
     needs: LinkAccount.needs,
     weight: 4,
-    arbitrary: fc.tuple(fc.nat(), newAccount).map(([n, a]) => new LinkAccount(n, a)),
+    arbitrary: command(tuple(nat, newAccount), ([n, a]) => new LinkAccount(n, a)),
   },
-  { needs: UnlinkAccount.needs, weight: 1, arbitrary: fc.nat().map((n) => new UnlinkAccount(n)) },
+  { needs: UnlinkAccount.needs, weight: 2, arbitrary: command(nat, (n) => new UnlinkAccount(n)) },
   {
     needs: ["getUserByAccount"] as AdapterMethod[],
     weight: 2,
-    arbitrary: keyPick.map((k) => new LookUpAccount("getUserByAccount", k)),
+    arbitrary: command(keyPick, (k) => new LookUpAccount("getUserByAccount", k)),
   },
   {
     needs: ["getAccount"] as AdapterMethod[],
     weight: 2,
-    arbitrary: keyPick.map((k) => new LookUpAccount("getAccount", k)),
+    arbitrary: command(keyPick, (k) => new LookUpAccount("getAccount", k)),
   },
 ];

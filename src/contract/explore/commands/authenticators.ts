@@ -1,4 +1,3 @@
-import fc from "fast-check";
 import { adapterAuthenticatorSchema } from "../../../schemas/adapter-models.js";
 import type { AdapterMethod } from "../../adapter.js";
 import { authenticatorFields, expectAuthenticator, fieldProblem, scribble, typeProblem } from "../compare.js";
@@ -6,9 +5,21 @@ import { type AuthenticatorRecord, type Model, nth } from "../model.js";
 import type { Probe } from "../probe.js";
 import { lookAuthenticatorList, lookCredential, sweep, userRef } from "../sweep.js";
 import type { TraceCall } from "../trace.js";
-import { counter, credentialIdBase } from "../values.js";
+import {
+  boolean,
+  constant,
+  constantFrom,
+  counter,
+  credentialIdBase,
+  type Gen,
+  nat,
+  oneof,
+  publicKey,
+  record,
+  tuple,
+} from "../values.js";
 import { resolve, type Source, source } from "./sources.js";
-import { brief, Step } from "./step.js";
+import { brief, command, Step } from "./step.js";
 
 export interface NewAuthenticator {
   pick: number;
@@ -22,15 +33,15 @@ export interface NewAuthenticator {
   transports: string | null;
 }
 
-export const newAuthenticator: fc.Arbitrary<NewAuthenticator> = fc.record({
-  pick: fc.nat(),
+export const newAuthenticator: Gen<NewAuthenticator> = record({
+  pick: nat,
   credentialID: source(credentialIdBase, { fresh: 5, reuse: 0, variant: 2 }),
-  duplicate: fc.oneof({ weight: 6, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-  publicKey: fc.base64String({ minLength: 4, maxLength: 120 }),
+  duplicate: oneof([6, constant(false)], [1, constant(true)]),
+  publicKey,
   counter,
-  deviceType: fc.constantFrom("singleDevice", "multiDevice"),
-  backedUp: fc.boolean(),
-  transports: fc.constantFrom(null, "internal", "internal,hybrid", "usb,nfc,ble"),
+  deviceType: constantFrom("singleDevice", "multiDevice"),
+  backedUp: boolean,
+  transports: constantFrom(null, "internal", "internal,hybrid", "usb,nfc,ble"),
 });
 
 export function credentialId(m: Model, src: Source): string {
@@ -101,8 +112,8 @@ interface CredentialPick {
   id: Source;
 }
 
-const credentialPick: fc.Arbitrary<CredentialPick> = fc.record({
-  pick: fc.nat(),
+const credentialPick: Gen<CredentialPick> = record({
+  pick: nat,
   id: source(credentialIdBase, { fresh: 1, reuse: 5, variant: 2 }),
 });
 
@@ -185,12 +196,16 @@ export class UpdateCounter extends Step {
 }
 
 export const authenticatorCommands = [
-  { needs: CreateAuthenticator.needs, weight: 3, arbitrary: newAuthenticator.map((a) => new CreateAuthenticator(a)) },
-  { needs: GetAuthenticator.needs, weight: 2, arbitrary: credentialPick.map((c) => new GetAuthenticator(c)) },
-  { needs: ListAuthenticators.needs, weight: 1, arbitrary: fc.nat().map((n) => new ListAuthenticators(n)) },
+  {
+    needs: CreateAuthenticator.needs,
+    weight: 3,
+    arbitrary: command(newAuthenticator, (a) => new CreateAuthenticator(a)),
+  },
+  { needs: GetAuthenticator.needs, weight: 2, arbitrary: command(credentialPick, (c) => new GetAuthenticator(c)) },
+  { needs: ListAuthenticators.needs, weight: 1, arbitrary: command(nat, (n) => new ListAuthenticators(n)) },
   {
     needs: UpdateCounter.needs,
     weight: 2,
-    arbitrary: fc.tuple(credentialPick, counter).map(([c, n]) => new UpdateCounter(c, n)),
+    arbitrary: command(tuple(credentialPick, counter), ([c, n]) => new UpdateCounter(c, n)),
   },
 ];

@@ -1,4 +1,3 @@
-import fc from "fast-check";
 /**
  * Calls a service makes at the same time, and the outcomes the model allows
  * for each: a link clicked in two tabs signs in exactly once; a new user
@@ -13,10 +12,10 @@ import { type Model, nth, type SessionRecord, type UserRecord } from "../model.j
 import type { Outcome, Probe } from "../probe.js";
 import { sweep, userRef } from "../sweep.js";
 import type { TraceCall } from "../trace.js";
-import { counter, opaqueToken } from "../values.js";
+import { counter, int, nat, opaqueToken, tuple } from "../values.js";
 import { checkCreatedSession, checkDeletedSession, sessionToken } from "./sessions.js";
 import { expiry, type Source, source } from "./sources.js";
-import { brief, Step } from "./step.js";
+import { brief, command, Step } from "./step.js";
 import { checkUse } from "./tokens.js";
 import { checkWrittenUser, type NewUser, newUser, recordUser, userEmail, userInput } from "./users.js";
 
@@ -207,20 +206,21 @@ export class CounterRace extends Step {
 }
 
 export const raceCommands = [
-  { needs: UseLinkTwice.needs, weight: 1, arbitrary: fc.nat().map((n) => new UseLinkTwice(n)) },
-  { needs: CreateUserTwice.needs, weight: 1, arbitrary: newUser.map((u) => new CreateUserTwice(u)) },
-  { needs: SignOutTwice.needs, weight: 1, arbitrary: fc.nat().map((n) => new SignOutTwice(n)) },
+  { needs: UseLinkTwice.needs, weight: 1, arbitrary: command(nat, (n) => new UseLinkTwice(n)) },
+  { needs: CreateUserTwice.needs, weight: 1, arbitrary: command(newUser, (u) => new CreateUserTwice(u)) },
+  { needs: SignOutTwice.needs, weight: 1, arbitrary: command(nat, (n) => new SignOutTwice(n)) },
   {
     needs: TwoDevices.needs,
     weight: 1,
-    arbitrary: fc
-      .tuple(fc.nat(), source(opaqueToken), source(opaqueToken), fc.integer({ min: 60, max: 400 * 24 * 3600 }))
-      .map(([n, a, b, s]) => new TwoDevices(n, [a, b], s)),
+    arbitrary: command(
+      tuple(nat, source(opaqueToken), source(opaqueToken), int(60, 400 * 24 * 3600)),
+      ([n, a, b, s]) => new TwoDevices(n, [a, b], s),
+    ),
   },
   {
     needs: CounterRace.needs,
     weight: 1,
-    arbitrary: fc.tuple(fc.nat(), counter, counter).map(([n, a, b]) => new CounterRace(n, [a, b])),
+    arbitrary: command(tuple(nat, counter, counter), ([n, a, b]) => new CounterRace(n, [a, b])),
   },
 ];
 

@@ -1,4 +1,3 @@
-import fc from "fast-check";
 import { adapterSessionSchema } from "../../../schemas/adapter-models.js";
 import type { AdapterMethod } from "../../adapter.js";
 import { fieldProblem, sameId, scribble, typeProblem } from "../compare.js";
@@ -6,9 +5,9 @@ import { type Model, nth, type SessionRecord } from "../model.js";
 import type { Probe } from "../probe.js";
 import { lookSession, sweep, userRef } from "../sweep.js";
 import type { TraceCall } from "../trace.js";
-import { opaqueToken } from "../values.js";
+import { type Gen, int, nat, opaqueToken, record, tuple } from "../values.js";
 import { expiry, expirySeconds, resolve, type Source, source } from "./sources.js";
-import { brief, Step } from "./step.js";
+import { brief, command, Step } from "./step.js";
 
 /** A fresh session token carries the salt, so concurrent runs never share one. */
 export function sessionToken(m: Model, src: Source): string {
@@ -41,8 +40,8 @@ export interface NewSession {
   expiresIn: number;
 }
 
-export const newSession: fc.Arbitrary<NewSession> = fc.record({
-  pick: fc.nat(),
+export const newSession: Gen<NewSession> = record({
+  pick: nat,
   token: source(opaqueToken, { fresh: 6, reuse: 0, variant: 2 }),
   expiresIn: expirySeconds,
 });
@@ -85,8 +84,8 @@ interface TokenPick {
   token: Source;
 }
 
-const tokenPick: fc.Arbitrary<TokenPick> = fc.record({
-  pick: fc.nat(),
+const tokenPick: Gen<TokenPick> = record({
+  pick: nat,
   token: source(opaqueToken, { fresh: 1, reuse: 5, variant: 2 }),
 });
 
@@ -225,14 +224,12 @@ export function checkDeletedSession(
 }
 
 export const sessionCommands = [
-  { needs: CreateSession.needs, weight: 3, arbitrary: newSession.map((s) => new CreateSession(s)) },
-  { needs: GetSessionAndUser.needs, weight: 2, arbitrary: tokenPick.map((t) => new GetSessionAndUser(t)) },
+  { needs: CreateSession.needs, weight: 3, arbitrary: command(newSession, (s) => new CreateSession(s)) },
+  { needs: GetSessionAndUser.needs, weight: 2, arbitrary: command(tokenPick, (t) => new GetSessionAndUser(t)) },
   {
     needs: UpdateSession.needs,
     weight: 2,
-    arbitrary: fc
-      .tuple(fc.nat(), fc.integer({ min: 60, max: 400 * 24 * 3600 }))
-      .map(([n, s]) => new UpdateSession(n, s)),
+    arbitrary: command(tuple(nat, int(60, 400 * 24 * 3600)), ([n, s]) => new UpdateSession(n, s)),
   },
-  { needs: DeleteSession.needs, weight: 2, arbitrary: tokenPick.map((t) => new DeleteSession(t)) },
+  { needs: DeleteSession.needs, weight: 2, arbitrary: command(tokenPick, (t) => new DeleteSession(t)) },
 ];

@@ -6,9 +6,18 @@
  * generated up front; they are turned into values when the step runs, from
  * the model as it is then, so a shrunk sequence still makes sense.
  */
-import fc from "fast-check";
 import type { Model } from "../model.js";
-import { emailDomain, emailLocal, type Variation, variation, vary } from "../values.js";
+import {
+  constantFrom,
+  emailDomain,
+  emailLocal,
+  expirySeconds,
+  type Gen,
+  nat,
+  type Variation,
+  variation,
+  vary,
+} from "../values.js";
 
 export type Mode = "fresh" | "reuse" | "variant";
 
@@ -20,20 +29,17 @@ export interface Source {
   v: { kind: Variation; at: number };
 }
 
-export function source(base: fc.Arbitrary<string>, weights = { fresh: 5, reuse: 2, variant: 2 }): fc.Arbitrary<Source> {
-  return fc.record({
-    mode: fc.oneof(
-      { weight: weights.fresh, arbitrary: fc.constant<Mode>("fresh") },
-      { weight: weights.reuse, arbitrary: fc.constant<Mode>("reuse") },
-      { weight: weights.variant, arbitrary: fc.constant<Mode>("variant") },
-    ),
-    base,
-    of: fc.nat(),
-    v: variation,
-  });
+export function source(base: Gen<string>, weights = { fresh: 5, reuse: 2, variant: 2 }): Gen<Source> {
+  const modes: Mode[] = [
+    ...Array<Mode>(weights.fresh).fill("fresh"),
+    ...Array<Mode>(weights.reuse).fill("reuse"),
+    ...Array<Mode>(weights.variant).fill("variant"),
+  ];
+  const mode = constantFrom(...modes);
+  return (s) => ({ mode: mode(s), base: base(s), of: nat(s), v: variation(s) });
 }
 
-export const emailBase = fc.tuple(emailLocal, emailDomain).map(([local, domain]) => `${local}@${domain}`);
+export const emailBase: Gen<string> = (s) => `${emailLocal(s)}@${emailDomain(s)}`;
 
 /** A fresh email carries the salt in its domain: `local@<salt>.example.test`. */
 export function saltEmail(m: Model, base: string): string {
@@ -79,7 +85,4 @@ export const whole = (ms: number) => new Date(Math.floor(ms / 1000) * 1000);
 /** An expiry `seconds` from the model's now; negative for the past. */
 export const expiry = (m: Model, seconds: number) => whole(m.now + seconds * 1000);
 
-export const expirySeconds = fc.oneof(
-  { weight: 6, arbitrary: fc.integer({ min: 60, max: 400 * 24 * 3600 }) },
-  { weight: 1, arbitrary: fc.integer({ min: -30 * 24 * 3600, max: -1 }) },
-);
+export { expirySeconds };

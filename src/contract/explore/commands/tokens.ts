@@ -1,13 +1,12 @@
-import fc from "fast-check";
 import { verificationTokenSchema } from "../../../schemas/adapter-models.js";
 import type { AdapterMethod } from "../../adapter.js";
 import { expectNull, expectToken, fieldProblem, scribble, typeProblem } from "../compare.js";
 import { type Model, nth, type TokenRecord } from "../model.js";
 import type { Probe } from "../probe.js";
 import type { TraceCall } from "../trace.js";
-import { verificationTokenBase } from "../values.js";
+import { constant, constantFrom, type Gen, nat, record, verificationTokenBase } from "../values.js";
 import { emailBase, expiry, expirySeconds, knownEmails, resolve, type Source, saltEmail, source } from "./sources.js";
-import { brief, Step } from "./step.js";
+import { brief, command, Step } from "./step.js";
 
 export interface NewToken {
   identifier: Source;
@@ -15,7 +14,7 @@ export interface NewToken {
   expiresIn: number;
 }
 
-export const newToken: fc.Arbitrary<NewToken> = fc.record({
+export const newToken: Gen<NewToken> = record({
   identifier: source(emailBase, { fresh: 3, reuse: 4, variant: 2 }),
   token: source(verificationTokenBase, { fresh: 5, reuse: 2, variant: 2 }),
   expiresIn: expirySeconds,
@@ -83,9 +82,9 @@ interface UsePick {
   v: Source;
 }
 
-const usePick: fc.Arbitrary<UsePick> = fc.record({
-  pick: fc.nat(),
-  twist: fc.constantFrom<UsePick["twist"]>(
+const usePick: Gen<UsePick> = record({
+  pick: nat,
+  twist: constantFrom<UsePick["twist"]>(
     "none",
     "none",
     "none",
@@ -93,7 +92,7 @@ const usePick: fc.Arbitrary<UsePick> = fc.record({
     "token-variant",
     "identifier-variant",
   ),
-  v: source(fc.constant("x"), { fresh: 0, reuse: 0, variant: 1 }),
+  v: source(constant("x"), { fresh: 0, reuse: 0, variant: 1 }),
 });
 
 export function pickUse(m: Model, u: UsePick): { identifier: string; token: string } {
@@ -168,6 +167,10 @@ export class UseVerificationToken extends Step {
 }
 
 export const tokenCommands = [
-  { needs: CreateVerificationToken.needs, weight: 3, arbitrary: newToken.map((t) => new CreateVerificationToken(t)) },
-  { needs: UseVerificationToken.needs, weight: 3, arbitrary: usePick.map((u) => new UseVerificationToken(u)) },
+  {
+    needs: CreateVerificationToken.needs,
+    weight: 3,
+    arbitrary: command(newToken, (t) => new CreateVerificationToken(t)),
+  },
+  { needs: UseVerificationToken.needs, weight: 3, arbitrary: command(usePick, (u) => new UseVerificationToken(u)) },
 ];

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import fc from "fast-check";
 import { adapterUserSchema } from "../../../schemas/adapter-models.js";
 import type { AdapterMethod } from "../../adapter.js";
 import { fieldProblem, sameId, scribble, typeProblem, userFields } from "../compare.js";
@@ -7,11 +6,11 @@ import { type Model, nth, type UserRecord } from "../model.js";
 import type { Probe } from "../probe.js";
 import { lookEmail, lookUser, sweep, userRef } from "../sweep.js";
 import type { TraceCall } from "../trace.js";
-import { displayName, imageUrl } from "../values.js";
+import { displayName, type Gen, imageUrl, int, nat, option, partial, record, tuple } from "../values.js";
 import { emailBase, expiry, knownEmails, resolve, type Source, saltEmail, source } from "./sources.js";
-import { brief, Step } from "./step.js";
+import { brief, command, Step } from "./step.js";
 
-const verifiedAt = fc.option(fc.integer({ min: 1, max: 3 * 365 * 24 * 3600 }), { freq: 2 });
+const verifiedAt = option(int(1, 3 * 365 * 24 * 3600), 2);
 
 /** The email for a new or changed user: never one a live user has (the service looks it up first). */
 export function userEmail(m: Model, src: Source): string {
@@ -41,7 +40,7 @@ export interface NewUser {
   verifiedSecondsAgo: number | null;
 }
 
-export const newUser: fc.Arbitrary<NewUser> = fc.record({
+export const newUser: Gen<NewUser> = record({
   email: source(emailBase),
   name: displayName,
   image: imageUrl,
@@ -185,17 +184,15 @@ export class UpdateUser extends Step {
   }
 }
 
-export const userChange: fc.Arbitrary<UserChange> = fc
-  .record(
-    {
-      email: source(emailBase, { fresh: 3, reuse: 0, variant: 2 }),
-      name: displayName,
-      image: imageUrl,
-      verifiedSecondsAgo: verifiedAt,
-    },
-    { requiredKeys: [] },
-  )
-  .filter((c) => Object.keys(c).length > 0);
+export const userChange: Gen<UserChange> = partial(
+  {
+    email: source(emailBase, { fresh: 3, reuse: 0, variant: 2 }),
+    name: displayName,
+    image: imageUrl,
+    verifiedSecondsAgo: verifiedAt,
+  },
+  true,
+);
 
 export class DeleteUser extends Step {
   static readonly needs: AdapterMethod[] = ["deleteUser"];
@@ -230,17 +227,17 @@ export class DeleteUser extends Step {
 }
 
 export const userCommands = [
-  { needs: CreateUser.needs, weight: 4, arbitrary: newUser.map((u) => new CreateUser(u)) },
-  { needs: GetUser.needs, weight: 1, arbitrary: fc.nat().map((n) => new GetUser(n)) },
+  { needs: CreateUser.needs, weight: 4, arbitrary: command(newUser, (u) => new CreateUser(u)) },
+  { needs: GetUser.needs, weight: 1, arbitrary: command(nat, (n) => new GetUser(n)) },
   {
     needs: GetUserByEmail.needs,
     weight: 1,
-    arbitrary: source(emailBase, { fresh: 1, reuse: 3, variant: 3 }).map((s) => new GetUserByEmail(s)),
+    arbitrary: command(source(emailBase, { fresh: 1, reuse: 3, variant: 3 }), (s) => new GetUserByEmail(s)),
   },
   {
     needs: UpdateUser.needs,
     weight: 2,
-    arbitrary: fc.tuple(fc.nat(), userChange).map(([n, c]) => new UpdateUser(n, c)),
+    arbitrary: command(tuple(nat, userChange), ([n, c]) => new UpdateUser(n, c)),
   },
-  { needs: DeleteUser.needs, weight: 1, arbitrary: fc.nat().map((n) => new DeleteUser(n)) },
+  { needs: DeleteUser.needs, weight: 1, arbitrary: command(nat, (n) => new DeleteUser(n)) },
 ];
