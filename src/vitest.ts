@@ -1,14 +1,16 @@
 /**
- * `import { adapterContract } from "create-auth/vitest"`: the contract suite
- * as vitest tests, one per case, for teams that want it inside their own run.
+ * `import { adapterContract, adapterExploration } from "create-auth/vitest"`:
+ * the contract suite as vitest tests, one per case, and the model-based
+ * exploration as one test, for teams that want them inside their own run.
  */
 
 import picomatch from "picomatch";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { type AnyAdapter, hasMethod } from "./contract/adapter.js";
+import { type AdapterMethod, type AnyAdapter, hasMethod } from "./contract/adapter.js";
 import { HungMethods } from "./contract/calls.js";
 import { type CapabilityName, capabilities } from "./contract/capabilities.js";
 import { allCases } from "./contract/cases/index.js";
+import { explore, formatSnippet } from "./contract/explore/run.js";
 import { newNonce, newSeed } from "./contract/random.js";
 import { runCase } from "./contract/runner.js";
 
@@ -86,6 +88,80 @@ export function adapterContract(
           throw new Error(lines.filter(Boolean).join("\n"));
         }
       });
+    }
+  });
+}
+
+export interface AdapterExplorationOptions {
+  /** Runs before the adapter is resolved (create tables). */
+  setup?: () => Awaitable<unknown>;
+  /** Runs after the exploration, even when it fails (close pools). */
+  teardown?: () => Awaitable<unknown>;
+  /** Replays the same sequences; a new seed each run by default. */
+  seed?: number;
+  /** Sequences to run (default 100) and a time budget in milliseconds (default 20000), whichever ends first. */
+  runs?: number;
+  timeLimit?: number;
+  /** Per adapter call limit in milliseconds (default 5000). */
+  timeout?: number;
+  /** Methods never to call. */
+  exclude?: AdapterMethod[];
+  /** Deviations the service tolerates fail too. */
+  strict?: boolean;
+  /** Path of your adapter module, used in the printed reproduction (default "./adapter"). */
+  modulePath?: string;
+  /** Name of the test (default "adapter exploration (seed N)"). */
+  name?: string;
+}
+
+/**
+ * Registers one test that explores the adapter with random sequences of
+ * calls checked against a model of the contract. A divergence fails the test
+ * with the smallest sequence that shows it and a program that reproduces it.
+ */
+export function adapterExploration(
+  adapter: AnyAdapter | (() => Awaitable<AnyAdapter>) | PromiseLike<AnyAdapter>,
+  options: AdapterExplorationOptions = {},
+): void {
+  const seed = options.seed ?? newSeed();
+  const timeLimit = options.timeLimit ?? 20_000;
+  const callTimeout = options.timeout ?? 5000;
+  // Budget, then up to 30 s of shrinking, then cleanup calls.
+  const testTimeout = timeLimit + 30_000 + callTimeout * 4 + 5000;
+
+  it(options.name ?? `adapter exploration (seed ${seed})`, { timeout: testTimeout }, async () => {
+    await options.setup?.();
+    try {
+      const resolved = typeof adapter === "function" ? await adapter() : await adapter;
+      const result = await explore({
+        adapter: resolved,
+        seed,
+        runs: options.runs ?? 100,
+        timeLimitMs: timeLimit,
+        callTimeoutMs: callTimeout,
+        exclude: options.exclude,
+        strict: options.strict,
+        nonce: newNonce(),
+      });
+      for (const warning of result.warnings) console.warn(`adapter exploration: ${warning}`);
+      const f = result.failure;
+      if (f) {
+        const lines = [
+          f.message,
+          f.expected !== undefined ? `expected: ${f.expected}` : "",
+          f.received !== undefined ? `received: ${f.received}` : "",
+          "smallest sequence that shows it:",
+          ...f.steps.map((step, i) => `  ${i + 1}. ${step}`),
+          `replay with seed ${seed} (verify-adapter ${f.replay})`,
+          "",
+          "reproduction:",
+          formatSnippet(f, options.modulePath ?? "./adapter"),
+        ];
+        throw new Error(lines.filter((l, i) => l !== "" || i > 0).join("\n"));
+      }
+      if (!result.ok) throw new Error(`warnings fail under strict: ${result.warnings.join("; ")}`);
+    } finally {
+      await options.teardown?.();
     }
   });
 }

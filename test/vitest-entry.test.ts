@@ -36,4 +36,18 @@ describe("create-auth/vitest", () => {
     expect(output).toMatch(/required capability "sessions" is not supported: missing createSession/);
     expect(output).toMatch(/↓ .*session\.create\.returns-session/);
   });
+
+  it("adapterExploration: one test per adapter, failing with the smallest sequence and a reproduction", async () => {
+    const result = await runVitest("explore.contract.ts");
+    expect(result.exitCode).toBe(1);
+    const output = result.stdout + result.stderr;
+    expect(output).toMatch(/✓ .*memory adapter/);
+    expect(output).toMatch(/× .*adapter whose unlinkAccount ignores the provider/);
+    expect(output).toMatch(/not found after it was written/);
+    expect(output).toMatch(/smallest sequence that shows it:\n\s+1\. user1 = createUser\(/);
+    expect(output).toMatch(/\d\. unlinkAccount\(/);
+    expect(output).toMatch(/replay with seed 3 \(verify-adapter --seed 3 --explore-path \d+:/);
+    expect(output).toContain('import * as adapterModule from "./unlink-ignores-provider";');
+    expect(output).toMatch(/Tests\s+1 failed \| 1 passed \(2\)/);
+  });
 });

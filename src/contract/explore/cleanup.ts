@@ -1,0 +1,97 @@
+/**
+ * Removes what a sequence created, whatever the model believes (the adapter
+ * may have kept what it should have deleted), then counts what is still
+ * there. Never throws: a record that will not go is a leftover, not a crash.
+ */
+import type { AdapterMethod, AnyAdapter } from "../adapter.js";
+import type { Model } from "./model.js";
+import type { Probe } from "./probe.js";
+
+export interface Leftovers {
+  users: number;
+  accounts: number;
+  sessions: number;
+  verificationTokens: number;
+  authenticators: number;
+}
+
+export const noLeftovers = (): Leftovers => ({
+  users: 0,
+  accounts: 0,
+  sessions: 0,
+  verificationTokens: 0,
+  authenticators: 0,
+});
+
+/** One call that never throws and never waits longer than the limit; undefined when it failed. */
+async function quietly(
+  adapter: AnyAdapter,
+  usable: Set<AdapterMethod>,
+  hung: Map<AdapterMethod, string>,
+  timeoutMs: number,
+  method: AdapterMethod,
+  ...args: unknown[]
+): Promise<{ ok: boolean; value?: unknown }> {
+  if (!usable.has(method) || hung.has(method)) return { ok: false };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const result = adapter[method]!(...args);
+    if (typeof (result as PromiseLike<unknown> | null)?.then !== "function") return { ok: true, value: result };
+    const limit = new Promise<{ ok: boolean }>((resolve) => {
+      timer = setTimeout(() => resolve({ ok: false }), timeoutMs);
+    });
+    return await Promise.race([Promise.resolve(result).then((value) => ({ ok: true, value })), limit]);
+  } catch {
+    return { ok: false };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function cleanUp(
+  p: Probe,
+  m: Model,
+  usable: Set<AdapterMethod>,
+  hung: Map<AdapterMethod, string>,
+  timeoutMs: number,
+  into: Leftovers,
+): Promise<void> {
+  const call = (method: AdapterMethod, ...args: unknown[]) =>
+    quietly(p.adapter, usable, hung, timeoutMs, method, ...args);
+  const { users, accounts, sessions, tokens } = p.created;
+  const usedTokens = new Set(m.tokens.filter((t) => !t.live).map((t) => `${t.identifier}\u0000${t.token}`));
+  for (const t of tokens) {
+    if (usedTokens.has(`${t.identifier}\u0000${t.token}`)) continue;
+    // A token that cannot be used up (the method threw or never settled) stays behind; null means it was gone already.
+    if (!usable.has("useVerificationToken") || !(await call("useVerificationToken", t)).ok) into.verificationTokens++;
+  }
+  for (const token of sessions) await call("deleteSession", token);
+  for (const key of accounts) await call("unlinkAccount", key);
+  for (const id of users) {
+    const deleted = await call("deleteUser", id);
+    // Still there when deleting failed, or when a lookup finds it (a lookup that throws proves nothing).
+    const found = deleted.ok ? await call("getUser", id) : { ok: true, value: "not deleted" };
+    if (found.ok && found.value != null) into.users++;
+  }
+  for (const token of sessions) {
+    const found = await call("getSessionAndUser", token);
+    if (found.ok && found.value != null) into.sessions++;
+  }
+  for (const key of accounts) {
+    const found = usable.has("getAccount")
+      ? await call("getAccount", key.providerAccountId, key.provider)
+      : await call("getUserByAccount", key);
+    if (found.ok && found.value != null) into.accounts++;
+  }
+  for (const auth of m.authenticators) {
+    const found = await call("getAuthenticator", auth.fields.credentialID);
+    if (found.ok && found.value != null) into.authenticators++;
+  }
+}
+
+export function describeLeftovers(l: Leftovers): string | undefined {
+  const parts = Object.entries(l)
+    .filter(([, n]) => n > 0)
+    .map(([what, n]) => `${n} ${what.replace(/([A-Z])/g, " $1").toLowerCase()}`);
+  return parts.length > 0 ? `exploration left records it created and could not remove: ${parts.join(", ")}` : undefined;
+}

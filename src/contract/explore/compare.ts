@@ -1,0 +1,296 @@
+/**
+ * Adapter results against the model, with the tolerances of the failure
+ * policy: ids compared as strings (the adapter may choose them, SERIAL keys
+ * come back as numbers), dates to the second, null and absent alike for
+ * optional fields, extra fields ignored. A type the spec states (§2.9) or a
+ * value that is not the one written is a divergence.
+ */
+import type { z } from "zod";
+import {
+  adapterAccountSchema,
+  adapterAuthenticatorSchema,
+  adapterSessionSchema,
+  adapterUserSchema,
+  verificationTokenSchema,
+} from "../../schemas/adapter-models.js";
+import { describeValue } from "../failure.js";
+import type { AccountRecord, AuthenticatorRecord, Model, SessionRecord, TokenRecord, UserRecord } from "./model.js";
+import type { Probe } from "./probe.js";
+import type { TraceCall } from "./trace.js";
+
+type Row = Record<string, any>;
+
+export const sameId = (a: unknown, b: unknown) => a != null && String(a) === String(b);
+export const sameSecond = (a: unknown, b: Date) =>
+  a instanceof Date && Math.floor(a.getTime() / 1000) === Math.floor(b.getTime() / 1000);
+
+const isId = (v: unknown) => (typeof v === "string" && v.length > 0) || Number.isInteger(v);
+const isDate = (v: unknown) => v instanceof Date && !Number.isNaN(v.getTime());
+const isOptional = (v: unknown, type: string) => v == null || typeof v === type;
+
+/**
+ * The common case without zod: a result whose fields all have their §2.9
+ * types. Exploration checks tens of thousands of results a second; zod runs
+ * only to word the problem when this says no.
+ */
+const quick = new Map<z.ZodTypeAny, (r: Row) => boolean>([
+  [
+    adapterUserSchema,
+    (r) =>
+      isId(r.id) &&
+      typeof r.email === "string" &&
+      (r.emailVerified === null || isDate(r.emailVerified)) &&
+      isOptional(r.name, "string") &&
+      isOptional(r.image, "string"),
+  ],
+  [
+    adapterAccountSchema,
+    (r) =>
+      isId(r.userId) &&
+      (r.type === "oauth" || r.type === "oidc" || r.type === "email" || r.type === "webauthn") &&
+      typeof r.provider === "string" &&
+      typeof r.providerAccountId === "string" &&
+      isOptional(r.access_token, "string") &&
+      isOptional(r.refresh_token, "string") &&
+      isOptional(r.id_token, "string") &&
+      isOptional(r.scope, "string") &&
+      (r.expires_in == null || (typeof r.expires_in === "number" && !Number.isNaN(r.expires_in))) &&
+      (r.expires_at == null || (typeof r.expires_at === "number" && !Number.isNaN(r.expires_at))) &&
+      (r.token_type == null || (typeof r.token_type === "string" && r.token_type === r.token_type.toLowerCase())),
+  ],
+  [adapterSessionSchema, (r) => typeof r.sessionToken === "string" && isId(r.userId) && isDate(r.expires)],
+  [
+    verificationTokenSchema,
+    (r) => typeof r.identifier === "string" && typeof r.token === "string" && isDate(r.expires),
+  ],
+  [
+    adapterAuthenticatorSchema,
+    (r) =>
+      typeof r.credentialID === "string" &&
+      typeof r.credentialPublicKey === "string" &&
+      typeof r.counter === "number" &&
+      typeof r.credentialDeviceType === "string" &&
+      typeof r.credentialBackedUp === "boolean" &&
+      typeof r.providerAccountId === "string" &&
+      isId(r.userId) &&
+      isOptional(r.transports, "string"),
+  ],
+]);
+
+/** A §2.9 type problem in `value`, as one line, or undefined. */
+export function typeProblem(schema: z.ZodTypeAny, value: unknown): string | undefined {
+  if (value !== null && typeof value === "object" && quick.get(schema)?.(value as Row)) return undefined;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0]!;
+  const path = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+  return `${path}${issue.message}`;
+}
+
+/** The first field of `expected` that `actual` does not hold, or undefined. */
+export function fieldProblem(actual: Row, expected: Row): string | undefined {
+  for (const [key, want] of Object.entries(expected)) {
+    const got = actual[key];
+    const ok =
+      want instanceof Date
+        ? sameSecond(got, want)
+        : want === null || want === undefined
+          ? got == null
+          : key === "id" || key === "userId"
+            ? sameId(got, want)
+            : got === want;
+    if (!ok) return `${key} is ${describeValue(got)}, expected ${describeValue(want)}`;
+  }
+  return undefined;
+}
+
+const changedMark = "\u2060changed";
+
+/** The field a caller changed in an earlier result, when `row` shows that change. */
+export function changedByCaller(row: unknown): string | undefined {
+  if (row === null || typeof row !== "object") return undefined;
+  for (const [key, v] of Object.entries(row as Row)) {
+    if (typeof v === "string" && v.endsWith(changedMark)) return key;
+    if (v instanceof Date && v.getTime() === 0) return key;
+    if (v === -7) return key;
+  }
+  return undefined;
+}
+
+function typed(p: Probe, call: TraceCall, schema: z.ZodTypeAny, value: unknown, what: string): Row {
+  const changed = changedByCaller(value);
+  if (changed)
+    p.fail(
+      `${what} holds a change a caller made to an earlier result (${changed}): the adapter hands out its stored objects instead of copies`,
+      call,
+      undefined,
+      value,
+    );
+  const problem = typeProblem(schema, value);
+  if (problem) p.fail(`${what} has the wrong type: ${problem}`, call, undefined, value);
+  return value as Row;
+}
+
+export function userFields(u: UserRecord): Row {
+  return { id: u.id, email: u.email, emailVerified: u.emailVerified, name: u.name, image: u.image };
+}
+
+/** A user as it is now in the model; `among` names who else it could wrongly be. */
+export function expectUser(p: Probe, call: TraceCall, actual: unknown, user: UserRecord, model: Model): void {
+  const what = `${call.method} result`;
+  if (actual == null)
+    p.fail(
+      `${call.method} found no user, but ${user.label} exists (a record not found after it was written)`,
+      call,
+      user.label,
+      actual,
+    );
+  const row = typed(p, call, adapterUserSchema, actual, what);
+  if (!sameId(row.id, user.id)) {
+    const other = model.users.find((u) => sameId(row.id, u.id));
+    p.fail(
+      other
+        ? `${call.method} returned ${other.label} instead of ${user.label} (the wrong user would be signed in)`
+        : `${call.method} returned a user with an id no user has, instead of ${user.label}`,
+      call,
+      `${user.label} (id ${describeValue(user.id)})`,
+      row.id,
+    );
+  }
+  const problem = fieldProblem(row, userFields(user));
+  if (problem) p.fail(`${what} for ${user.label}: ${problem} (not what was last written)`, call, undefined, row);
+}
+
+/** A getter's "not found": exactly null (§4.2 outputs, §7.3). */
+export function expectNull(p: Probe, call: TraceCall, actual: unknown, why: string): void {
+  if (actual === null) return;
+  if (actual === undefined)
+    p.fail(`${call.method} returned undefined ${why}; it must return null`, call, "null", actual);
+  p.fail(`${call.method} found a record ${why}`, call, "null", actual);
+}
+
+export function accountFields(a: AccountRecord): Row {
+  return { userId: a.user.id, ...a.fields };
+}
+
+export function expectAccount(p: Probe, call: TraceCall, actual: unknown, account: AccountRecord): void {
+  if (actual == null)
+    p.fail(
+      `${call.method} found no account, but ${account.label} is linked (a record not found after it was written)`,
+      call,
+      account.label,
+      actual,
+    );
+  const row = typed(p, call, adapterAccountSchema, actual, `${call.method} result`);
+  const problem = fieldProblem(row, accountFields(account));
+  if (problem) p.fail(`${call.method} result for ${account.label}: ${problem}`, call, undefined, row);
+}
+
+export function expectSession(p: Probe, call: TraceCall, row: Row, session: SessionRecord, what: string): void {
+  const problem = fieldProblem(row, {
+    sessionToken: session.sessionToken,
+    userId: session.user.id,
+    expires: session.expires,
+  });
+  if (problem) p.fail(`${what} for ${session.label}: ${problem}`, call, undefined, row);
+}
+
+export function expectSessionAndUser(
+  p: Probe,
+  call: TraceCall,
+  actual: unknown,
+  session: SessionRecord,
+  model: Model,
+): void {
+  if (actual == null)
+    p.fail(
+      `getSessionAndUser found nothing for ${session.label}, a live session (the user would be signed out)`,
+      call,
+      `${session.label} and ${session.user.label}`,
+      actual,
+    );
+  const row = actual as Row;
+  typed(p, call, adapterSessionSchema, row.session, "getSessionAndUser result.session");
+  typed(p, call, adapterUserSchema, row.user, "getSessionAndUser result.user");
+  if (!sameId(row.user.id, session.user.id)) {
+    const other = model.users.find((u) => sameId(row.user.id, u.id));
+    p.fail(
+      `getSessionAndUser returned ${other?.label ?? "another user"} for ${session.label} of ${session.user.label} (the wrong user would be signed in)`,
+      call,
+      session.user.label,
+      row.user,
+    );
+  }
+  expectSession(p, call, row.session, session, "getSessionAndUser result.session");
+  const problem = fieldProblem(row.user, userFields(session.user));
+  if (problem)
+    p.fail(
+      `getSessionAndUser result.user for ${session.user.label}: ${problem} (not the user as it is now)`,
+      call,
+      undefined,
+      row.user,
+    );
+}
+
+export function expectToken(p: Probe, call: TraceCall, actual: unknown, token: TokenRecord): void {
+  if (actual == null)
+    p.fail(
+      `useVerificationToken found nothing for ${token.label}, a pending token (a valid sign-in link would be refused)`,
+      call,
+      token.label,
+      actual,
+    );
+  const row = typed(p, call, verificationTokenSchema, actual, "useVerificationToken result");
+  const problem = fieldProblem(row, { identifier: token.identifier, token: token.token, expires: token.expires });
+  if (problem) p.fail(`useVerificationToken result for ${token.label}: ${problem}`, call, undefined, row);
+}
+
+export function authenticatorFields(a: AuthenticatorRecord): Row {
+  return { ...a.fields, userId: a.user.id };
+}
+
+export function expectAuthenticator(p: Probe, call: TraceCall, actual: unknown, auth: AuthenticatorRecord): void {
+  if (actual == null)
+    p.fail(
+      `${call.method} found nothing for ${auth.label} (a record not found after it was written)`,
+      call,
+      auth.label,
+      actual,
+    );
+  const row = typed(p, call, adapterAuthenticatorSchema, actual, `${call.method} result`);
+  if (auth.counterChoices) {
+    // Two counter updates raced: either value may have won; the model follows the store.
+    if (!auth.counterChoices.includes(row.counter))
+      p.fail(
+        `${call.method}: counter of ${auth.label} is neither of the two raced values`,
+        call,
+        auth.counterChoices.join(" or "),
+        row.counter,
+      );
+    auth.fields.counter = row.counter;
+    auth.counterChoices = undefined;
+  }
+  const problem = fieldProblem(row, authenticatorFields(auth));
+  if (problem) p.fail(`${call.method} result for ${auth.label}: ${problem}`, call, undefined, row);
+}
+
+/**
+ * Changes a result the way a caller may, so that a store handing out its own
+ * objects (not copies) shows up on the next read.
+ */
+export function scribble(value: unknown, depth = 0): void {
+  if (value === null || typeof value !== "object" || depth > 1) return;
+  try {
+    const row = value as Row;
+    for (const key of Object.keys(row)) {
+      const v = row[key];
+      if (v instanceof Date) v.setTime(0);
+      else if (typeof v === "string") row[key] = `${v}${changedMark}`;
+      else if (typeof v === "number") row[key] = -7;
+      else if (Array.isArray(v)) v.length = 0;
+      else if (v && typeof v === "object") scribble(v, depth + 1);
+    }
+  } catch {
+    // A frozen result cannot be changed by anyone: nothing to learn.
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The real side of a sequence: calls the adapter with a time limit, records
+ * each step for the reproduction, and turns what comes back into either a
+ * Divergence (the run fails) or a warning (the service would tolerate it).
+ */
+import { describeThrown } from "../../lib/errors.js";
+import type { AdapterMethod, AnyAdapter } from "../adapter.js";
+import { describeValue } from "../failure.js";
+import { resolveArgs, type TraceCall, type TraceStep } from "./trace.js";
+
+/** A divergence between adapter and model: the sequence fails and is shrunk. */
+export class Divergence extends Error {
+  constructor(
+    message: string,
+    readonly expected?: string,
+    readonly received?: string,
+    /** The call that showed it, when it is not the step's own (a sweep lookup). */
+    public call?: TraceCall,
+  ) {
+    super(message);
+    this.name = "Divergence";
+  }
+}
+
+export interface ProbeOptions {
+  callTimeoutMs: number;
+  strict: boolean;
+  /** Methods that never settled earlier in this exploration: not called again. */
+  hung: Map<AdapterMethod, string>;
+  /** Warnings of the whole exploration (deduplicated by text). */
+  warnings: Set<string>;
+  /** Methods the sequence may call. */
+  usable: Set<AdapterMethod>;
+}
+
+export type Outcome = { threw: false; value: any } | { threw: true; error: unknown };
+
+const pending = Symbol("pending");
+
+export class Probe {
+  readonly trace: TraceStep[] = [];
+  /** Adapter calls made, steps and sweeps alike. */
+  calls = 0;
+  /** What the run created, for cleanup whatever the model believes. */
+  readonly created = {
+    users: [] as unknown[],
+    accounts: [] as Array<{ provider: string; providerAccountId: string }>,
+    sessions: [] as string[],
+    tokens: [] as Array<{ identifier: string; token: string }>,
+  };
+
+  constructor(
+    readonly adapter: AnyAdapter,
+    readonly options: ProbeOptions,
+  ) {}
+
+  can(method: AdapterMethod): boolean {
+    return this.options.usable.has(method);
+  }
+
+  /** Starts one call; a throw is an outcome, a call that never settles a divergence. */
+  private async invoke(call: TraceCall): Promise<Outcome> {
+    const hungBefore = this.options.hung.get(call.method);
+    if (hungBefore) throw new Divergence(hungBefore, "a result", "no answer", call);
+    this.calls++;
+    let result: unknown;
+    try {
+      result = this.adapter[call.method]!(...resolveArgs(call.args));
+    } catch (error) {
+      return { threw: true, error };
+    }
+    if (typeof (result as PromiseLike<unknown> | null)?.then !== "function") return { threw: false, value: result };
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<typeof pending>((resolve) => {
+      timer = setTimeout(() => resolve(pending), this.options.callTimeoutMs);
+    });
+    try {
+      const settled = await Promise.race([
+        Promise.resolve(result).then(
+          (value): Outcome => ({ threw: false, value }),
+          (error): Outcome => ({ threw: true, error }),
+        ),
+        limit,
+      ]);
+      if (settled === pending) {
+        const message = `${call.method} never settled within ${this.options.callTimeoutMs} ms; not called again`;
+        this.options.hung.set(call.method, message);
+        throw new Divergence(message, "a result", "no answer", call);
+      }
+      return settled;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A step of the sequence: recorded for the reproduction. */
+  async step(call: TraceCall): Promise<Outcome> {
+    this.trace.push({ calls: [call] });
+    return this.invoke(call);
+  }
+
+  /** Calls started together, as two browser tabs or two devices would. */
+  async race(calls: TraceCall[]): Promise<Outcome[]> {
+    this.trace.push({ calls });
+    return Promise.all(calls.map((c) => this.invoke(c)));
+  }
+
+  /** A lookup made to compare adapter and model; not part of the sequence unless it shows a divergence. */
+  async look(call: TraceCall): Promise<Outcome> {
+    return this.invoke(call);
+  }
+
+  /** The value of a call that must not throw. */
+  valueOf(outcome: Outcome, call: TraceCall, consequence: string): any {
+    if (!outcome.threw) return outcome.value;
+    throw new Divergence(
+      `${call.method} threw${consequence ? ` (${consequence})` : ""}`,
+      "a result",
+      `thrown: ${describeThrown(outcome.error)}`,
+      call,
+    );
+  }
+
+  fail(message: string, call: TraceCall | undefined, expected?: string, received?: unknown): never {
+    throw new Divergence(message, expected, received === undefined ? undefined : describeValue(received), call);
+  }
+
+  /** A deviation the service tolerates; `--strict` makes it a failure. */
+  warn(message: string, call?: TraceCall, expected?: string, received?: unknown): void {
+    if (this.options.strict)
+      throw new Divergence(
+        `${message} (a failure under --strict)`,
+        expected,
+        received === undefined ? undefined : describeValue(received),
+        call,
+      );
+    this.options.warnings.add(message);
+  }
+}

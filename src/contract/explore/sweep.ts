@@ -1,0 +1,207 @@
+/**
+ * After a step that writes, every lookup the model can answer: each user by
+ * id and by email (current and former), each account key by user and by
+ * account, each session with its user as it is now, each credential, and
+ * each user's list of authenticators. Records that were deleted are looked
+ * up too: found after deletion is a divergence. Verification tokens have no
+ * lookup that leaves them in place, so only the use commands check them.
+ */
+import { adapterAuthenticatorSchema } from "../../schemas/adapter-models.js";
+import {
+  expectAccount,
+  expectAuthenticator,
+  expectNull,
+  expectSessionAndUser,
+  expectUser,
+  sameId,
+  scribble,
+  typeProblem,
+} from "./compare.js";
+import { type AuthenticatorRecord, type Model, nth, type UserRecord } from "./model.js";
+import type { Probe } from "./probe.js";
+import { Ref, type TraceCall } from "./trace.js";
+
+export const userRef = (u: UserRecord) => new Ref(`${u.label}.id`, u.id);
+
+export async function lookUser(p: Probe, m: Model, user: UserRecord): Promise<void> {
+  if (!p.can("getUser")) return;
+  const call: TraceCall = { method: "getUser", args: [userRef(user)] };
+  const found = p.valueOf(await p.look(call), call, "a sign-in would error");
+  if (user.live) expectUser(p, call, found, user, m);
+  else expectNull(p, call, found, `for ${user.label}, which was deleted (a record found after it was deleted)`);
+  scribble(found);
+}
+
+export async function lookEmail(p: Probe, m: Model, email: string, step = false): Promise<void> {
+  if (!p.can("getUserByEmail")) return;
+  const call: TraceCall = { method: "getUserByEmail", args: [email] };
+  const found = p.valueOf(await (step ? p.step(call) : p.look(call)), call, "an email sign-in would error");
+  const owners = m.usersWithEmail(email);
+  if (owners.length === 0) {
+    const former = m.formerEmails.has(email) || m.users.some((u) => u.email === email);
+    expectNull(
+      p,
+      call,
+      found,
+      former
+        ? `for an email no user has any more (a record found after it was changed or deleted)`
+        : "for an email no user has (another user would be signed in)",
+    );
+  } else {
+    const match = owners.find((u) => found != null && sameId((found as { id?: unknown }).id, u.id)) ?? owners[0]!;
+    expectUser(p, call, found, match, m);
+  }
+  scribble(found);
+}
+
+export async function lookAccountKey(
+  p: Probe,
+  m: Model,
+  provider: string,
+  providerAccountId: string,
+  /** As a step of the sequence, with this one method; otherwise both, as lookups. */
+  only?: "getUserByAccount" | "getAccount",
+): Promise<void> {
+  const step = only !== undefined;
+  const account = m.account(provider, providerAccountId);
+  const why = m.accounts.some((a) => a.provider === provider && a.providerAccountId === providerAccountId)
+    ? "for an account that was unlinked or whose user was deleted (a record found after it was deleted)"
+    : "for an account key no account has (another user's account would sign in)";
+  if (p.can("getUserByAccount") && only !== "getAccount") {
+    const call: TraceCall = { method: "getUserByAccount", args: [{ provider, providerAccountId }] };
+    const found = p.valueOf(await (step ? p.step(call) : p.look(call)), call, "an OAuth sign-in would error");
+    if (account) expectUser(p, call, found, account.user, m);
+    else expectNull(p, call, found, why);
+    scribble(found);
+  }
+  if (p.can("getAccount") && only !== "getUserByAccount") {
+    const call: TraceCall = { method: "getAccount", args: [providerAccountId, provider] };
+    const found = p.valueOf(await (step ? p.step(call) : p.look(call)), call, "a WebAuthn sign-in would error");
+    if (account) expectAccount(p, call, found, account);
+    else expectNull(p, call, found, why);
+    scribble(found);
+  }
+}
+
+export async function lookSession(p: Probe, m: Model, sessionToken: string, step = false): Promise<void> {
+  if (!p.can("getSessionAndUser")) return;
+  const call: TraceCall = { method: "getSessionAndUser", args: [sessionToken] };
+  const found = p.valueOf(
+    await (step ? p.step(call) : p.look(call)),
+    call,
+    "every page of a signed-in user would error",
+  );
+  const session = m.session(sessionToken);
+  if (session && !session.user.live) throw new Error("model: a live session of a deleted user");
+  if (!session) {
+    const was = m.sessions.some((s) => s.sessionToken === sessionToken);
+    expectNull(
+      p,
+      call,
+      found,
+      was
+        ? "for a session that was deleted (a signed-out user would stay signed in)"
+        : "for a session token no session has",
+    );
+  } else if (m.expired(session) && found == null) {
+    // §3: an expired session may already be gone; the service treats both alike.
+  } else expectSessionAndUser(p, call, found, session, m);
+  if (found) {
+    scribble((found as { session?: unknown }).session);
+    scribble((found as { user?: unknown }).user);
+  }
+}
+
+export async function lookCredential(p: Probe, m: Model, credentialID: string, step = false): Promise<void> {
+  if (!p.can("getAuthenticator")) return;
+  const call: TraceCall = { method: "getAuthenticator", args: [credentialID] };
+  const found = p.valueOf(await (step ? p.step(call) : p.look(call)), call, "a passkey sign-in would error");
+  const auth = m.authenticator(credentialID);
+  if (auth) expectAuthenticator(p, call, found, auth);
+  else
+    expectNull(
+      p,
+      call,
+      found,
+      m.authenticators.some((a) => a.fields.credentialID === credentialID)
+        ? "for a credential whose user was deleted (a record found after it was deleted)"
+        : "for a credential ID no authenticator has",
+    );
+  scribble(found);
+}
+
+export async function lookAuthenticatorList(p: Probe, m: Model, userId: unknown, user?: UserRecord): Promise<void> {
+  if (!p.can("listAuthenticatorsByUserId")) return;
+  const call: TraceCall = { method: "listAuthenticatorsByUserId", args: [user ? userRef(user) : userId] };
+  const found = p.valueOf(await p.look(call), call, "passkey sign-in would error");
+  if (!Array.isArray(found)) p.fail("listAuthenticatorsByUserId did not return an array", call, "an array", found);
+  const expected: AuthenticatorRecord[] = user ? m.authenticatorsOf(user) : [];
+  for (const row of found) {
+    const problem = typeProblem(adapterAuthenticatorSchema, row);
+    if (problem) p.fail(`listAuthenticatorsByUserId result has the wrong type: ${problem}`, call, undefined, row);
+    const auth = expected.find((a) => a.fields.credentialID === row.credentialID);
+    if (!auth) {
+      const owner = m.authenticators.find((a) => a.fields.credentialID === row.credentialID);
+      p.fail(
+        owner
+          ? `listAuthenticatorsByUserId(${user?.label ?? "an unknown user"}) returned ${owner.label} of ${owner.user.label}${owner.live ? "" : ", which was deleted"}`
+          : `listAuthenticatorsByUserId(${user?.label ?? "an unknown user"}) returned a credential nobody created`,
+        call,
+        expected.map((a) => a.label).join(", ") || "[]",
+        row,
+      );
+    }
+    expectAuthenticator(p, call, row, auth);
+  }
+  if (found.length !== expected.length) {
+    const missing = expected.filter(
+      (a) => !found.some((r: { credentialID?: unknown }) => r.credentialID === a.fields.credentialID),
+    );
+    p.fail(
+      missing.length > 0
+        ? `listAuthenticatorsByUserId(${user?.label}) is missing ${missing.map((a) => a.label).join(", ")} (a record not found after it was written)`
+        : `listAuthenticatorsByUserId(${user?.label}) returned a credential twice`,
+      call,
+      `${expected.length} authenticators`,
+      found,
+    );
+  }
+  for (const row of found) scribble(row);
+}
+
+/**
+ * Every lookup the model can answer about `focus` (the users a step wrote,
+ * with everything they own and every account key sharing an id with theirs),
+ * or about everything when no focus is given. Steps sweep their focus; the
+ * sequence ends with a full sweep, so damage a step did to records it did
+ * not name (an over-delete, a leak into another user) is found by the end
+ * of the sequence at the latest, and shrinking keeps the sequence minimal.
+ */
+export async function sweep(p: Probe, m: Model, focus?: UserRecord[]): Promise<void> {
+  const mine = focus ? new Set(focus) : undefined;
+  const users = mine ? m.users.filter((u) => mine.has(u)) : m.users;
+  const emails = new Set<string>(m.formerEmails);
+  for (const user of users) {
+    await lookUser(p, m, user);
+    emails.add(user.email);
+    await lookAuthenticatorList(p, m, user.id, user);
+  }
+  for (const email of emails) await lookEmail(p, m, email);
+  const ids = mine ? new Set(m.accounts.filter((a) => mine.has(a.user)).map((a) => a.providerAccountId)) : undefined;
+  const keys = new Set<string>();
+  for (const a of m.accounts) {
+    if (ids && !ids.has(a.providerAccountId)) continue;
+    const key = `${a.provider}\u0000${a.providerAccountId}`;
+    if (keys.has(key)) continue;
+    keys.add(key);
+    await lookAccountKey(p, m, a.provider, a.providerAccountId);
+  }
+  const tokens = new Set(m.sessions.filter((s) => !mine || mine.has(s.user)).map((s) => s.sessionToken));
+  for (const token of tokens) await lookSession(p, m, token);
+  const credentials = new Set(
+    m.authenticators.filter((a) => !mine || mine.has(a.user)).map((a) => a.fields.credentialID),
+  );
+  for (const id of credentials) await lookCredential(p, m, id);
+}
+
+export { nth };

@@ -1,0 +1,334 @@
+/**
+ * Realistic values for exploration. Real users' data is not random hex: it
+ * holds any script, mixed case, punctuation, digit-only ids, one-character
+ * and very long values, and values that differ from another only in case or
+ * in one character. Everything here stays within what real stores keep: no
+ * NUL or other control characters (PostgreSQL text refuses NUL), no lone
+ * surrogates (not valid UTF-8), no leading or trailing whitespace in keys
+ * (MySQL/MariaDB PAD SPACE collations ignore trailing spaces), and lengths
+ * within the VARCHAR(255) columns of the generated and documented schemas.
+ *
+ * Values are generators over a seeded source, not fast-check arbitraries: a
+ * command costs fast-check one integer (its seed), which it still shrinks;
+ * seed 0 draws the simplest value of every kind (first choice, shortest
+ * length, "a"), so a shrunk reproduction reads plainly. Generating with
+ * nested arbitraries cost more than running the step it was for.
+ */
+
+/** A seeded source: `next()` in [0, 1); `simple` draws the first choice and the shortest value. */
+export interface Rng {
+  next(): number;
+  simple: boolean;
+}
+export type Gen<T> = (s: Rng) => T;
+
+/** mulberry32: a tiny, fast, well-distributed 32-bit generator. */
+export function rng(seed: number): Rng {
+  let state = seed >>> 0;
+  return {
+    simple: seed === 0,
+    next() {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    },
+  };
+}
+
+export const int =
+  (min: number, max: number): Gen<number> =>
+  (s) =>
+    s.simple ? min : min + Math.floor(s.next() * (max - min + 1));
+
+export const constant =
+  <T>(value: T): Gen<T> =>
+  () =>
+    value;
+
+export const constantFrom =
+  <T>(...values: T[]): Gen<T> =>
+  (s) =>
+    s.simple ? values[0]! : values[Math.floor(s.next() * values.length)]!;
+
+export const boolean: Gen<boolean> = (s) => !s.simple && s.next() < 0.5;
+
+export const nat: Gen<number> = (s) => (s.simple ? 0 : Math.floor(s.next() * 0x7fffffff));
+
+/** Weighted choice; the first alternative when simple. */
+export function oneof<T>(...alternatives: Array<[weight: number, gen: Gen<T>]>): Gen<T> {
+  const total = alternatives.reduce((sum, [w]) => sum + w, 0);
+  return (s) => {
+    if (s.simple) return alternatives[0]![1](s);
+    let pick = s.next() * total;
+    for (const [weight, gen] of alternatives) {
+      if (pick < weight) return gen(s);
+      pick -= weight;
+    }
+    return alternatives[alternatives.length - 1]![1](s);
+  };
+}
+
+export const map =
+  <T, U>(gen: Gen<T>, f: (value: T) => U): Gen<U> =>
+  (s) =>
+    f(gen(s));
+
+export function record<T extends Record<string, unknown>>(gens: { [K in keyof T]: Gen<T[K]> }): Gen<T> {
+  const keys = Object.keys(gens) as Array<keyof T>;
+  return (s) => {
+    const out = {} as T;
+    for (const key of keys) out[key] = gens[key](s);
+    return out;
+  };
+}
+
+export function tuple<T extends unknown[]>(...gens: { [K in keyof T]: Gen<T[K]> }): Gen<T> {
+  return (s) => gens.map((g) => g(s)) as T;
+}
+
+/** null now and then (never when simple). */
+export const option =
+  <T>(gen: Gen<T>, freq = 2): Gen<T | null> =>
+  (s) =>
+    !s.simple && s.next() < 1 / freq ? null : gen(s);
+
+/** Each key present or not (never all absent when `atLeastOne`). */
+export function partial<T extends Record<string, unknown>>(
+  gens: { [K in keyof T]: Gen<T[K]> },
+  atLeastOne = false,
+): Gen<Partial<T>> {
+  const keys = Object.keys(gens) as Array<keyof T>;
+  return (s) => {
+    const out: Partial<T> = {};
+    for (const key of keys) if (!s.simple && s.next() < 0.5) out[key] = gens[key](s);
+    if (atLeastOne && keys.length > 0 && Object.keys(out).length === 0) {
+      const key = keys[s.simple ? 0 : Math.floor(s.next() * keys.length)]!;
+      out[key] = gens[key](s);
+    }
+    return out;
+  };
+}
+
+/** Code point ranges a real user's data draws from, weighted toward ASCII. */
+const ranges: Array<{ weight: number; from: number; to: number }> = [
+  { weight: 6, from: 0x61, to: 0x7a }, // a-z
+  { weight: 4, from: 0x41, to: 0x5a }, // A-Z
+  { weight: 3, from: 0x30, to: 0x39 }, // 0-9
+  { weight: 2, from: 0x21, to: 0x2f }, // ! " # $ % & ' ( ) * + , - . /
+  { weight: 1, from: 0x3a, to: 0x40 }, // : ; < = > ? @
+  { weight: 1, from: 0x5b, to: 0x60 }, // [ \ ] ^ _ `
+  { weight: 1, from: 0x7b, to: 0x7e }, // { | } ~
+  { weight: 2, from: 0xc0, to: 0x24f }, // Latin accents: é, Ø, ß, ŀ
+  { weight: 1, from: 0x391, to: 0x3c9 }, // Greek
+  { weight: 1, from: 0x410, to: 0x44f }, // Cyrillic
+  { weight: 1, from: 0x5d0, to: 0x5ea }, // Hebrew (right to left)
+  { weight: 1, from: 0x627, to: 0x64a }, // Arabic
+  { weight: 1, from: 0x4e00, to: 0x9fff }, // CJK
+  { weight: 1, from: 0x1f300, to: 0x1faff }, // emoji, outside the BMP
+  { weight: 1, from: 0x300, to: 0x36f }, // combining marks
+];
+
+const totalWeight = ranges.reduce((sum, r) => sum + r.weight, 0);
+
+/** `length` characters drawn from the weighted ranges; `spaces` allows inner spaces (names). */
+function textOf(s: Rng, length: number, spaces: boolean): string {
+  if (s.simple) return "a".repeat(length);
+  let out = "";
+  for (let i = 0; i < length; i++) {
+    if (spaces && i > 0 && i < length - 1 && s.next() < 0.12) {
+      out += " ";
+      continue;
+    }
+    // One draw picks the range and, from what is left of it, the code point.
+    let pick = s.next() * totalWeight;
+    for (const { weight, from, to } of ranges) {
+      if (pick < weight) {
+        out += String.fromCodePoint(from + Math.floor((pick / weight) * (to - from + 1)));
+        break;
+      }
+      pick -= weight;
+    }
+  }
+  return out;
+}
+
+const lengthOf = (s: string) => [...s].length;
+const trimmed = (s: string) => s.trim().length > 0 && s === s.trim();
+
+const text =
+  (min: number, max: number, spaces = false): Gen<string> =>
+  (s) => {
+    // Combining marks or spaces may leave a value that trims differently: draw again.
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const value = textOf(s, int(min, max)(s), spaces);
+      if (trimmed(value)) return value;
+    }
+    return "a".repeat(min);
+  };
+
+/** Short most of the time, sometimes one character, sometimes very long. */
+const sized = (max: number, spaces = false): Gen<string> =>
+  oneof([6, text(1, 12, spaces)], [1, text(1, 1)], [1, text(Math.max(1, max - 20), max, spaces)]);
+
+/** A value used as (part of) a lookup key. */
+export const keyText = (max = 120) => sized(max);
+
+/** Text over a fixed alphabet (digits, hex, base64url). */
+const over =
+  (alphabet: string, min: number, max: number): Gen<string> =>
+  (s) => {
+    const length = int(min, max)(s);
+    if (s.simple) return alphabet[0]!.repeat(length);
+    let out = "";
+    for (let i = 0; i < length; i++) out += alphabet[Math.floor(s.next() * alphabet.length)];
+    return out;
+  };
+
+const digits = (max: number) => over("0123456789", 1, max);
+const base64url = (min: number, max: number) =>
+  over("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min, max);
+const hex = (length: number) => over("0123456789abcdef", length, length);
+
+/** A version-4-shaped uuid, as Auth.js makes session tokens and ids. */
+const uuid: Gen<string> = (s) => {
+  const h = hex(32)(s);
+  const v = constantFrom("8", "9", "a", "b")(s);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${v}${h.slice(17, 20)}-${h.slice(20)}`;
+};
+
+/** Display names: any script, spaces inside, very long, or absent (null). */
+export const displayName: Gen<string | null> = oneof<string | null>([8, sized(200, true)], [1, constant(null)]);
+
+export const imageUrl: Gen<string | null> = oneof<string | null>(
+  [5, map(keyText(60), (path) => `https://images.example.test/${encodeURIComponent(path)}.png`)],
+  [1, constant(null)],
+);
+
+/** The local part of an email: Unicode (internationalised mail), dots, plus tags, digits only. */
+export const emailLocal: Gen<string> = oneof(
+  [6, map(keyText(60), (v) => v.replace(/[@\s]/g, "_"))],
+  [2, (s) => `${keyText(12)(s)}+${keyText(12)(s)}`.replace(/[@\s]/g, ".")],
+  [1, digits(20)],
+);
+
+export const emailDomain = constantFrom(
+  "example.test",
+  "Example.TEST",
+  "mail.example.test",
+  "пример.test",
+  "例え.test",
+);
+
+/** A provider id as configured in an app: short ASCII ids mostly, anything sometimes. */
+export const providerBase: Gen<string> = oneof(
+  [4, constantFrom("github", "google", "GitHub", "vk", "apple", "azure-ad", "email", "a", "x")],
+  [2, keyText(30)],
+);
+
+/** A provider account id: numeric ids, uuids, opaque base64, any text. */
+export const providerAccountIdBase: Gen<string> = oneof(
+  [3, digits(19)],
+  [1, uuid],
+  [2, base64url(1, 43)],
+  [2, keyText(100)],
+);
+
+export const opaqueToken: Gen<string> = oneof([3, uuid], [2, base64url(1, 64)], [1, keyText(100)]);
+
+/** Verification tokens are stored hashed (hex) but a custom hash may yield anything. */
+export const verificationTokenBase: Gen<string> = oneof([3, hex(64)], [1, keyText(64)]);
+
+export const credentialIdBase = base64url(1, 86);
+export const publicKey = map(base64url(4, 120), (v) => v.replace(/-/g, "+").replace(/_/g, "/"));
+
+/** WebAuthn signature counters: usually 0 or small; within a signed 32-bit column. */
+export const counter: Gen<number> = oneof([3, constant(0)], [3, int(1, 1000)], [1, int(1001, 2 ** 31 - 1)]);
+
+/** Seconds from "now" for expiry dates: mostly future, sometimes already past. */
+export const expirySeconds: Gen<number> = oneof([6, int(60, 400 * 24 * 3600)], [1, int(-30 * 24 * 3600, -1)]);
+
+export type Variation = "case" | "char" | "append" | "drop";
+export const variation: Gen<{ kind: Variation; at: number }> = (s) => ({
+  kind: constantFrom<Variation>("case", "char", "append", "drop")(s),
+  at: nat(s),
+});
+
+/**
+ * A near-duplicate of `value`: one letter in the other case, one character
+ * replaced, added or removed. `protect` (the run's salt) is left intact so
+ * the result stays unique to this run. Returns `value` when nothing applies,
+ * so callers check for equality.
+ */
+export function vary(value: string, protect: string, { kind, at }: { kind: Variation; at: number }): string {
+  const chars = [...value];
+  const saltAt = protect ? [...value.slice(0, Math.max(0, value.indexOf(protect)))].length : -1;
+  const saltLength = protect ? [...protect].length : 0;
+  const free = chars.map((_, i) => i).filter((i) => saltAt < 0 || i < saltAt || i >= saltAt + saltLength);
+  const edges = new Set([0, chars.length - 1]);
+  if (free.length === 0) return value;
+  const pick = (candidates: number[]) => candidates[at % candidates.length];
+  switch (kind) {
+    case "case": {
+      const flippable = free.filter((i) => flipCase(chars[i]!) !== chars[i]);
+      const i = pick(flippable);
+      if (i === undefined) return value;
+      chars[i] = flipCase(chars[i]!);
+      break;
+    }
+    case "char": {
+      const i = pick(free)!;
+      chars[i] = nextChar(chars[i]!);
+      break;
+    }
+    case "append": {
+      const i = pick(free)!;
+      chars.splice(i, 0, nextChar(chars[i]!));
+      break;
+    }
+    case "drop": {
+      if (chars.length < 2) return value;
+      const i = pick(free.filter((j) => !edges.has(j) || chars.length > 2))!;
+      chars.splice(i, 1);
+      break;
+    }
+  }
+  const result = chars.join("");
+  return trimmed(result) ? result : value;
+}
+
+function flipCase(c: string): string {
+  const upper = c.toUpperCase();
+  if (upper !== c && lengthOf(upper) === 1) return upper;
+  const lower = c.toLowerCase();
+  return lower !== c && lengthOf(lower) === 1 ? lower : c;
+}
+
+/** The next code point, skipping characters a key must not hold. */
+function nextChar(c: string): string {
+  const code = c.codePointAt(0)!;
+  if (code === 0x7e) return "!";
+  let next = code + 1;
+  if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
+  if (next === 0xfffe || next === 0xffff || next > 0x10ffff) next = 0x41;
+  const s = String.fromCodePoint(next);
+  return /\s/.test(s) ? "A" : s;
+}
+
+/** FNV-1a over a string: a short, stable salt from the run's nonce. */
+export function saltFrom(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  let second = hash ^ 0x5bd1e995;
+  for (let i = text.length - 1; i >= 0; i--) {
+    second ^= text.charCodeAt(i);
+    second = Math.imul(second, 0x01000193);
+  }
+  return ((hash >>> 0).toString(36) + (second >>> 0).toString(36)).slice(0, 10).padEnd(10, "0");
+}
+
+export { lengthOf };
