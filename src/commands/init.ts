@@ -13,7 +13,7 @@ import { type Backend, backends, dialectOf, dialects, schemaFlavours } from "../
 import { type Framework, frameworkCatalog, frameworks } from "../catalog/frameworks.js";
 import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../catalog/provider-kinds.js";
 import type { InitPlan } from "../generators/init.js";
-import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
+import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
 import { shellQuote } from "../lib/shell.js";
@@ -253,7 +253,12 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   const tablesReady = options.install && parsed.backend === "sqlite" && plan.schemaPath !== undefined;
   if (tablesReady) {
     const { applySchema } = await import("../workspace/migrate.js");
-    const result = await applySchema(root, plan.schemaPath!, io.env);
+    const result = await applySchema(root, plan.schemaPath!, io.env).catch((error: unknown) => {
+      throw new CliError(
+        `The files are written and installed, but the auth tables could not be created: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+        { exitCode: ExitCode.contractFailed, hint: "Fix that, then run: npm run db:migrate" },
+      );
+    });
     io.out.write(`Auth tables ready in ${relative(root, result.target) || result.target}.\n`);
   }
   await nextSteps(plan, io, { installed: options.install, root, tablesReady });
@@ -368,7 +373,7 @@ Examples:
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
 terminal, a missing answer is an error naming the flags (or pass --yes).
-Exit codes: 0 set up (or already set up), 1 the install failed (files were written),
+Exit codes: 0 set up (or already set up), 1 the install or creating the SQLite tables failed (files were written),
 2 usage error (nothing written), 130 cancelled at a prompt (nothing written).`,
     )
     .action(async (dir: string | undefined, flags: Record<string, unknown>) => {

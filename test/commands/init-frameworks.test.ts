@@ -4,13 +4,19 @@
  * tsconfig "@/" alias, Next.js 15, a server or hooks file of the user's own).
  * The browser tests prove the same files build and sign in.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { fixture, inProcess, tempDir } from "../helpers.js";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 function app(name: "next" | "sveltekit" | "express") {
   const dir = tempDir(`create-auth-${name}-`);
+  made.push(dir);
   cpSync(fixture("apps", name), dir, { recursive: true });
   return dir;
 }
@@ -47,7 +53,6 @@ describe("init wires the detected framework", () => {
     const pkg = JSON.parse(read(dir, "package.json"));
     pkg.dependencies.next = "15.5.4";
     writeFileSync(join(dir, "package.json"), JSON.stringify(pkg));
-    const { rmSync } = await import("node:fs");
     rmSync(join(dir, "app"), { recursive: true });
     const result = await init(dir, "--protect", "/dashboard/:path*,/settings");
     expect(result.exitCode, result.stderr).toBe(0);
