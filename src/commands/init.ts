@@ -13,7 +13,7 @@ import { type Backend, backends, dialectOf, dialects, schemaFlavours } from "../
 import { type Framework, frameworkCatalog, frameworks } from "../catalog/frameworks.js";
 import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../catalog/provider-kinds.js";
 import type { InitPlan } from "../generators/init.js";
-import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
+import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
 import { shellQuote } from "../lib/shell.js";
@@ -94,8 +94,14 @@ function checkDir(dir: string, shown: string): void {
 
 type Options = z.output<typeof initOptions>;
 
-/** Fills in what flags did not give: defaults under --yes, prompts in a terminal, else an error naming the flags. */
-async function complete(options: Options, io: Io) {
+/**
+ * Fills in what flags did not give: defaults under --yes, prompts in a
+ * terminal, else an error naming the flags. The framework is a fact of the
+ * project, not a choice: detected unless --framework, and asked (detection
+ * preselected) only among the other questions.
+ */
+async function complete(options: Options, io: Io, facts: FrameworkFacts) {
+  const detected = { framework: options.framework ?? facts.framework };
   const given = {
     providers: options.providers,
     backend: options.backend,
@@ -107,8 +113,9 @@ async function complete(options: Options, io: Io) {
     return {
       ...defaults,
       ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
-    } as typeof defaults & typeof given;
-  if (missing.length === 0) return given as Required<typeof given>;
+      ...detected,
+    } as typeof defaults & typeof given & typeof detected;
+  if (missing.length === 0) return { ...given, ...detected } as Required<typeof given> & typeof detected;
   if (!io.interactive) {
     throw new UsageError(
       `init needs ${missing.map((k) => `--${k}`).join(", ")} (no terminal to ask in), or --yes for the defaults.`,
@@ -120,6 +127,16 @@ async function complete(options: Options, io: Io) {
   const choice = (values: readonly string[], hints: Record<string, string> = {}) =>
     values.map((v) => ({ value: v, label: v, hint: hints[v] }));
   const answers = await askInit({
+    framework: options.framework
+      ? undefined
+      : {
+          choices: frameworks.map((f) => ({
+            value: f,
+            label: frameworkCatalog[f].title,
+            hint: f === facts.framework ? `detected: ${facts.reason}` : undefined,
+          })),
+          initial: facts.framework,
+        },
     providers: given.providers
       ? undefined
       : {
@@ -147,7 +164,7 @@ async function complete(options: Options, io: Io) {
           initial: defaults.session,
         },
   });
-  return { ...given, ...answers } as Required<typeof given>;
+  return { ...given, ...detected, ...answers } as Required<typeof given> & { framework: Framework };
 }
 
 /** Each provider with its options: none needed under --yes or in CI, asked in a terminal. */
@@ -183,32 +200,17 @@ function conflicts(o: { backend: Backend; dialect?: string; session: string; kin
   }
 }
 
-/** The framework: --framework, else asked in a terminal (detection as the default), else detected. */
-async function chooseFramework(options: Options, facts: FrameworkFacts, io: Io): Promise<Framework> {
-  if (options.framework) return options.framework;
-  if (options.yes || !io.interactive) return facts.framework;
-  const { askFramework } = await import("../prompts/init.js");
-  return (await askFramework({
-    choices: frameworks.map((f) => ({
-      value: f,
-      label: frameworkCatalog[f].title,
-      hint: f === facts.framework ? `detected: ${facts.reason}` : undefined,
-    })),
-    initial: facts.framework,
-  })) as Framework;
-}
-
 export async function runInit(input: InitInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseOptions(initOptions, input, expectations);
   const root = resolve(io.cwd, options.dir);
   checkDir(root, options.dir);
   const facts = detectFramework(root);
-  const framework = await chooseFramework(options, facts, io);
-  if (options.protect && framework !== "next")
+  if (options.protect && (options.framework ?? facts.framework) !== "next")
     throw new UsageError(
-      `--protect is for Next.js (its proxy/middleware); this project is ${frameworkCatalog[framework].title}.`,
+      `--protect is for Next.js (its proxy/middleware); this project is ${frameworkCatalog[options.framework ?? facts.framework].title}.`,
     );
-  const answers = await complete(options, io);
+  const answers = await complete(options, io, facts);
+  const framework = answers.framework as Framework;
   const parsed = parseOptions(
     initOptions.pick({ providers: true, backend: true, schema: true, session: true }).required(),
     answers,
@@ -251,7 +253,12 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   const tablesReady = options.install && parsed.backend === "sqlite" && plan.schemaPath !== undefined;
   if (tablesReady) {
     const { applySchema } = await import("../workspace/migrate.js");
-    const result = await applySchema(root, plan.schemaPath!, io.env);
+    const result = await applySchema(root, plan.schemaPath!, io.env).catch((error: unknown) => {
+      throw new CliError(
+        `The files are written and installed, but the auth tables could not be created: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+        { exitCode: ExitCode.contractFailed, hint: "Fix that, then run: npm run db:migrate" },
+      );
+    });
     io.out.write(`Auth tables ready in ${relative(root, result.target) || result.target}.\n`);
   }
   await nextSteps(plan, io, { installed: options.install, root, tablesReady });
@@ -366,7 +373,7 @@ Examples:
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
 terminal, a missing answer is an error naming the flags (or pass --yes).
-Exit codes: 0 set up (or already set up), 1 the install failed (files were written),
+Exit codes: 0 set up (or already set up), 1 the install or creating the SQLite tables failed (files were written),
 2 usage error (nothing written), 130 cancelled at a prompt (nothing written).`,
     )
     .action(async (dir: string | undefined, flags: Record<string, unknown>) => {

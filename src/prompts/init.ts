@@ -13,6 +13,7 @@ export interface Choice {
 }
 
 export interface InitQuestions {
+  framework?: { choices: Choice[]; initial: string };
   providers?: { choices: Choice[]; initial: string[] };
   backend?: { choices: Choice[]; initial: string };
   schema?: { choices: Choice[]; initial: string };
@@ -20,6 +21,7 @@ export interface InitQuestions {
 }
 
 export interface InitAnswers {
+  framework?: string;
   providers?: string[];
   backend?: string;
   schema?: string;
@@ -40,6 +42,7 @@ export async function askInit(q: InitQuestions): Promise<InitAnswers> {
     p.select({ message, options: s.choices, initialValue: s.initial }) as Promise<string>;
   const answers = await p.group(
     {
+      framework: q.framework ? select(q.framework, "Framework to wire sign-in into (--framework)") : () => undefined,
       providers: q.providers
         ? () =>
             p.multiselect({
@@ -60,17 +63,6 @@ export async function askInit(q: InitQuestions): Promise<InitAnswers> {
     },
   );
   return answers as InitAnswers;
-}
-
-/** Which framework to wire (--framework), the detected one first. */
-export async function askFramework(q: { choices: Choice[]; initial: string }): Promise<string> {
-  const answer = await p.select({
-    message: "Framework to wire sign-in into (--framework)",
-    options: q.choices,
-    initialValue: q.initial,
-  });
-  if (p.isCancel(answer)) throw cancelled();
-  return answer as string;
 }
 
 /** A spinner while a slow step (the install) runs. */

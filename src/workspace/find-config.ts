@@ -10,6 +10,7 @@ export const usualConfigPlaces = [
   "src/auth.config.ts",
   "lib/auth.ts",
   "src/lib/auth.ts",
+  "src/lib/server/auth.ts",
   "server/auth.ts",
 ];
 

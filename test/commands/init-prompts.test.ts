@@ -14,12 +14,15 @@ async function typed(args: string[], input: Step[]) {
 describe("init in a terminal", () => {
   it("asks the grouped questions no flag answered, then writes and shows the next steps", async () => {
     const keys: Step[] = [
+      ["Framework to wire sign-in into", enter], // detected: none in an empty folder
       ["Sign-in providers", down, down, space, enter], // add email to the preselected credentials
       ["Database adapter", down, enter], // postgres
       ["Entity schema flavour", down, down, enter], // drizzle
       ["Session strategy", down, enter], // database
     ];
     const { result, screen, read } = await typed([], keys);
+    expect(screen).toMatch(/Framework to wire sign-in into \(--framework\)/);
+    expect(screen).toMatch(/detected: no Next\.js, SvelteKit or Express in package\.json/);
     expect(screen).toMatch(/Sign-in providers \(--providers/);
     expect(screen).toMatch(/Database adapter \(--backend\)/);
     expect(screen).toMatch(/Entity schema flavour \(--schema\)/);
@@ -50,7 +53,13 @@ describe("init in a terminal", () => {
   }, 60_000);
 
   it("Ctrl-C cancels with exit 130 and writes nothing", async () => {
-    const { result, screen, dir } = await typed([], [["Sign-in providers", ctrlC]]);
+    const { result, screen, dir } = await typed(
+      [],
+      [
+        ["Framework to wire sign-in into", enter],
+        ["Sign-in providers", ctrlC],
+      ],
+    );
     expect(result.exitCode).toBe(130);
     expect(screen).toMatch(/Cancelled; nothing was written/);
     expect(readdirSync(dir)).toEqual([]);

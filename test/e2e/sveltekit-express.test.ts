@@ -49,6 +49,17 @@ async function init(dir: string, args: string[] = [], env: Record<string, string
 
 const user = { email: "carol@example.com", password: "a long enough password" };
 
+/** Every .ts file of the app, generated ones included, type-checks with the app's own tsconfig and TypeScript. */
+async function typecheck(dir: string) {
+  const result = await execa("node", [join(dir, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", dir], {
+    cwd: dir,
+    reject: false,
+    all: true,
+  });
+  expect(result.all).toBe("");
+  expect(result.exitCode).toBe(0);
+}
+
 describe("framework apps: init --yes, build, start, sign in in Chromium", () => {
   const defer = useCleanup();
 
@@ -87,6 +98,8 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
     const vite = join(dir, "node_modules/vite/bin/vite.js");
     const built = await execa("node", [vite, "build"], { cwd: dir, env: appEnv(), reject: false, all: true });
     expect(built.exitCode, built.all).toBe(0);
+    // The build wrote .svelte-kit/tsconfig.json ($lib, $env types), which the app's tsconfig extends.
+    await typecheck(dir);
     const port = await freePort();
     const server = await startServer(["node", vite, "preview", "--port", String(port), "--strictPort"], {
       cwd: dir,
@@ -103,6 +116,7 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
     expect(out).toContain("created server.ts");
     expect(out).toContain("http://localhost:3000/auth/signin");
     expect(readFileSync(join(dir, "server.ts"), "utf8")).toContain('app.use("/auth", ExpressAuth(authConfig))');
+    await typecheck(dir);
     await addUser(dir, user.email, user.password);
 
     const port = await freePort();

@@ -1,0 +1,148 @@
+/**
+ * init's framework detection and wiring, file by file, without installing:
+ * the fresh apps of fixtures/apps and variations of their layout (src/, the
+ * tsconfig "@/" alias, Next.js 15, a server or hooks file of the user's own).
+ * The browser tests prove the same files build and sign in.
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { fixture, inProcess, tempDir } from "../helpers.js";
+
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+function app(name: "next" | "sveltekit" | "express") {
+  const dir = tempDir(`create-auth-${name}-`);
+  made.push(dir);
+  cpSync(fixture("apps", name), dir, { recursive: true });
+  return dir;
+}
+const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
+const init = (dir: string, ...args: string[]) => inProcess(["init", "--yes", "--no-install", "--dir", dir, ...args]);
+
+describe("init wires the detected framework", () => {
+  it("Next.js: auth.ts with NextAuth's exports, the route handler through @/, AUTH_TRUST_HOST, !.env.example", async () => {
+    const dir = app("next");
+    const result = await init(dir);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const config = read(dir, "auth.ts");
+    expect(config).toContain('import NextAuth, { type NextAuthConfig } from "next-auth";');
+    expect(config).toContain("export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);");
+    expect(config).toContain("const id = user?.id ?? token?.sub;");
+    expect(read(dir, "app/api/auth/[...nextauth]/route.ts")).toContain('import { handlers } from "@/auth";');
+    expect(read(dir, ".env.local")).toMatch(/^AUTH_TRUST_HOST=true$/m);
+    expect(read(dir, ".gitignore")).toMatch(/^\.env\*$[\s\S]*^!\.env\.example$/m);
+    expect(JSON.parse(read(dir, "package.json")).dependencies["next-auth"]).toMatch(/^5\.0\.0-beta\.\d+$/);
+    expect(existsSync(join(dir, "proxy.ts"))).toBe(false);
+    expect(result.stdout).toContain("sign in at http://localhost:3000/api/auth/signin");
+    expect(result.stdout).not.toContain("127.0.0.1");
+  });
+
+  it("Next.js in src/ without the alias: src/auth.ts, a relative import; Next.js 15 --protect writes middleware.ts on Node.js", async () => {
+    const dir = app("next");
+    mkdirSync(join(dir, "src"));
+    cpSync(join(dir, "app"), join(dir, "src/app"), { recursive: true });
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      read(dir, "tsconfig.json").replace(/"paths": \{[^}]*\}/, '"noEmit": true'),
+    );
+    const pkg = JSON.parse(read(dir, "package.json"));
+    pkg.dependencies.next = "15.5.4";
+    writeFileSync(join(dir, "package.json"), JSON.stringify(pkg));
+    rmSync(join(dir, "app"), { recursive: true });
+    const result = await init(dir, "--protect", "/dashboard/:path*,/settings");
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "src/app/api/auth/[...nextauth]/route.ts")).toContain('from "../../../../auth";');
+    const middleware = read(dir, "src/middleware.ts");
+    expect(middleware).toContain('matcher: ["/dashboard/:path*", "/settings"],');
+    expect(middleware).toContain('runtime: "nodejs",');
+    expect(result.stdout).toContain(
+      "src/middleware.ts sends visitors who are not signed in to the sign-in page on: /dashboard/:path*, /settings",
+    );
+  });
+
+  it("Next.js 16 --protect writes proxy.ts through the alias", async () => {
+    const dir = app("next");
+    const result = await init(dir, "--protect", "/dashboard/:path*");
+    expect(result.exitCode, result.stderr).toBe(0);
+    const proxy = read(dir, "proxy.ts");
+    expect(proxy).toContain('import { auth } from "@/auth";');
+    expect(proxy).not.toContain("runtime");
+  });
+
+  it("SvelteKit: the auth module, providers and adapter under src/lib/server, hooks, trustHost", async () => {
+    const dir = app("sveltekit");
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const config = read(dir, "src/lib/server/auth.ts");
+    expect(config).toContain('import "./auth/env";');
+    expect(config).toContain("export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);");
+    expect(config).toContain("trustHost: true,");
+    expect(config).toContain('from "./providers/credentials";');
+    expect(config).toContain('from "./auth/adapter";');
+    expect(read(dir, "src/hooks.server.ts")).toContain('export { handle } from "$lib/server/auth";');
+    expect(read(dir, "src/lib/server/providers/credentials.ts")).toContain('from "../auth/passwords";');
+    const scripts = JSON.parse(read(dir, "package.json")).scripts;
+    expect(scripts["auth:add-user"]).toBe("tsx src/lib/server/auth/add-user.ts");
+    expect(scripts["db:migrate"]).toBe("create-auth migrate src/lib/server/auth/schema.sqlite.sql");
+    expect(existsSync(join(dir, "auth"))).toBe(false);
+    expect(result.stdout).toContain("http://localhost:5173/auth/signin");
+  });
+
+  it("SvelteKit with a hooks file of its own: left alone, and the next steps say the line to add", async () => {
+    const dir = app("sveltekit");
+    writeFileSync(
+      join(dir, "src/hooks.server.ts"),
+      "export const handle = async ({ event, resolve }) => resolve(event);\n",
+    );
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "src/hooks.server.ts")).toBe(
+      "export const handle = async ({ event, resolve }) => resolve(event);\n",
+    );
+    expect(result.stdout).toContain(
+      'src/hooks.server.ts is yours and was left alone; in it: export { handle } from "$lib/server/auth" (or add it with sequence() from @sveltejs/kit/hooks if the file has a handle).',
+    );
+  });
+
+  it("Express: server.ts mounting /auth the Express 5 way, env loaded first, dev and start scripts", async () => {
+    const dir = app("express");
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    const server = read(dir, "server.ts");
+    expect(server.indexOf('import "./auth/load-env.js";')).toBeLessThan(server.indexOf("@auth/express"));
+    expect(server).toContain('app.use("/auth", ExpressAuth(authConfig));');
+    expect(JSON.parse(read(dir, "package.json")).scripts).toMatchObject({
+      dev: "tsx watch server.ts",
+      start: "tsx server.ts",
+    });
+    expect(JSON.parse(read(dir, "package.json")).dependencies).toHaveProperty("@auth/express");
+  });
+
+  it("Express with a server of its own: nothing written over it, the mount line in the next steps", async () => {
+    const dir = app("express");
+    writeFileSync(join(dir, "index.js"), "// the user's server\n");
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(existsSync(join(dir, "server.ts"))).toBe(false);
+    expect(result.stdout).toMatch(/Mount Auth\.js in index\.js: .*app\.use\("\/auth", ExpressAuth\(authConfig\)\)/);
+  });
+
+  it("--framework none keeps the neutral config in a Next.js app; --protect elsewhere is a usage error", async () => {
+    const dir = app("next");
+    const result = await init(dir, "--framework", "none");
+    expect(result.exitCode).toBe(0);
+    expect(read(dir, "auth.ts")).toContain("satisfies AuthConfig;");
+    expect(existsSync(join(dir, "app/api/auth"))).toBe(false);
+    const refused = await init(app("express"), "--protect", "/x");
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/^error: --protect is for Next\.js/);
+    const bad = await init(app("next"), "--framework", "remix");
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/^error: --framework: invalid value "remix"; expected next, sveltekit, express, none/);
+  });
+});
