@@ -7,8 +7,8 @@
  */
 import { writeSync } from "node:fs";
 import { describeThrown, LoadError, UsageError } from "../lib/errors.js";
-import type { ContractCase } from "./case.js";
 import { callsInFlight } from "./calls.js";
+import type { ContractCase } from "./case.js";
 import { allCases } from "./cases/index.js";
 import { loadAdapterModule } from "./loader.js";
 import { channelFd, jobVariable, type WorkerJob, type WorkerMessage, type WorkerPhase } from "./protocol.js";
