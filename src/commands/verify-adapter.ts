@@ -11,6 +11,7 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { type CapabilityName, capabilityNames } from "../contract/capabilities.js";
 import type { ContractCase } from "../contract/case.js";
+import { defaultExploreBudget, parseExploreBudget } from "../contract/exploration.js";
 import { newNonce, newSeed } from "../contract/random.js";
 import { fileReporters, type ReporterName, reporterNames, reporters } from "../contract/reporters/index.js";
 import type { Reporter } from "../contract/reporters/reporter.js";
@@ -44,6 +45,11 @@ export const verifyAdapterOptions = z.object({
   setupTimeout: wholeNumber(1, 3_600_000).default(30_000),
   teardownTimeout: wholeNumber(1, 3_600_000).default(10_000),
   strict: z.boolean().default(false),
+  explore: z.string().optional(),
+  explorePath: z
+    .string()
+    .regex(/^[\w:@.-]+$/, "a replay path as a failure printed it")
+    .optional(),
   concurrency: wholeNumber(1, 64).default(1),
   seed: wholeNumber(0, 2 ** 31 - 1).optional(),
   reporter: z.array(z.enum(reporterNames as [ReporterName, ...ReporterName[]])).default(["pretty"]),
@@ -146,6 +152,8 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
       concurrency: options.concurrency,
       require: options.require,
       strict: options.strict,
+      explore: parseExploreBudget(options.explore),
+      explorePath: options.explorePath,
     },
     { setupMs: options.setupTimeout, caseMs: options.timeout, teardownMs: options.teardownTimeout },
     io,
@@ -197,6 +205,11 @@ export function configure(command: Command, setExitCode: (code: number) => void,
     .option("--setup-timeout <ms>", "time limit for importing the module, its setup() and the factory", "30000")
     .option("--teardown-timeout <ms>", "time limit for the module's teardown()", "10000")
     .option("--strict", "fail on warnings too: deviations the service tolerates")
+    .option(
+      "--explore <n|time>",
+      `random operation sequences checked against a model of the contract: a number of sequences (200) or a time (30s); 0 turns it off (default: ${defaultExploreBudget.runs} sequences, at most ${defaultExploreBudget.timeLimitMs / 1000} s)`,
+    )
+    .option("--explore-path <path>", "replay one exploration sequence (printed with its failure, beside --seed)")
     .option("--concurrency <n>", "cases to run in parallel", "1")
     .option("--seed <n>", "seed for the generated data (the report prints the one it used)")
     .option("--reporter <name>", "pretty, json, junit or github (repeatable)", collect)
@@ -221,6 +234,7 @@ Examples:
   $ create-auth verify-adapter ./adapter.ts --only 'session.*' --seed 1234
   $ create-auth verify-adapter ./adapter.ts --reporter pretty --reporter junit --output-file junit=reports/adapter.xml
   $ create-auth verify-adapter ./adapter.ts --reporter github   # annotations in GitHub Actions
+  $ create-auth verify-adapter ./adapter.ts --explore 2m     # a longer exploration, e.g. nightly
   $ create-auth verify-adapter --list
 
 Exit codes: 0 the adapter satisfies the contract, 1 contract failures, 2 usage or loading error.`,

@@ -5,6 +5,7 @@
  * message written just before the module ends the process still arrives.
  */
 import type { CapabilityName } from "./capabilities.js";
+import type { ExploreBudget } from "./exploration.js";
 import type { RunEvent } from "./runner.js";
 
 export interface WorkerJob {
@@ -21,6 +22,10 @@ export interface WorkerJob {
   concurrency: number;
   require: CapabilityName[];
   strict: boolean;
+  /** null: no exploration. */
+  explore: ExploreBudget;
+  /** Replays one exploration sequence (from a failure's replay flags). */
+  explorePath?: string;
 }
 
 /** The environment variable that carries the job to the worker. */
@@ -28,10 +33,12 @@ export const jobVariable = "CREATE_AUTH_VERIFY_JOB";
 /** The worker's message channel. */
 export const channelFd = 3;
 
-export type WorkerPhase = "import" | "setup" | "factory" | "cases" | "teardown";
+export type WorkerPhase = "import" | "setup" | "factory" | "cases" | "exploration" | "teardown";
 
 export type WorkerMessage =
   | { type: "phase"; phase: WorkerPhase }
+  /** Sent every second while the worker's event loop turns: silence means it is blocked. */
+  | { type: "alive" }
   | { type: "usage-error"; message: string; hint?: string }
   | { type: "loaded"; exportName: string }
   | { type: "load-error"; message: string; hint?: string }

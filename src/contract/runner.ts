@@ -9,6 +9,7 @@ import { type CapabilityName, type CapabilityStatus, capabilityStatus } from "./
 import { type CaseInfo, type ContractCase, caseInfo } from "./case.js";
 import { type Leftovers, recordKinds } from "./cleanup.js";
 import { CaseContext } from "./context.js";
+import type { ExplorationReport } from "./exploration.js";
 import { ContractFailure } from "./failure.js";
 import { newNonce, randomFor } from "./random.js";
 
@@ -47,6 +48,8 @@ export interface RunSummary {
   aborted?: string;
   /** Set when teardown() failed or never settled after the cases ran. */
   teardownError?: string;
+  /** The model-based exploration, when it ran (verify-adapter's --explore). */
+  exploration?: ExplorationReport;
   durationMs: number;
   ok: boolean;
 }

@@ -42,6 +42,7 @@ function phaseName(phase: WorkerPhase, modulePath: string): string {
   if (phase === "setup") return "setup()";
   if (phase === "factory") return "the adapter export (its factory or promise)";
   if (phase === "teardown") return "teardown()";
+  if (phase === "exploration") return "the exploration";
   return "the run";
 }
 
@@ -166,11 +167,11 @@ export function supervise(
     const silenceLimit = limits.caseMs * 2 + 5000;
     const armWatchdog = () => {
       if (watchdog) clearTimeout(watchdog);
-      if (phase !== "cases") return;
+      if (phase !== "cases" && phase !== "exploration") return;
       watchdog = after(silenceLimit, () => {
-        const where = running.size > 0 ? `case ${[...running][0]}` : "the run";
+        const where = running.size > 0 ? `case ${[...running][0]}` : phaseName(phase, job.modulePath);
         abort(
-          `${where} stopped responding: nothing for ${seconds(silenceLimit)} though a case may take ${limits.caseMs} ms; the adapter blocks the process (a loop that never yields?)`,
+          `${where} stopped responding: nothing for ${seconds(silenceLimit)} though a call may take ${limits.caseMs} ms; the adapter blocks the process (a loop that never yields?)`,
         );
       });
     };
@@ -260,7 +261,8 @@ export function supervise(
           : "teardown() never settled: the module left nothing running that could settle it";
         return complete();
       }
-      const where = exitMessage?.during ?? (running.size > 0 ? `case ${[...running][0]}` : "the run");
+      const where =
+        exitMessage?.during ?? (running.size > 0 ? `case ${[...running][0]}` : phaseName(phase, job.modulePath));
       abort(how ? `${how} during ${where}` : `the process stopped during ${where} with nothing left to run`);
     });
   });

@@ -6,14 +6,17 @@
  * never the command's exit code.
  */
 import { writeSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { describeThrown, LoadError, UsageError } from "../lib/errors.js";
+import type { AdapterMethod } from "./adapter.js";
 import { callsInFlight } from "./calls.js";
-import type { ContractCase } from "./case.js";
 import { allCases } from "./cases/index.js";
+import type { RecordKind } from "./cleanup.js";
+import { runExploration } from "./exploration.js";
 import { loadAdapterModule } from "./loader.js";
 import { channelFd, jobVariable, type WorkerJob, type WorkerMessage, type WorkerPhase } from "./protocol.js";
-import { runContract } from "./runner.js";
-import { selectCases } from "./select.js";
+import { type RunEvent, runContract } from "./runner.js";
+import { type Selection, selectRun } from "./select.js";
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
@@ -62,11 +65,14 @@ function watchTheExit(): void {
   });
 }
 
+/** The exploration's name for --only/--skip. */
+const explorePart = "explore";
+
 async function run(job: WorkerJob): Promise<void> {
   watchTheExit();
-  let cases: ContractCase[];
+  let selection: Selection;
   try {
-    cases = await selectCases(allCases, job.only, job.skip);
+    selection = await selectRun(allCases, job.only, job.skip, job.explore ? [explorePart] : []);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     send({ type: "usage-error", message: error.message, hint: error.hint });
@@ -92,17 +98,45 @@ async function run(job: WorkerJob): Promise<void> {
   }
 
   enter("cases");
+  // Only a turning event loop sends these: the supervisor takes silence for a blocked process.
+  const heartbeat = setInterval(() => send({ type: "alive" }), 1000);
+  let end: Extract<RunEvent, { type: "run:end" }> | undefined;
   await runContract({
     adapter,
-    cases,
+    cases: selection.cases,
     seed: job.seed,
     nonce: job.nonce,
     timeoutMs: job.timeoutMs,
     concurrency: job.concurrency,
     require: job.require,
     strict: job.strict,
-    onEvent: (event) => send({ type: "event", event }),
+    onEvent: (event) => {
+      if (event.type === "run:end") end = event;
+      else send({ type: "event", event });
+    },
   });
+  if (end && job.explore && selection.parts.includes(explorePart)) {
+    enter("exploration");
+    const exploration = await runExploration({
+      adapter,
+      budget: job.explore,
+      seed: job.seed,
+      nonce: job.nonce,
+      callTimeoutMs: job.timeoutMs,
+      strict: job.strict,
+      exclude: end.summary.hung.map((h) => h.method as AdapterMethod),
+      replayPath: job.explorePath,
+      // As an import from the folder verify-adapter ran in: "./x.ts", never the bare "x.ts".
+      modulePath: isAbsolute(job.modulePath) || job.modulePath.startsWith(".") ? job.modulePath : `./${job.modulePath}`,
+      exportName: loaded.exportName,
+    });
+    const leftovers = { ...end.summary.leftovers };
+    for (const [kind, n] of Object.entries(exploration.leftovers) as Array<[RecordKind, number]>)
+      leftovers[kind] = (leftovers[kind] ?? 0) + n;
+    end = { ...end, summary: { ...end.summary, exploration, leftovers, ok: end.summary.ok && exploration.ok } };
+  }
+  clearInterval(heartbeat);
+  if (end) send({ type: "event", event: end });
 
   enter("teardown");
   try {

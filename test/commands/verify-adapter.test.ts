@@ -115,7 +115,7 @@ describe("create-auth verify-adapter", () => {
       /--reporter: invalid value "tap"; expected pretty, json, junit, github/,
     ],
     [["verify-adapter", memory, "--only", "user.nope.*"], /--only user\.nope\.\* matches no case/],
-    [["verify-adapter", memory, "--skip", "*"], /--only and --skip leave no case to run/],
+    [["verify-adapter", memory, "--skip", "*"], /--only and --skip leave nothing to run/],
     [["verify-adapter", memory, "--reporter", "json", "--output-file", tempDir()], /--output-file .* is a directory/],
     [
       ["verify-adapter", memory, "--reporter", "junit", "--output-file", `${memory}/report.xml`],

@@ -36,6 +36,20 @@ export const githubReporter: ReporterFactory = (context) => (event) => {
       `::error file=${file},title=${escapeProperty(`required capability: ${cap.name}`)}::${escapeData(`missing ${cap.missing.join(", ")}`)}`,
     );
   }
+  const explored = event.summary.exploration;
+  if (explored?.failure) {
+    const f = explored.failure;
+    const message = [
+      f.message,
+      f.expected !== undefined ? `expected: ${f.expected}` : "",
+      f.received !== undefined ? `received: ${f.received}` : "",
+      ...f.steps.map((step, i) => `${i + 1}. ${step}`),
+      `replay: ${f.replay}`,
+    ].filter(Boolean);
+    lines.push(`::error file=${file},title=adapter contract: exploration::${escapeData(message.join("\n"))}`);
+  }
+  for (const w of explored?.warnings ?? [])
+    lines.push(`::warning file=${file},title=adapter contract: exploration::${escapeData(w)}`);
   const problems = runProblems(event.summary);
   for (const problem of problems.failures)
     lines.push(`::error file=${file},title=adapter contract run::${escapeData(problem)}`);

@@ -69,13 +69,32 @@ export const junitReporter: ReporterFactory = (context) => {
           "  </testsuite>",
         ]
       : [];
-    const failures = summary.failed + summary.unmetRequirements.length;
-    const tests = results.length + summary.unmetRequirements.length + problems.failures.length;
+    const explored = summary.exploration;
+    const exploreSuite = explored
+      ? [
+          `  <testsuite name="${escapeXml(`${context.modulePath}: exploration`)}" tests="1" failures="${explored.failure ? 1 : 0}" errors="0" skipped="0" time="${seconds(explored.durationMs)}">`,
+          `    <testcase name="explore" classname="exploration" time="${seconds(explored.durationMs)}">`,
+          ...(explored.failure
+            ? [
+                `      <failure message="${escapeXml(explored.failure.message)}" type="ContractFailure">${escapeXml(
+                  [...explored.failure.steps.map((step, i) => `${i + 1}. ${step}`), "", explored.failure.snippet].join(
+                    "\n",
+                  ),
+                )}</failure>`,
+              ]
+            : []),
+          "    </testcase>",
+          "  </testsuite>",
+        ]
+      : [];
+    const failures = summary.failed + summary.unmetRequirements.length + (explored?.failure ? 1 : 0);
+    const tests = results.length + summary.unmetRequirements.length + problems.failures.length + (explored ? 1 : 0);
     return [
       '<?xml version="1.0" encoding="UTF-8"?>',
       `<testsuites name="create-auth verify-adapter" tests="${tests}" failures="${failures}" skipped="${summary.skipped}" errors="${problems.failures.length}" time="${seconds(summary.durationMs)}">`,
       ...suites,
       ...requirementSuite,
+      ...exploreSuite,
       ...runSuite,
       "</testsuites>",
       "",

@@ -1,6 +1,6 @@
 /** The default reporter: for people reading a terminal or a CI log. */
 import kleur from "kleur";
-import type { CaseResult, RunEvent } from "../runner.js";
+import type { CaseResult, RunEvent, RunSummary } from "../runner.js";
 import { capabilityTitle, inert, plural, type ReporterFactory, runProblems } from "./reporter.js";
 
 export const prettyReporter: ReporterFactory = (context) => {
@@ -76,6 +76,27 @@ export const prettyReporter: ReporterFactory = (context) => {
     return lines;
   }
 
+  function exploration(summary: RunSummary): string[] {
+    const run = summary.exploration;
+    if (!run) return [];
+    const what = `${plural(run.runs, "random sequence")}, ${plural(run.steps, "step")}, ${(run.durationMs / 1000).toFixed(1)} s`;
+    const lines = ["", `${c.bold("Exploration")} ${c.dim(`(${what})`)}`];
+    const f = run.failure;
+    if (!f) lines.push(`  ${c.green("✓")} the adapter agreed with the model of the contract at every step`);
+    else {
+      lines.push(`  ${c.red("✗")} ${c.red(inert(f.message))}`);
+      if (f.expected !== undefined) lines.push(`     expected: ${c.green(inert(f.expected))}`);
+      if (f.received !== undefined) lines.push(`     received: ${c.red(inert(f.received))}`);
+      lines.push("     the smallest sequence that shows it:");
+      f.steps.forEach((step, i) => lines.push(`       ${i + 1}. ${inert(step)}`));
+      lines.push("     reproduce it with this script:");
+      for (const line of f.snippet.split("\n")) lines.push(`       ${c.dim(inert(line))}`);
+      lines.push(`     replay: create-auth verify-adapter ${context.modulePath} ${f.replay}`);
+    }
+    for (const w of run.warnings) lines.push(`  ${c.yellow("!")} ${inert(w)}`);
+    return lines;
+  }
+
   return (event) => {
     switch (event.type) {
       case "run:start":
@@ -93,7 +114,9 @@ export const prettyReporter: ReporterFactory = (context) => {
           `${summary.skipped} skipped`,
           summary.warnings ? c.yellow(plural(summary.warnings, "warning")) : "0 warnings",
         ];
-        const lines = [...body(results), ...failures(results), ""];
+        if (summary.exploration)
+          counts.push(summary.exploration.ok ? c.green("exploration passed") : c.red("exploration failed"));
+        const lines = [...body(results), ...failures(results), ...exploration(summary), ""];
         const problems = runProblems(summary);
         for (const problem of problems.failures) lines.push(c.red(`✗ ${inert(problem)}`));
         for (const warning of problems.warnings) lines.push(`${c.yellow("!")} ${inert(warning)}`);

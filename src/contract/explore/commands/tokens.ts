@@ -16,7 +16,8 @@ export interface NewToken {
 
 export const newToken: Gen<NewToken> = record({
   identifier: source(emailBase, { fresh: 3, reuse: 4, variant: 2 }),
-  token: source(verificationTokenBase, { fresh: 5, reuse: 2, variant: 2 }),
+  // The service stores a hash of a fresh random token: never the token of another link.
+  token: source(verificationTokenBase, { fresh: 6, reuse: 0, variant: 2 }),
   expiresIn: expirySeconds,
 });
 
@@ -40,8 +41,8 @@ export class CreateVerificationToken extends Step {
     const token = resolve(
       this.t.token,
       [...new Set(m.tokens.map((t) => t.token))],
-      (b) => b,
-      (value) => m.tokens.some((t) => t.identifier === identifier && t.token === value),
+      (b) => `${b}${m.salt}`,
+      (value) => m.tokens.some((t) => t.token === value),
       m.salt,
     );
     const record: TokenRecord = {

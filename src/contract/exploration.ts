@@ -1,0 +1,110 @@
+/**
+ * The model-based exploration (src/contract/explore/) as one part of a
+ * verify-adapter run: its budget from --explore, its result in the run's
+ * summary, so the same reporters show it and the same verdict includes it.
+ */
+import { UsageError } from "../lib/errors.js";
+import type { AdapterMethod, AnyAdapter } from "./adapter.js";
+import type { Leftovers } from "./cleanup.js";
+
+/** Sequences to run, or a time to run them for; exploration is off when null. */
+export type ExploreBudget = { runs?: number; timeLimitMs?: number } | null;
+
+/**
+ * The default: enough sequences to catch what no case names, few enough that
+ * a passing in-memory run stays quick; the time cap keeps slow databases in
+ * check (a real database makes each of the many lookups a round trip).
+ */
+export const defaultExploreBudget = { runs: 40, timeLimitMs: 3000 } as const;
+
+const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** `--explore 200` (sequences), `--explore 30s` or `2m` (time), `--explore 0` (off). */
+export function parseExploreBudget(text: string | undefined): ExploreBudget {
+  if (text === undefined) return { ...defaultExploreBudget };
+  const value = text.trim();
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? null : { runs: Number(value) };
+  const time = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(value);
+  if (time && Number(time[1]) > 0) return { timeLimitMs: Math.round(Number(time[1]) * units[time[2]!]!) };
+  throw new UsageError(
+    `--explore: invalid value "${text}"; expected a number of sequences (200), a time (30s, 2m), or 0 to turn it off.`,
+  );
+}
+
+export interface ExplorationReport {
+  runs: number;
+  steps: number;
+  durationMs: number;
+  ok: boolean;
+  warnings: string[];
+  failure?: {
+    message: string;
+    expected?: string;
+    received?: string;
+    /** The smallest sequence found, one line per step. */
+    steps: string[];
+    /** Runnable TypeScript against the user's module. */
+    snippet: string;
+    /** Flags that replay it. */
+    replay: string;
+  };
+  leftovers: Leftovers;
+}
+
+export interface ExplorationJob {
+  adapter: AnyAdapter;
+  budget: NonNullable<ExploreBudget>;
+  seed: number;
+  nonce: string;
+  callTimeoutMs: number;
+  strict: boolean;
+  /** Methods that never settled in the cases: not called again. */
+  exclude: AdapterMethod[];
+  replayPath?: string;
+  /** How the reproduction imports the module. */
+  modulePath: string;
+  exportName: string;
+}
+
+export async function runExploration(job: ExplorationJob): Promise<ExplorationReport> {
+  const { explore, formatSnippet } = await import("./explore/run.js");
+  const result = await explore({
+    adapter: job.adapter,
+    seed: job.seed,
+    runs: job.budget.runs,
+    timeLimitMs: job.budget.timeLimitMs,
+    callTimeoutMs: job.callTimeoutMs,
+    exclude: job.exclude,
+    strict: job.strict,
+    nonce: job.nonce,
+    replayPath: job.replayPath,
+  });
+  const left = result.leftovers;
+  const leftovers: Leftovers = {};
+  const counts: Array<[keyof Leftovers, number | undefined]> = [
+    ["users", left?.users],
+    ["accounts", left?.accounts],
+    ["sessions", left?.sessions],
+    ["verification tokens", left?.verificationTokens],
+    ["authenticators", left?.authenticators],
+  ];
+  for (const [kind, n] of counts) if (n) leftovers[kind] = n;
+  const failure = result.failure;
+  return {
+    runs: result.runs,
+    steps: result.steps,
+    durationMs: result.durationMs,
+    ok: result.ok,
+    // Leftovers are reported with the run's own; the explorer also words them as a warning.
+    warnings: result.warnings.filter((w) => !w.startsWith("exploration left records")),
+    failure: failure && {
+      message: failure.message,
+      expected: failure.expected,
+      received: failure.received,
+      steps: failure.steps,
+      snippet: formatSnippet(failure, job.modulePath, job.exportName),
+      replay: failure.replay,
+    },
+    leftovers,
+  };
+}
