@@ -115,8 +115,6 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const maxRuns = options.runs ?? (options.timeLimitMs === undefined ? defaultRuns : Number.POSITIVE_INFINITY);
   const timeLimit = options.timeLimitMs ?? Number.POSITIVE_INFINITY;
   const shrinkLimit = options.shrinkTimeLimitMs ?? 30_000;
-  // Dates are relative to one "now" in whole seconds: some stores drop sub-second precision.
-  const now = Math.floor(Date.now() / 1000) * 1000;
 
   let runs = 0;
   let steps = 0;
@@ -151,7 +149,8 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       if (shrinkDeadline === undefined && elapsed() > timeLimit) return true; // budget spent: the rest pass unrun
       if (shrinkDeadline !== undefined && elapsed() > shrinkDeadline) return true; // stop shrinking, keep the smallest
       attempt++;
-      const model = new Model(now, saltFrom(`${options.nonce}:${attempt}`));
+      // Dates are relative to the sequence's start, in whole seconds (some stores drop sub-second precision).
+      const model = new Model(Math.floor(Date.now() / 1000) * 1000, saltFrom(`${options.nonce}:${attempt}`));
       const probe = new Probe(options.adapter, {
         callTimeoutMs: options.callTimeoutMs,
         strict: options.strict ?? false,
