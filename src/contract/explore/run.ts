@@ -6,12 +6,18 @@
  *   adapter operations of §4.2, plus a few races (two calls started
  *   together), and runs them with fc.asyncModelRun against the real adapter
  *   and an in-memory model (model.ts) of what a correct store holds.
- * - Each command resolves its values when it runs, from the model as it is
- *   then (indexes wrap), so any shrunk sub-sequence is still meaningful.
+ * - A command is one integer for fast-check; its values are made from it
+ *   when it runs (values.ts: realistic text of any script, digit-only ids,
+ *   near-duplicates), and resolved against the model as it is then (indexes
+ *   wrap), so any shrunk sub-sequence is still meaningful.
  * - After every write, a sweep (sweep.ts) compares the adapter with the
- *   model through every lookup the model can answer, deleted records
- *   included. Results are scribbled on after the check, so a store that
- *   hands out its own objects shows on the next read.
+ *   model through every lookup the model can answer about the users the
+ *   step wrote (by id, current and former email, account key, session with
+ *   its user as it is now, credential, list by user; deleted records
+ *   included), and every sequence ends with a sweep of everything, which
+ *   finds damage to records a step did not name (over-deletes, leaks).
+ *   Results are scribbled on after the check, so a store that hands out its
+ *   own objects shows on the next read.
  * - The failure policy of issue 9 decides each difference: a broken stated
  *   rule or a misbehaviour a service would show is a Divergence (the
  *   sequence fails and fast-check shrinks it); a deviation the service
