@@ -243,3 +243,26 @@ describe("the snippet runs", () => {
     expect(result.stdout).toMatch(/^expected: null\nreceived: \{\n?\s*identifier: /);
   });
 });
+
+describe("data safety and exclusions", () => {
+  it("counts what it created and could not remove (a deleteUser that deletes nothing)", async () => {
+    const adapter = createMemoryAdapter() as AnyAdapter;
+    const result = await run({ ...adapter, deleteUser: async () => null }, 2, { runs: 30, exclude: [] });
+    expect(result.leftovers?.users).toBeGreaterThan(0);
+    expect(result.warnings).toContainEqual(
+      expect.stringMatching(/^exploration left records it created and could not remove: \d+ users/),
+    );
+  });
+
+  it("never calls an excluded method: the hanging fixture passes with getUserByEmail excluded", async () => {
+    const adapter = await broken("hangs");
+    const result = await run(adapter, 1, { runs: 100, exclude: ["getUserByEmail"] });
+    expect(result.failure?.message).toBeUndefined();
+    expect(result.ok).toBe(true);
+  });
+
+  it("an adapter with no method it can use explores nothing and passes", async () => {
+    const result = await run({ getUser: async () => null }, 1, { exclude: ["getUser"] });
+    expect(result).toMatchObject({ ok: true, runs: 0, steps: 0 });
+  });
+});

@@ -67,11 +67,15 @@ export async function cleanUp(
   }
   for (const token of sessions) await call("deleteSession", token);
   for (const key of accounts) await call("unlinkAccount", key);
+  const deletedBefore = new Set(m.users.filter((u) => !u.live).map((u) => u.id));
   for (const id of users) {
-    const deleted = await call("deleteUser", id);
-    // Still there when deleting failed, or when a lookup finds it (a lookup that throws proves nothing).
-    const found = deleted.ok ? await call("getUser", id) : { ok: true, value: "not deleted" };
-    if (found.ok && found.value != null) into.users++;
+    // A user the sequence deleted is not deleted again (some adapters throw for a missing row).
+    const deleted = deletedBefore.has(id) ? { ok: true } : await call("deleteUser", id);
+    if (usable.has("getUser")) {
+      // Still there when a lookup finds it; a lookup that throws proves nothing.
+      const found = await call("getUser", id);
+      if (found.ok && found.value != null) into.users++;
+    } else if (!deleted.ok) into.users++;
   }
   for (const token of sessions) {
     const found = await call("getSessionAndUser", token);

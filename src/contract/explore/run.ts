@@ -6,12 +6,18 @@
  *   adapter operations of §4.2, plus a few races (two calls started
  *   together), and runs them with fc.asyncModelRun against the real adapter
  *   and an in-memory model (model.ts) of what a correct store holds.
- * - Each command resolves its values when it runs, from the model as it is
- *   then (indexes wrap), so any shrunk sub-sequence is still meaningful.
+ * - A command is one integer for fast-check; its values are made from it
+ *   when it runs (values.ts: realistic text of any script, digit-only ids,
+ *   near-duplicates), and resolved against the model as it is then (indexes
+ *   wrap), so any shrunk sub-sequence is still meaningful.
  * - After every write, a sweep (sweep.ts) compares the adapter with the
- *   model through every lookup the model can answer, deleted records
- *   included. Results are scribbled on after the check, so a store that
- *   hands out its own objects shows on the next read.
+ *   model through every lookup the model can answer about the users the
+ *   step wrote (by id, current and former email, account key, session with
+ *   its user as it is now, credential, list by user; deleted records
+ *   included), and every sequence ends with a sweep of everything, which
+ *   finds damage to records a step did not name (over-deletes, leaks).
+ *   Results are scribbled on after the check, so a store that hands out its
+ *   own objects shows on the next read.
  * - The failure policy of issue 9 decides each difference: a broken stated
  *   rule or a misbehaviour a service would show is a Divergence (the
  *   sequence fails and fast-check shrinks it); a deviation the service
@@ -115,8 +121,6 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const maxRuns = options.runs ?? (options.timeLimitMs === undefined ? defaultRuns : Number.POSITIVE_INFINITY);
   const timeLimit = options.timeLimitMs ?? Number.POSITIVE_INFINITY;
   const shrinkLimit = options.shrinkTimeLimitMs ?? 30_000;
-  // Dates are relative to one "now" in whole seconds: some stores drop sub-second precision.
-  const now = Math.floor(Date.now() / 1000) * 1000;
 
   let runs = 0;
   let steps = 0;
@@ -151,7 +155,8 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       if (shrinkDeadline === undefined && elapsed() > timeLimit) return true; // budget spent: the rest pass unrun
       if (shrinkDeadline !== undefined && elapsed() > shrinkDeadline) return true; // stop shrinking, keep the smallest
       attempt++;
-      const model = new Model(now, saltFrom(`${options.nonce}:${attempt}`));
+      // Dates are relative to the sequence's start, in whole seconds (some stores drop sub-second precision).
+      const model = new Model(Math.floor(Date.now() / 1000) * 1000, saltFrom(`${options.nonce}:${attempt}`));
       const probe = new Probe(options.adapter, {
         callTimeoutMs: options.callTimeoutMs,
         strict: options.strict ?? false,

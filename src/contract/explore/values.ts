@@ -246,8 +246,14 @@ export const publicKey = map(base64url(4, 120), (v) => v.replace(/-/g, "+").repl
 /** WebAuthn signature counters: usually 0 or small; within a signed 32-bit column. */
 export const counter: Gen<number> = oneof([3, constant(0)], [3, int(1, 1000)], [1, int(1001, 2 ** 31 - 1)]);
 
-/** Seconds from "now" for expiry dates: mostly future, sometimes already past. */
-export const expirySeconds: Gen<number> = oneof([6, int(60, 400 * 24 * 3600)], [1, int(-30 * 24 * 3600, -1)]);
+/**
+ * Seconds from "now" for expiry dates: from ten minutes to over a year ahead.
+ * Never in the past: the service only ever stores sessions and tokens that
+ * expire later, and stores with a TTL (Redis) refuse an expiry already
+ * gone. The model still allows an expired record to be gone already (§3),
+ * for sequences that outlive a short expiry.
+ */
+export const expirySeconds: Gen<number> = oneof([3, int(600, 3600)], [6, int(3601, 400 * 24 * 3600)]);
 
 export type Variation = "case" | "char" | "append" | "drop";
 export const variation: Gen<{ kind: Variation; at: number }> = (s) => ({

@@ -213,7 +213,7 @@ export const raceCommands = [
     needs: TwoDevices.needs,
     weight: 1,
     arbitrary: command(
-      tuple(nat, source(opaqueToken), source(opaqueToken), int(60, 400 * 24 * 3600)),
+      tuple(nat, source(opaqueToken), source(opaqueToken), int(600, 400 * 24 * 3600)),
       ([n, a, b, s]) => new TwoDevices(n, [a, b], s),
     ),
   },

@@ -229,7 +229,7 @@ export const sessionCommands = [
   {
     needs: UpdateSession.needs,
     weight: 2,
-    arbitrary: command(tuple(nat, int(60, 400 * 24 * 3600)), ([n, s]) => new UpdateSession(n, s)),
+    arbitrary: command(tuple(nat, int(600, 400 * 24 * 3600)), ([n, s]) => new UpdateSession(n, s)),
   },
   { needs: DeleteSession.needs, weight: 2, arbitrary: command(tokenPick, (t) => new DeleteSession(t)) },
 ];
