@@ -12,9 +12,14 @@ const baseline = time("node", ["-e", "0"], opts);
 const rows = [
   { name: "create-auth --help", ms: time("node", [...bin, "--help"], opts), target: 1.5 },
   {
-    name: "verify-adapter fixtures/adapters/memory.ts (full run)",
-    ms: time("node", [...bin, "verify-adapter", "fixtures/adapters/memory.ts", "--seed", "1"], opts),
+    name: "verify-adapter memory.ts, every case (--explore 0)",
+    ms: time("node", [...bin, "verify-adapter", "fixtures/adapters/memory.ts", "--seed", "1", "--explore", "0"], opts),
     target: 4,
+  },
+  {
+    name: "verify-adapter memory.ts, default (cases + exploration)",
+    ms: time("node", [...bin, "verify-adapter", "fixtures/adapters/memory.ts", "--seed", "1"], opts),
+    target: 5,
   },
   {
     name: "verify-adapter @auth/pg-adapter on PostgreSQL",

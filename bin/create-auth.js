@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // The launcher: Node's compile cache first, in a folder only this user can
-// write (src/lib/compile-cache.ts), then the command line.
+// write (src/lib/compile-cache.ts); for verify-adapter, its worker process at
+// once, so its start overlaps the CLI's (src/contract/spawn-worker.ts); then
+// the command line.
 import { enableCompileCache } from "../dist/cli/compile-cache.js";
+import { prestartWorker } from "../dist/cli/spawn-worker.js";
 
 enableCompileCache();
+prestartWorker();
 const { main } = await import("../dist/cli/create-auth.js");
 await main();

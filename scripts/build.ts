@@ -47,8 +47,10 @@ function commandLine() {
     entryPoints: {
       "create-auth": join(root, "src/cli.ts"),
       "compile-cache": join(root, "src/lib/compile-cache.ts"),
-      // The process that loads a user's adapter module (src/contract/supervisor.ts starts it).
+      // The process that loads a user's adapter module (src/contract/supervisor.ts starts it),
+      // and what the launcher uses to start it early.
       "verify-worker": join(root, "src/contract/worker-entry.ts"),
+      "spawn-worker": join(root, "src/contract/spawn-worker.ts"),
     },
     outdir: join(dist, "cli"),
     bundle: true,

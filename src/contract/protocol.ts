@@ -1,6 +1,7 @@
 /**
  * What the verify-adapter command (the supervisor) and the process that
- * loads the user's module (the worker) say to each other. The worker writes
+ * loads the user's module (the worker) say to each other. The job goes to
+ * the worker's stdin as one JSON line. The worker writes
  * one JSON message per line on file descriptor 3, synchronously, so that a
  * message written just before the module ends the process still arrives.
  */
@@ -28,8 +29,6 @@ export interface WorkerJob {
   explorePath?: string;
 }
 
-/** The environment variable that carries the job to the worker. */
-export const jobVariable = "CREATE_AUTH_VERIFY_JOB";
 /** The worker's message channel. */
 export const channelFd = 3;
 

@@ -5,14 +5,12 @@
  * reported with the phase it happened in, and the worker is stopped once
  * the run is over, whatever the module left open.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
-import { fileURLToPath } from "node:url";
-import { privateTempFolder } from "../lib/compile-cache.js";
 import type { CaseInfo } from "./case.js";
-import { channelFd, jobVariable, type WorkerJob, type WorkerMessage, type WorkerPhase } from "./protocol.js";
+import { channelFd, type WorkerJob, type WorkerMessage, type WorkerPhase } from "./protocol.js";
 import type { CaseResult, RunEvent, RunSummary } from "./runner.js";
+import { takeWorker } from "./spawn-worker.js";
 
 export interface Limits {
   /** Import, setup() and the factory together. */
@@ -32,8 +30,6 @@ export type SupervisedOutcome =
   | { kind: "usage-error" | "load-error"; message: string; hint?: string }
   | { kind: "finished" };
 
-/** dist/cli/verify-worker.js, from src/contract/, dist/contract/ and dist/cli/ alike. */
-export const workerPath = () => fileURLToPath(new URL("../../dist/cli/verify-worker.js", import.meta.url));
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
@@ -66,17 +62,8 @@ export function supervise(
   hooks: SupervisorHooks,
 ): Promise<SupervisedOutcome> {
   return new Promise((resolve) => {
-    const temp = privateTempFolder(io.env);
-    const child: ChildProcess = spawn(process.execPath, [workerPath()], {
-      cwd: job.cwd,
-      env: {
-        ...io.env,
-        // tsx caches compiled modules under the temp folder and runs them from there.
-        ...(temp ? { TMPDIR: temp } : { TSX_DISABLE_CACHE: "1" }),
-        [jobVariable]: JSON.stringify(job),
-      },
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
-    });
+    const child = takeWorker(io.env, job.cwd);
+    child.stdin!.end(`${JSON.stringify(job)}\n`);
     // The module's own output goes to stderr, so stdout stays the report.
     child.stdout!.pipe(io.err, { end: false });
     child.stderr!.pipe(io.err, { end: false });

@@ -14,7 +14,7 @@ import { allCases } from "./cases/index.js";
 import type { RecordKind } from "./cleanup.js";
 import { runExploration } from "./exploration.js";
 import { loadAdapterModule } from "./loader.js";
-import { channelFd, jobVariable, type WorkerJob, type WorkerMessage, type WorkerPhase } from "./protocol.js";
+import { channelFd, type WorkerJob, type WorkerMessage, type WorkerPhase } from "./protocol.js";
 import { type RunEvent, runContract } from "./runner.js";
 import { type Selection, selectRun } from "./select.js";
 
@@ -149,8 +149,22 @@ async function run(job: WorkerJob): Promise<void> {
   // The supervisor ends this process now, whatever the module left open.
 }
 
-export async function startWorker(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const job = JSON.parse(env[jobVariable] ?? "null") as WorkerJob | null;
-  if (!job) throw new Error(`the verify-adapter worker runs only under create-auth (${jobVariable} is not set)`);
+/** The job arrives on stdin, as one JSON line, once the command has parsed its flags. */
+async function readJob(): Promise<WorkerJob | undefined> {
+  let text = "";
+  for await (const chunk of process.stdin) text += chunk;
+  return text.trim() ? (JSON.parse(text) as WorkerJob) : undefined;
+}
+
+export async function startWorker(): Promise<void> {
+  // tsx's module hooks take longest to start: start them while the job is on its way.
+  const warm = import("tsx/esm/api").then((tsx) => tsx.register({ namespace: "create-auth-warm-up" }));
+  warm.catch(() => undefined);
+  const job = await readJob();
+  // No job: the command ended without a run (a usage error, say).
+  if (!job) {
+    finished = true;
+    process.exit(0);
+  }
   await run(job);
 }

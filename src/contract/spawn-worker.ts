@@ -1,0 +1,55 @@
+/**
+ * Starting the worker process (src/contract/worker.ts). The launcher may
+ * start it before the command line is even parsed (`prestartWorker`), so
+ * that the worker's own start — Node, then tsx's module hooks, the slowest
+ * part — overlaps the CLI's; the supervisor then takes that process and
+ * sends it the job on stdin. A worker nobody takes sees its stdin close and
+ * ends.
+ *
+ * This module is loaded by the launcher: it imports only Node's modules and
+ * the compile-cache module.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { privateTempFolder } from "../lib/compile-cache.js";
+
+/** dist/cli/verify-worker.js, from src/contract/, dist/contract/ and dist/cli/ alike. */
+export const workerPath = () => fileURLToPath(new URL("../../dist/cli/verify-worker.js", import.meta.url));
+
+export function spawnWorker(env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
+  const temp = privateTempFolder(env);
+  return spawn(process.execPath, [workerPath()], {
+    cwd,
+    env: {
+      ...env,
+      // tsx caches compiled modules under the temp folder and runs them from there.
+      ...(temp ? { TMPDIR: temp } : { TSX_DISABLE_CACHE: "1" }),
+    },
+    stdio: ["pipe", "pipe", "pipe", "pipe"],
+  });
+}
+
+let early: { child: ChildProcess; cwd: string } | undefined;
+
+/** From the launcher: `create-auth verify-adapter …` (not --help or --list) starts the worker at once. */
+export function prestartWorker(argv: string[] = process.argv): void {
+  const args = argv.slice(2);
+  if (args[0] !== "verify-adapter" || args.some((a) => a === "--help" || a === "-h" || a === "--list")) return;
+  early = { child: spawnWorker(process.env, process.cwd()), cwd: process.cwd() };
+  // Until the supervisor takes it, it must not keep this process alive.
+  early.child.unref();
+  for (const stream of early.child.stdio) (stream as { unref?: () => void } | null)?.unref?.();
+}
+
+/** The prestarted worker, if it was started for this environment and folder; else a new one. */
+export function takeWorker(env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
+  const started = early;
+  early = undefined;
+  if (started && env === process.env && cwd === started.cwd) {
+    started.child.ref();
+    for (const stream of started.child.stdio) (stream as { ref?: () => void } | null)?.ref?.();
+    return started.child;
+  }
+  started?.child.kill();
+  return spawnWorker(env, cwd);
+}
