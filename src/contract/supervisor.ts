@@ -30,7 +30,6 @@ export type SupervisedOutcome =
   | { kind: "usage-error" | "load-error"; message: string; hint?: string }
   | { kind: "finished" };
 
-
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 function phaseName(phase: WorkerPhase, modulePath: string): string {

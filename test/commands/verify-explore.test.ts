@@ -15,7 +15,10 @@ describe("verify-adapter --explore", () => {
   });
 
   it("--explore 0 and --skip explore turn it off", async () => {
-    for (const args of [["--explore", "0"], ["--skip", "explore"]]) {
+    for (const args of [
+      ["--explore", "0"],
+      ["--skip", "explore"],
+    ]) {
       const result = await cli(["verify-adapter", memory, "--only", "user.get.by-id", ...args]);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).not.toMatch(/Exploration/);
@@ -31,7 +34,9 @@ describe("verify-adapter --explore", () => {
     expect(steps.length).toBeLessThanOrEqual(6);
     expect(steps.some((step) => /deleteUser|unlinkAccount/.test(step))).toBe(true);
     expect(first.stdout).toMatch(/import \* as adapterModule from "\/.*delete-user-keeps-sessions\.ts";/);
-    const replay = /^ {5}replay: create-auth verify-adapter \S+ (--seed \d+ --explore-path \S+)$/m.exec(first.stdout)?.[1];
+    const replay = /^ {5}replay: create-auth verify-adapter \S+ (--seed \d+ --explore-path \S+)$/m.exec(
+      first.stdout,
+    )?.[1];
     expect(replay).toBeDefined();
     const again = await cli(["verify-adapter", broken, "--only", "explore", ...replay!.split(" ")]);
     expect(again.exitCode).toBe(1);
