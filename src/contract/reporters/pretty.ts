@@ -88,7 +88,7 @@ export const prettyReporter: ReporterFactory = (context) => {
       if (f.expected !== undefined) lines.push(`     expected: ${c.green(inert(f.expected))}`);
       if (f.received !== undefined) lines.push(`     received: ${c.red(inert(f.received))}`);
       lines.push("     the smallest sequence that shows it:");
-      f.steps.forEach((step, i) => lines.push(`       ${i + 1}. ${inert(step)}`));
+      for (const [i, step] of f.steps.entries()) lines.push(`       ${i + 1}. ${inert(step)}`);
       lines.push("     reproduce it with this script:");
       for (const line of f.snippet.split("\n")) lines.push(`       ${c.dim(inert(line))}`);
       lines.push(`     replay: create-auth verify-adapter ${context.modulePath} ${f.replay}`);
