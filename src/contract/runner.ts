@@ -7,52 +7,13 @@ import { type AnyAdapter, hasMethod } from "./adapter.js";
 import { AdapterCalls, HungMethods } from "./calls.js";
 import { type CapabilityName, type CapabilityStatus, capabilityStatus } from "./capabilities.js";
 import { type CaseInfo, type ContractCase, caseInfo } from "./case.js";
-import { type Leftovers, recordKinds } from "./cleanup.js";
+import type { Leftovers } from "./cleanup.js";
 import { CaseContext } from "./context.js";
-import type { ExplorationReport } from "./exploration.js";
 import { ContractFailure } from "./failure.js";
 import { newNonce, randomFor } from "./random.js";
+import { type CaseResult, type RunSummary, summarize } from "./summary.js";
 
-export type CaseStatus = "passed" | "failed" | "skipped";
-
-export interface CaseResult {
-  case: CaseInfo;
-  status: CaseStatus;
-  durationMs: number;
-  /** Set when failed. */
-  failure?: { message: string; expected?: string; received?: string };
-  /** Set when skipped. */
-  skipReason?: string;
-  /** Deviations the service tolerates (README: the failure policy). */
-  warnings: string[];
-  /** Observations about the adapter as a whole; the summary lists each once. */
-  notes: string[];
-  /** Records the case created that were still there after its cleanup. */
-  leftovers: Leftovers;
-}
-
-export interface RunSummary {
-  seed: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-  warnings: number;
-  notes: string[];
-  /** Capabilities named by --require that the adapter lacks. */
-  unmetRequirements: CapabilityStatus[];
-  /** Records the run created and could not remove, by kind. */
-  leftovers: Leftovers;
-  /** Methods that never settled, and the case where each first did. */
-  hung: Array<{ method: string; caseId: string }>;
-  /** Set when the run did not finish: why, in one line. */
-  aborted?: string;
-  /** Set when teardown() failed or never settled after the cases ran. */
-  teardownError?: string;
-  /** The model-based exploration, when it ran (verify-adapter's --explore). */
-  exploration?: ExplorationReport;
-  durationMs: number;
-  ok: boolean;
-}
+export type { CaseResult, CaseStatus, RunSummary } from "./summary.js";
 
 export type RunEvent =
   | {
@@ -165,33 +126,6 @@ export async function runCase(
   });
 }
 
-export function summarize(
-  results: CaseResult[],
-  context: { seed: number; unmetRequirements: CapabilityStatus[]; hung: HungMethods; started: number },
-  aborted?: string,
-): RunSummary {
-  const count = (status: CaseStatus) => results.filter((r) => r.status === status).length;
-  const leftovers: Leftovers = {};
-  for (const kind of recordKinds) {
-    const total = results.reduce((n, r) => n + (r.leftovers[kind] ?? 0), 0);
-    if (total > 0) leftovers[kind] = total;
-  }
-  return {
-    seed: context.seed,
-    passed: count("passed"),
-    failed: count("failed"),
-    skipped: count("skipped"),
-    warnings: results.reduce((n, r) => n + r.warnings.length, 0),
-    notes: [...new Set(results.flatMap((r) => r.notes))],
-    unmetRequirements: context.unmetRequirements,
-    leftovers,
-    hung: context.hung.entries(),
-    aborted,
-    durationMs: performance.now() - context.started,
-    ok: !aborted && count("failed") === 0 && context.unmetRequirements.length === 0,
-  };
-}
-
 export async function runContract(options: RunOptions): Promise<RunSummary> {
   const emit = options.onEvent ?? (() => undefined);
   const started = performance.now();
@@ -227,7 +161,7 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
 
   const unmetRequirements = capabilities.filter((c) => !c.supported && options.require.includes(c.name));
-  const summary = summarize(results, { seed: options.seed, unmetRequirements, hung, started });
+  const summary = summarize(results, { seed: options.seed, unmetRequirements, hung: hung.entries(), started });
   emit({ type: "run:end", summary, results });
   return summary;
 }

@@ -9,8 +9,9 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import type { CaseInfo } from "./case.js";
 import { channelFd, type WorkerJob, type WorkerMessage, type WorkerPhase } from "./protocol.js";
-import type { CaseResult, RunEvent, RunSummary } from "./runner.js";
+import type { RunEvent } from "./runner.js";
 import { takeWorker } from "./spawn-worker.js";
+import { type CaseResult, type RunSummary, summarize } from "./summary.js";
 
 export interface Limits {
   /** Import, setup() and the factory together. */
@@ -131,21 +132,7 @@ export function supervise(
       const all = runStart.cases.map(
         (info) => results.get(info.id) ?? stopped(info, running.has(info.id) ? "failed" : "skipped"),
       );
-      const count = (status: string) => all.filter((r) => r.status === status).length;
-      const summary: RunSummary = {
-        seed: job.seed,
-        passed: count("passed"),
-        failed: count("failed"),
-        skipped: count("skipped"),
-        warnings: all.reduce((n, r) => n + r.warnings.length, 0),
-        notes: [...new Set(all.flatMap((r) => r.notes))],
-        unmetRequirements: [],
-        leftovers: {},
-        hung: [],
-        aborted: reason,
-        durationMs: performance.now() - started,
-        ok: false,
-      };
+      const summary = summarize(all, { seed: job.seed, unmetRequirements: [], hung: [], started }, reason);
       hooks.event({ type: "run:end", summary, results: all });
       settle({ kind: "finished" });
     };
