@@ -254,6 +254,21 @@ describe("data safety and exclusions", () => {
     );
   });
 
+  it("records left behind are a warning; under strict they fail the run", async () => {
+    // Without deleteUser nothing can remove the users; no sequence deletes one either, so nothing diverges.
+    const lenient = await run(createMemoryAdapter() as AnyAdapter, 4, { runs: 20, exclude: ["deleteUser"] });
+    expect(lenient.ok).toBe(true);
+    expect(lenient.leftovers?.users).toBeGreaterThan(0);
+    const strict = await run(createMemoryAdapter() as AnyAdapter, 4, {
+      runs: 20,
+      exclude: ["deleteUser"],
+      strict: true,
+    });
+    expect(strict.failure).toBeUndefined();
+    expect(strict.ok).toBe(false);
+    expect(strict.warnings).toEqual([expect.stringMatching(/could not remove: \d+ users/)]);
+  });
+
   it("never calls an excluded method: the hanging fixture passes with getUserByEmail excluded", async () => {
     const adapter = await broken("hangs");
     const result = await run(adapter, 1, { runs: 100, exclude: ["getUserByEmail"] });
