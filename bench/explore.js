@@ -54,7 +54,7 @@ const pgModule = await load("fixtures/published/pg-adapter.ts");
 
 const rates = [];
 const divergences = [];
-rates.push(await rate("in-memory adapter", memoryModule.default(), seconds * 1000, 1000));
+rates.push(await rate("in-memory adapter", memoryModule.default(), seconds * 1000, 3000));
 divergences.push(...(await seedsSweep(memoryModule.default(), 50, 100)).map((d) => `memory ${d}`));
 await pgModule.setup();
 try {

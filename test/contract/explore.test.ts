@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import createMemoryAdapter from "../../fixtures/adapters/memory.js";
-import type { AnyAdapter } from "../../src/contract/adapter.js";
+import type { AdapterMethod, AnyAdapter } from "../../src/contract/adapter.js";
 import { type ExploreResult, explore, formatSnippet } from "../../src/contract/explore/run.js";
 import { fixture } from "../helpers.js";
 
@@ -254,6 +254,21 @@ describe("data safety and exclusions", () => {
     );
   });
 
+  it("records left behind are a warning; under strict they fail the run", async () => {
+    // Without deleteUser nothing can remove the users; no sequence deletes one either, so nothing diverges.
+    const lenient = await run(createMemoryAdapter() as AnyAdapter, 4, { runs: 20, exclude: ["deleteUser"] });
+    expect(lenient.ok).toBe(true);
+    expect(lenient.leftovers?.users).toBeGreaterThan(0);
+    const strict = await run(createMemoryAdapter() as AnyAdapter, 4, {
+      runs: 20,
+      exclude: ["deleteUser"],
+      strict: true,
+    });
+    expect(strict.failure).toBeUndefined();
+    expect(strict.ok).toBe(false);
+    expect(strict.warnings).toEqual([expect.stringMatching(/could not remove: \d+ users/)]);
+  });
+
   it("never calls an excluded method: the hanging fixture passes with getUserByEmail excluded", async () => {
     const adapter = await broken("hangs");
     const result = await run(adapter, 1, { runs: 100, exclude: ["getUserByEmail"] });
@@ -264,5 +279,34 @@ describe("data safety and exclusions", () => {
   it("an adapter with no method it can use explores nothing and passes", async () => {
     const result = await run({ getUser: async () => null }, 1, { exclude: ["getUser"] });
     expect(result).toMatchObject({ ok: true, runs: 0, steps: 0 });
+  });
+});
+
+describe("calls that settle late", () => {
+  it("a cleanup call that rejects after its time limit is a leftover, not an unhandled rejection", async () => {
+    const { cleanUp, noLeftovers } = await import("../../src/contract/explore/cleanup.js");
+    const { Model } = await import("../../src/contract/explore/model.js");
+    const { Probe } = await import("../../src/contract/explore/probe.js");
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const usable = new Set<AdapterMethod>(["deleteSession", "getSessionAndUser"]);
+      const adapter: AnyAdapter = {
+        deleteSession: (token: string) =>
+          new Promise((_, reject) => setTimeout(() => reject(new Error(`late failure for ${token}`)), 60)),
+        getSessionAndUser: async () => ({ session: {}, user: {} }),
+      };
+      const hung = new Map<AdapterMethod, string>();
+      const probe = new Probe(adapter, { callTimeoutMs: 20, strict: false, hung, warnings: new Set(), usable });
+      probe.created.sessions.push("stale-token");
+      const leftovers = noLeftovers();
+      await cleanUp(probe, new Model(Date.now(), "salt"), usable, hung, 20, leftovers);
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      expect(unhandled).toEqual([]);
+      expect(leftovers.sessions).toBe(1);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
   });
 });

@@ -40,7 +40,12 @@ async function quietly(
     const limit = new Promise<{ ok: boolean }>((resolve) => {
       timer = setTimeout(() => resolve({ ok: false }), timeoutMs);
     });
-    return await Promise.race([Promise.resolve(result).then((value) => ({ ok: true, value })), limit]);
+    // A rejection is a failed call like a throw (the race alone would also keep a late one handled).
+    const settled = Promise.resolve(result).then(
+      (value) => ({ ok: true, value }),
+      () => ({ ok: false }),
+    );
+    return await Promise.race([settled, limit]);
   } catch {
     return { ok: false };
   } finally {

@@ -89,7 +89,8 @@ export function typeProblem(schema: z.ZodTypeAny, value: unknown): string | unde
 
 /** The first field of `expected` that `actual` does not hold, or undefined. */
 export function fieldProblem(actual: Row, expected: Row): string | undefined {
-  for (const [key, want] of Object.entries(expected)) {
+  for (const key in expected) {
+    const want = expected[key];
     const got = actual[key];
     const ok =
       want instanceof Date

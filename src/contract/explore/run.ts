@@ -134,7 +134,8 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     const leftoverNote = describeLeftovers(leftovers);
     if (leftoverNote) warnings.add(leftoverNote);
     return {
-      ok: true,
+      // Under strict, a warning (records left behind included) fails the run too.
+      ok: !(options.strict && warnings.size > 0),
       runs,
       steps,
       calls,
@@ -205,7 +206,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       }
     }
   }
-  if (failedAt === undefined) return result({ ok: !(options.strict && warnings.size > 0) });
+  if (failedAt === undefined) return result();
 
   const replay = `--seed ${options.seed} --explore-path ${failedAt}`;
   if (!smallest) {
