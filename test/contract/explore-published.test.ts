@@ -13,6 +13,7 @@ import { pathToFileURL } from "node:url";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generatePrismaClient } from "../../scripts/prisma-client.js";
 import type { Backend } from "../../src/catalog/backends.js";
 import type { AnyAdapter } from "../../src/contract/adapter.js";
 import { type ExploreResult, explore } from "../../src/contract/explore/run.js";
@@ -113,6 +114,32 @@ describe("published adapters under exploration", () => {
       const result = await explore({ adapter, seed: 1, runs: 40, callTimeoutMs: 10_000, nonce: suffix, strict: true });
       expect(result.ok).toBe(false);
       expect(result.failure?.message).toMatch(/^(deleteSession|linkAccount) returned .*\(a failure under --strict\)$/);
+      expect(result.failure!.steps.length).toBeLessThanOrEqual(4);
+    } finally {
+      await mod.teardown?.();
+    }
+  }, 240_000);
+
+  it.each(["kysely-postgres.ts", "kysely-sqlite.ts"])(
+    "@auth/kysely-adapter (%s) passes",
+    async (module) => {
+      const results = await exploreModule(await import(fixture("published", module)), 30);
+      expectPassed(results);
+      for (const warning of warningsOf(results)) expect(warning).toMatch(/^deleteSession returned nothing/);
+    },
+    240_000,
+  );
+
+  it("@auth/prisma-adapter fails in a few steps: deleteSession throws for a session that is gone", async () => {
+    await generatePrismaClient();
+    const mod: AdapterModule = await import(fixture("published", "prisma-adapter.ts"));
+    await mod.setup?.();
+    try {
+      const adapter = (await mod.default()) as AnyAdapter;
+      const result = await explore({ adapter, seed: 1, runs: 40, callTimeoutMs: 10_000, nonce: suffix });
+      expect(result.ok).toBe(false);
+      expect(result.failure?.message).toMatch(/^deleteSession threw/);
+      expect(result.failure?.received).toMatch(/P2025|No record was found/);
       expect(result.failure!.steps.length).toBeLessThanOrEqual(4);
     } finally {
       await mod.teardown?.();
