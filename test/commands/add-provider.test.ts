@@ -184,7 +184,7 @@ describe("create-auth add-provider", () => {
     const result = await cli(["add-provider", "social"], { cwd: tempDir() });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(
-      /No auth config found in .*\nLooked for auth\.ts, auth\.config\.ts, src\/auth\.ts, src\/auth\.config\.ts, lib\/auth\.ts, src\/lib\/auth\.ts, server\/auth\.ts/,
+      /No auth config found in .*\nLooked for auth\.ts, auth\.config\.ts, src\/auth\.ts, src\/auth\.config\.ts, lib\/auth\.ts, src\/lib\/auth\.ts, src\/lib\/server\/auth\.ts, server\/auth\.ts/,
     );
   });
 
