@@ -145,4 +145,14 @@ describe("init wires the detected framework", () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/^error: --framework: invalid value "remix"; expected next, sveltekit, express, none/);
   });
+
+  it("next steps ask only for values still empty in .env.local", async () => {
+    const dir = app("express");
+    writeFileSync(join(dir, ".env.local"), "AUTH_VK_ID=51234567\n");
+    const result = await init(dir, "--providers", "social,email");
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toContain("Fill in AUTH_VK_SECRET in .env.local.");
+    expect(result.stdout).not.toMatch(/Fill in .*(AUTH_VK_ID|AUTH_EMAIL_FROM|EMAIL_SERVER)/);
+    expect(result.stdout).toContain("http://localhost:3000/auth/callback/vk");
+  });
 });
