@@ -60,13 +60,14 @@ async function generatedAdapter(backend: Backend, dir: string): Promise<{ adapte
   const load = <T>(path: string) => import(pathToFileURL(join(dir, path)).href) as Promise<T>;
   const { createAdapter } = await load<{ createAdapter(db?: Db): Adapter }>("auth/adapter.js");
   if (backend === "memory") return { adapter: createAdapter(), close: async () => {} };
-  const { openDb } = await load<{ openDb(connection: string): Db }>("auth/db.js");
+  const { openDb } = await load<{ openDb(connection: string, options?: { create?: boolean }): Db }>("auth/db.js");
   const connection = {
     sqlite: join(dir, "auth.db"),
     postgres: `${pgUrl}?options=${encodeURIComponent(`-c search_path=${name}`)}`,
     mysql: `${mysqlUrl}/${name}`,
   }[backend as "sqlite" | "postgres" | "mysql"];
-  const db = openDb(connection);
+  // Like create-auth migrate: the schema scripts may create the SQLite file.
+  const db = openDb(connection, { create: true });
   const dialect = backend === "postgres" ? "postgres" : backend;
   await db.exec(readFileSync(join(dir, `auth/schema.${dialect}.sql`), "utf8"));
   return { adapter: createAdapter(db), close: () => db.close() };
