@@ -298,7 +298,12 @@ async function nextSteps(
   // Only what is still empty; EMAIL_SERVER may stay empty in development, where the link is logged.
   const env = plan.unsetEnv.filter((name) => name !== "EMAIL_SERVER");
   if (env.length) lines.push(`Fill in ${env.join(", ")} in .env.local.`);
-  if (plan.schemaPath && !o.tablesReady) lines.push(`Create the auth tables (safe to repeat): npm run db:migrate`);
+  if (plan.schemaPath && !o.tablesReady)
+    lines.push(
+      plan.schemaPath.endsWith(".sqlite.sql")
+        ? "Create the auth tables (safe to repeat): npm run db:migrate"
+        : "Point DATABASE_URL in .env.local at your database, then create the auth tables (safe to repeat): npm run db:migrate",
+    );
   if (plan.passwords) lines.push("Add a user who signs in with a password: npm run auth:add-user -- you@example.com");
   lines.push(...plan.manualSteps);
   const { port, basePath, devCommand } = frameworkCatalog[plan.framework];

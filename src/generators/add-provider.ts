@@ -5,8 +5,8 @@
  * (the merge init uses). Nothing here writes; a refusal leaves every file
  * as it is.
  */
-import { readFileSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import type { ParsedProvider } from "../schemas/provider-options.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
@@ -86,13 +86,27 @@ function packageChanges(root: string, snippet: ProviderSnippet): { change: FileC
   return { change: changeFile(path, merged.text), notices: merged.kept };
 }
 
+/** `../auth/passwords` from a folder to a .ts file: POSIX separators, no extension, always relative. */
+function moduleSpecifier(fromDir: string, file: string): string {
+  const rel = relative(fromDir, file).split("\\").join("/").replace(/\.ts$/, "");
+  return rel.startsWith(".") ? rel : `./${rel}`;
+}
+
 export async function planAddProvider(request: AddProviderRequest): Promise<AddProviderPlan> {
   const { configPath, root, provider } = request;
   const [{ generateProvider }, { addProviderToConfig }] = await Promise.all([
     import("./provider.js"),
     import("../ast/add-provider.js"),
   ]);
-  const snippet = await generateProvider(provider.kind, provider.options, { importExtension: importExtension(root) });
+  // A project init set up with a database has the password module: a new credentials provider checks through it.
+  const passwords = ["auth/passwords.ts", "src/lib/server/auth/passwords.ts"]
+    .map((p) => join(root, p))
+    .find((p) => existsSync(p));
+  const providerFile = join(dirname(configPath), "providers", "x.ts");
+  const snippet = await generateProvider(provider.kind, provider.options, {
+    importExtension: importExtension(root),
+    passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
+  });
   const configText = readFileSync(configPath, "utf8");
   const edit = addProviderToConfig(
     configText,

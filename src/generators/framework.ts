@@ -91,6 +91,15 @@ export async function generateFramework(request: FrameworkRequest): Promise<Fram
         // Next.js 16 renamed middleware.ts to proxy.ts (and runs it on Node.js); it sits beside app/.
         const name = facts.nextMajor >= 16 ? "proxy.ts" : "middleware.ts";
         const path = posix.join(posix.dirname(facts.appDir), name);
+        const theirs = facts.existing.find(
+          (f) => /(?:^|\/)(?:middleware|proxy)\.\w+$/.test(f) && posix.dirname(f) === posix.dirname(path),
+        );
+        if (theirs) {
+          part.notes.push(
+            `${theirs} is yours and was left alone; to protect ${request.protect.join(", ")}, wrap it with auth() from ${request.configPath} (https://authjs.dev/getting-started/session-management/protecting).`,
+          );
+          break;
+        }
         part.files.push({
           path,
           contents: await renderTemplate("frameworks/next-proxy.ts.hbs", {
@@ -110,14 +119,21 @@ export async function generateFramework(request: FrameworkRequest): Promise<Fram
     case "sveltekit": {
       const hooks = "src/hooks.server.ts";
       const module = configModule(hooks, request);
+      const theirs = facts.existing.find((f) => f.startsWith("src/hooks.server.") && f !== hooks);
+      part.envPath = `${request.authDir}/env.ts`;
+      part.files.push({ path: part.envPath, contents: await renderTemplate("config/sveltekit-env.ts.hbs", {}) });
+      if (theirs) {
+        part.notes.push(
+          `${theirs} is yours and was left alone; in it: export { handle } from "${module}" (or add it with sequence() from @sveltejs/kit/hooks if the file has a handle).`,
+        );
+        break;
+      }
       part.files.push({
         path: hooks,
         contents: await renderTemplate("frameworks/sveltekit-hooks.ts.hbs", { configModule: module }),
       });
       part.instructions[hooks] =
         `export { handle } from "${module}" (or add it with sequence() from @sveltejs/kit/hooks if the file has a handle)`;
-      part.envPath = `${request.authDir}/env.ts`;
-      part.files.push({ path: part.envPath, contents: await renderTemplate("config/sveltekit-env.ts.hbs", {}) });
       break;
     }
     case "express": {

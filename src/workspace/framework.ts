@@ -21,7 +21,14 @@ export interface FrameworkFacts {
   alias: string | undefined;
   /** Express: the file that starts the server, when the project has one. */
   serverFile: string | undefined;
+  /** Framework entry files the project already has in any of their forms (src/hooks.server.js, middleware.ts...). */
+  existing: string[];
 }
+
+/** Files a framework reads by one name in several extensions: a second one beside the user's would clash. */
+const entryFiles = ["src/hooks.server", "middleware", "proxy", "src/middleware", "src/proxy"].flatMap((base) =>
+  ["ts", "js", "mts", "mjs"].map((ext) => `${base}.${ext}`),
+);
 
 const isDir = (path: string) => existsSync(path) && statSync(path).isDirectory();
 const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
@@ -94,5 +101,6 @@ export function detectFramework(root: string): FrameworkFacts {
     nextMajor: majorOf(deps.next) ?? installedMajor(root, "next") ?? 16,
     alias: tsconfigAlias(root),
     serverFile: framework === "express" ? expressServer(root, pkg) : undefined,
+    existing: entryFiles.filter(has),
   };
 }

@@ -184,7 +184,7 @@ describe("create-auth add-provider", () => {
     const result = await cli(["add-provider", "social"], { cwd: tempDir() });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(
-      /No auth config found in .*\nLooked for auth\.ts, auth\.config\.ts, src\/auth\.ts, src\/auth\.config\.ts, lib\/auth\.ts, src\/lib\/auth\.ts, server\/auth\.ts/,
+      /No auth config found in .*\nLooked for auth\.ts, auth\.config\.ts, src\/auth\.ts, src\/auth\.config\.ts, lib\/auth\.ts, src\/lib\/auth\.ts, src\/lib\/server\/auth\.ts, server\/auth\.ts/,
     );
   });
 
@@ -230,5 +230,25 @@ describe("create-auth add-provider", () => {
     expect(result.stdout).toMatch(/\$ create-auth add-provider social --flow vkid/);
     expect(result.stdout).toMatch(/--flow <flow> +how VK signs users in: oauth, vkid \(default: oauth\)/);
     expect(result.stdout).toMatch(/--no-install +add the provider's packages to package\.json without installing them/);
+  });
+
+  it("credentials in a project init set up with a database checks passwords through its password module", async () => {
+    const dir = tempDir();
+    const setup = await inProcess(["init", "--yes", "--no-install", "--providers", "email", "--dir", dir]);
+    expect(setup.exitCode, setup.stderr).toBe(0);
+    // An email-only setup has no password module yet; a credentials one brings it.
+    expect(existsSync(join(dir, "auth/passwords.ts"))).toBe(false);
+    const withPasswords = tempDir();
+    expect((await inProcess(["init", "--yes", "--no-install", "--dir", withPasswords])).exitCode).toBe(0);
+    const result = await inProcess(["add-provider", "credentials", "--id", "staff", "--no-install"], {
+      cwd: withPasswords,
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const staff = read(withPasswords, "providers/staff.ts");
+    expect(staff).toContain('import { verifyUserPassword } from "../auth/passwords.js";');
+    expect(staff).not.toContain("TODO");
+    const skeleton = await inProcess(["add-provider", "credentials", "--no-install"], { cwd: dir });
+    expect(skeleton.exitCode, skeleton.stderr).toBe(0);
+    expect(read(dir, "providers/credentials.ts")).toContain("// TODO: check the password here");
   });
 });

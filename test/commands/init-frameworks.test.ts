@@ -145,4 +145,33 @@ describe("init wires the detected framework", () => {
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/^error: --framework: invalid value "remix"; expected next, sveltekit, express, none/);
   });
+
+  it("next steps ask only for values still empty in .env.local", async () => {
+    const dir = app("express");
+    writeFileSync(join(dir, ".env.local"), "AUTH_VK_ID=51234567\n");
+    const result = await init(dir, "--providers", "social,email");
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toContain("Fill in AUTH_VK_SECRET in .env.local.");
+    expect(result.stdout).not.toMatch(/Fill in .*(AUTH_VK_ID|AUTH_EMAIL_FROM|EMAIL_SERVER)/);
+    expect(result.stdout).toContain("http://localhost:3000/auth/callback/vk");
+  });
+
+  it("a hooks.server.js or middleware.js of the user's own is not doubled by a .ts beside it", async () => {
+    const kit = app("sveltekit");
+    writeFileSync(join(kit, "src/hooks.server.js"), "export const handle = ({ event, resolve }) => resolve(event);\n");
+    const kitResult = await init(kit);
+    expect(kitResult.exitCode, kitResult.stderr).toBe(0);
+    expect(existsSync(join(kit, "src/hooks.server.ts"))).toBe(false);
+    expect(kitResult.stdout).toContain(
+      'src/hooks.server.js is yours and was left alone; in it: export { handle } from "$lib/server/auth"',
+    );
+    const next = app("next");
+    writeFileSync(join(next, "middleware.js"), "export function middleware() {}\n");
+    const nextResult = await init(next, "--protect", "/admin/:path*");
+    expect(nextResult.exitCode, nextResult.stderr).toBe(0);
+    expect(existsSync(join(next, "proxy.ts"))).toBe(false);
+    expect(nextResult.stdout).toContain(
+      "middleware.js is yours and was left alone; to protect /admin/:path*, wrap it with auth() from auth.ts",
+    );
+  });
 });

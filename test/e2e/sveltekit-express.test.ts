@@ -144,7 +144,7 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
 
     const dir = await freshApp("express", defer);
     const out = await init(dir, ["--backend", "postgres"], env);
-    expect(out).toContain("Create the auth tables (safe to repeat): npm run db:migrate");
+    expect(out).toContain("then create the auth tables (safe to repeat): npm run db:migrate");
     expect(existsSync(join(dir, "auth.db"))).toBe(false);
     for (let run = 0; run < 2; run++) {
       const migrated = await execa("npm", ["run", "--silent", "db:migrate"], {

@@ -66,7 +66,7 @@ async function generatedAdapter(backend: Backend, dir: string): Promise<{ adapte
     postgres: `${pgUrl}?options=${encodeURIComponent(`-c search_path=${name}`)}`,
     mysql: `${mysqlUrl}/${name}`,
   }[backend as "sqlite" | "postgres" | "mysql"];
-  // create: the schema script below makes the SQLite file (elsewhere a missing file is an error).
+  // Like create-auth migrate: the schema scripts may create the SQLite file.
   const db = openDb(connection, { create: true });
   const dialect = backend === "postgres" ? "postgres" : backend;
   await db.exec(readFileSync(join(dir, `auth/schema.${dialect}.sql`), "utf8"));

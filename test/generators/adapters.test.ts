@@ -228,7 +228,7 @@ console.log("exists after query:", existsSync(process.env.AUTH_DATABASE_PATH!));
     expect(result.stderr).toBe("");
     expect(result.stdout).toContain("exists after create: false");
     expect(result.stdout).toMatch(
-      /error: The auth tables do not exist in the SQLite database .*run `npm run db:migrate`/,
+      /error: The auth tables do not exist in the SQLite database .*never-created\.db yet: run `npm run db:migrate`/,
     );
     expect(result.stdout).toContain("exists after query: false");
   }, 30_000);
