@@ -6,6 +6,7 @@
 import { UsageError } from "../lib/errors.js";
 import type { AdapterMethod, AnyAdapter } from "./adapter.js";
 import type { Leftovers } from "./cleanup.js";
+import type { ExploreFailure } from "./explore/run.js";
 
 /** Sequences to run, or a time to run them for; exploration is off when null. */
 export type ExploreBudget = { runs?: number; timeLimitMs?: number } | null;
@@ -37,17 +38,8 @@ export interface ExplorationReport {
   durationMs: number;
   ok: boolean;
   warnings: string[];
-  failure?: {
-    message: string;
-    expected?: string;
-    received?: string;
-    /** The smallest sequence found, one line per step. */
-    steps: string[];
-    /** Runnable TypeScript against the user's module. */
-    snippet: string;
-    /** Flags that replay it. */
-    replay: string;
-  };
+  /** The explorer's failure, its reproduction written for the user's module (no trace: not sent). */
+  failure?: Omit<ExploreFailure, "trace">;
   leftovers: Leftovers;
 }
 
