@@ -8,12 +8,14 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
+import { frameworkCatalog } from "../catalog/frameworks.js";
 import { kindCatalog, missingOptions, type ProviderKind, questions, resolveKind } from "../catalog/provider-kinds.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
 import { parseProvider } from "../schemas/provider-options.js";
 import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
+import { detectFramework } from "../workspace/framework.js";
 import { withProjectLock } from "../workspace/lock.js";
 import { detectPackageManager, installCommand, packageManagers } from "../workspace/package-manager.js";
 import { applyPlan, renderDiff } from "../workspace/plan.js";
@@ -142,7 +144,8 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
       lines.push(
         "",
         "Register this callback URL (redirect URI) at the provider:",
-        `  ${callbackUrl(snippet.id, options.baseUrl, io.env)}`,
+        // SvelteKit and Express mount Auth.js at /auth, Next.js at /api/auth.
+        `  ${callbackUrl(snippet.id, options.baseUrl, io.env, frameworkCatalog[detectFramework(root).framework])}`,
       );
     }
     if (snippet.env.length) lines.push("", `Fill in ${snippet.env.map((e) => e.name).join(", ")} in .env.local.`);

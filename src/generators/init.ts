@@ -142,12 +142,17 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   const leftAlone: string[] = [];
   // The SQL adapter ships its own schema.<dialect>.sql; the same path from the schema generator is the same file.
   const fromAdapter = new Set(adapter.files.map((f) => f.path));
+  // The wiring imports the config init writes; when the project keeps a config of its own, the wiring is theirs to add.
+  const ownConfig =
+    otherConfig !== undefined ||
+    (!request.force && changeFile(join(root, configPath), config[0]!.contents)?.before != null);
+  const wiringFiles = ownConfig ? [] : wiring.files;
   const generated: PlannedFile[] = [
     ...(otherConfig ? [] : config),
     ...adapter.files,
     ...schema.files.filter((f) => !fromAdapter.has(f.path)),
     ...loadEnv,
-    ...wiring.files,
+    ...wiringFiles,
     ...(tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : []),
   ];
   if (otherConfig) {
@@ -165,6 +170,14 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     ...Object.entries(wiring.instructions)
       .filter(([path]) => leftAlone.includes(path))
       .map(([path, what]) => `${path} is yours and was left alone; in it: ${what}.`),
+    ...(ownConfig
+      ? Object.entries(wiring.instructions)
+          .filter(([path]) => !existsSync(join(root, path)))
+          .map(
+            ([path, what]) =>
+              `Your auth config was kept, so ${path} was not written; wire it yourself: ${what.replaceAll(configPath, otherConfig ?? configPath)}.`,
+          )
+      : []),
   ];
   if (leftAlone.includes(configPath)) {
     notices.push(`${configPath} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);

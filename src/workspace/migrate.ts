@@ -78,6 +78,12 @@ function explain(error: unknown, dialect: Dialect, target: string): never {
   });
 }
 
+/**
+ * Columns added to a table after it was first generated: CREATE TABLE IF NOT
+ * EXISTS leaves an older table as it is, so migrate adds what it lacks.
+ */
+const addedColumns = [{ table: "users", column: "passwordHash", type: "TEXT" }] as const;
+
 /** Applies `schemaPath` (relative to `root`) and resolves to where it went. */
 export async function applySchema(root: string, schemaPath: string, env: NodeJS.ProcessEnv): Promise<MigrateResult> {
   const file = resolve(root, schemaPath);
@@ -91,11 +97,17 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
 
   if (dialect === "sqlite") {
     const path = resolve(root, projectEnv(root, "AUTH_DATABASE_PATH", env) ?? "./auth.db");
-    type Sqlite = new (path: string) => { exec(sql: string): void; close(): void };
+    type Sqlite = new (
+      path: string,
+    ) => { exec(sql: string): void; close(): void; prepare(sql: string): { all(): { name: string }[] } };
     const Database = loadDriver<Sqlite>(root, "better-sqlite3");
     const db = new Database(path);
     try {
       db.exec(script);
+      for (const { table, column, type } of addedColumns) {
+        const columns = db.prepare(`PRAGMA table_info(${table})`).all();
+        if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN "${column}" ${type}`);
+      }
     } catch (error) {
       explain(error, dialect, path);
     } finally {
@@ -121,6 +133,8 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
     try {
       await client.connect();
       await client.query(script);
+      for (const { table, column, type } of addedColumns)
+        await client.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS "${column}" ${type}`);
     } catch (error) {
       explain(error, dialect, target);
     } finally {
@@ -134,6 +148,13 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
   try {
     connection = await mysql.createConnection({ uri: url, multipleStatements: true, connectTimeout: 10_000 });
     await connection.query(script);
+    for (const { table, column, type } of addedColumns) {
+      // MySQL 8 has no ADD COLUMN IF NOT EXISTS (MariaDB has): ask the catalog first.
+      const [rows] = (await connection.query(
+        `SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = '${table}' AND column_name = '${column}'`,
+      )) as [unknown[], unknown];
+      if (rows.length === 0) await connection.query(`ALTER TABLE ${table} ADD COLUMN \`${column}\` ${type}`);
+    }
   } catch (error) {
     explain(error, dialect, target);
   } finally {

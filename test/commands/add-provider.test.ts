@@ -251,4 +251,13 @@ describe("create-auth add-provider", () => {
     expect(skeleton.exitCode, skeleton.stderr).toBe(0);
     expect(read(dir, "providers/credentials.ts")).toContain("// TODO: check the password here");
   });
+
+  it("the callback URL follows the framework's mount: /auth for Express and SvelteKit", async () => {
+    const dir = tempDir();
+    cpSync(fixture("apps", "express"), dir, { recursive: true });
+    expect((await inProcess(["init", "--yes", "--no-install", "--dir", dir])).exitCode).toBe(0);
+    const result = await inProcess(["add-provider", "social", "--no-install"], { cwd: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toContain("http://localhost:3000/auth/callback/vk");
+  });
 });

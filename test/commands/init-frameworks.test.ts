@@ -174,4 +174,18 @@ describe("init wires the detected framework", () => {
       "middleware.js is yours and was left alone; to protect /admin/:path*, wrap it with auth() from auth.ts",
     );
   });
+
+  it("a Next.js app with an auth config of its own gets no route importing a config init did not write", async () => {
+    const dir = app("next");
+    mkdirSync(join(dir, "lib"));
+    writeFileSync(join(dir, "lib/auth.ts"), "// the team's own config\n");
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(existsSync(join(dir, "app/api/auth/[...nextauth]/route.ts"))).toBe(false);
+    expect(existsSync(join(dir, "auth.ts"))).toBe(false);
+    expect(result.stdout).toContain("An auth config exists at lib/auth.ts; it was left alone.");
+    expect(result.stdout).toContain(
+      "Your auth config was kept, so app/api/auth/[...nextauth]/route.ts was not written; wire it yourself: export { GET, POST } from the handlers of lib/auth.ts.",
+    );
+  });
 });

@@ -50,6 +50,13 @@ afterAll(async () => {
 describe("create-auth migrate", () => {
   it("postgres: creates the five tables, and again changes nothing; DATABASE_URL from the environment", async () => {
     const dir = await project("postgres");
+    // A users table from before password sign-in: migrate adds the column it lacks.
+    const before = new pg.Client({ connectionString: pgUrl });
+    await before.connect();
+    await before.query(
+      'CREATE TABLE users (id VARCHAR(255) PRIMARY KEY, name TEXT, email VARCHAR(255) UNIQUE, "emailVerified" TIMESTAMPTZ, image TEXT)',
+    );
+    await before.end();
     for (let run = 0; run < 2; run++) {
       const result = await cli(["migrate"], { cwd: dir, env: { DATABASE_URL: pgUrl } });
       expect(result.stderr).toBe("");
@@ -71,6 +78,11 @@ describe("create-auth migrate", () => {
       "users",
       "verification_tokens",
     ]);
+    const check = new pg.Client({ connectionString: pgUrl });
+    await check.connect();
+    const columns = await check.query("SELECT column_name FROM information_schema.columns WHERE table_name = 'users'");
+    await check.end();
+    expect(columns.rows.map((r) => r.column_name)).toContain("passwordHash");
   }, 60_000);
 
   it("mysql: DATABASE_URL from .env.local (the password never printed), twice", async () => {
@@ -78,6 +90,9 @@ describe("create-auth migrate", () => {
     // The generated .env.local holds an example URL; the user's real one replaces it.
     const withPassword = mysqlUrl.replace("root@", "root:@");
     writeFileSync(join(dir, ".env.local"), `AUTH_SECRET=x\nDATABASE_URL=${withPassword}\n`);
+    await mysqlAdmin.query(
+      `CREATE TABLE ${name}.users (id VARCHAR(255) PRIMARY KEY, name TEXT, email VARCHAR(255) UNIQUE) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
+    );
     for (let run = 0; run < 2; run++) {
       const result = await cli(["migrate", "auth/schema.mysql.sql"], { cwd: dir, env: {} });
       expect(result.stderr).toBe("");
@@ -89,6 +104,11 @@ describe("create-auth migrate", () => {
       [name],
     );
     expect((rows as { n: number }[])[0]!.n).toBe(5);
+    const [columns] = await mysqlAdmin.query(
+      "SELECT column_name AS c FROM information_schema.columns WHERE table_schema = ? AND table_name = 'users'",
+      [name],
+    );
+    expect((columns as { c: string }[]).map((r) => r.c)).toContain("passwordHash");
   }, 60_000);
 
   it("a server that is down: one line naming the server and what to do, exit 1", async () => {
@@ -105,9 +125,12 @@ describe("create-auth migrate", () => {
     expect(down.stderr).toMatch(/^error: Cannot reach MySQL\/MariaDB at 127\.0\.0\.1:1\/app \(ECONNREFUSED\)/);
   }, 60_000);
 
-  it("sqlite: creates auth.db where AUTH_DATABASE_PATH says, idempotently", async () => {
+  it("sqlite: creates the tables, adds passwordHash to an older users table, idempotently", async () => {
     const dir = await project("sqlite");
     expect(existsSync(join(dir, "auth.db"))).toBe(false);
+    const old = new Database(join(dir, "auth.db"));
+    old.exec("CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, email TEXT UNIQUE)");
+    old.close();
     for (let run = 0; run < 2; run++) {
       const result = await cli(["migrate"], { cwd: dir, env: {} });
       expect(result.stderr).toBe("");
@@ -115,6 +138,8 @@ describe("create-auth migrate", () => {
     }
     const db = new Database(join(dir, "auth.db"), { readonly: true });
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+    const columns = db.prepare("PRAGMA table_info(users)").all() as { name: string }[];
+    expect(columns.map((c) => c.name)).toContain("passwordHash");
     db.close();
     expect(tables).toEqual(
       ["accounts", "authenticators", "sessions", "users", "verification_tokens"].map((n) => ({ name: n })),

@@ -5,7 +5,8 @@
  * waited on until it answers, an SMTP sink.
  *
  * Installing Next.js or SvelteKit takes minutes, and better-sqlite3 builds
- * from source, so each app is installed once into .cache/e2e-apps/ (keyed by
+ * from source (once for all apps: its build is copied in, from this
+ * repository's own when the versions match), so each app is installed once into .cache/e2e-apps/ (keyed by
  * the fixture and the catalog) with its own dependencies and the packages
  * init will add, in node_modules and package-lock.json; its package.json
  * stays the fresh one. A test gets a copy whose node_modules is hard-linked
@@ -66,7 +67,7 @@ async function template(name: AppName): Promise<string> {
   const packages = [...initPackages[name], ...common].map((p) => `${p}@${dependencyVersions[p]}`);
   const hash = createHash("sha256");
   for (const file of filesOf(fixture)) hash.update(file).update(readFileSync(join(fixture, file)));
-  hash.update(packages.join(" ")).update(process.version).update("locked-v2");
+  hash.update(packages.join(" ")).update(process.version).update("locked-v3");
   const dir = join(root, ".cache/e2e-apps", `${name}-${hash.digest("hex").slice(0, 12)}`);
   if (existsSync(join(dir, ".ready"))) return dir;
   rmSync(dir, { recursive: true, force: true });
@@ -75,13 +76,42 @@ async function template(name: AppName): Promise<string> {
   const env = userEnv();
   // Installed and locked with the packages init adds, then the fresh package.json put back: init's own install
   // finds the lockfile agreeing with what it adds, so it neither downloads nor rebuilds better-sqlite3.
-  // better-sqlite3's build approved the way init approves it (npm 11 runs no install script otherwise).
+  // better-sqlite3's install script (a two-minute native build) denied here: one build serves every template.
+  // npm does not run a script an approval allows later on a package already installed, so init's install keeps it.
   const fresh = JSON.parse(readFileSync(join(fixture, "package.json"), "utf8")) as Record<string, unknown>;
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ ...fresh, allowScripts: { "better-sqlite3": true } }));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ ...fresh, allowScripts: { "better-sqlite3": false } }));
   await execa("npm", ["install", "--no-audit", "--no-fund", "--save-dev", ...packages], { cwd: dir, env });
+  const installed = join(dir, "node_modules/better-sqlite3");
+  cpSync(await betterSqliteBuild(versionOf(installed)), join(installed, "build"), { recursive: true });
   cpSync(join(fixture, "package.json"), join(dir, "package.json"));
   writeFileSync(join(dir, ".ready"), new Date().toISOString());
   return dir;
+}
+
+const versionOf = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
+
+/** A build/ folder of better-sqlite3 `version` for this Node: this repository's own when it is that version, else built once. */
+async function betterSqliteBuild(version: string): Promise<string> {
+  const own = join(root, "node_modules/better-sqlite3");
+  if (versionOf(own) === version && existsSync(join(own, "build/Release/better_sqlite3.node")))
+    return join(own, "build");
+  const dir = join(root, ".cache/e2e-apps", `better-sqlite3-${version}-${process.version}`);
+  if (!existsSync(join(dir, ".ready"))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({
+        private: true,
+        dependencies: { "better-sqlite3": version },
+        allowScripts: { "better-sqlite3": true },
+      }),
+    );
+    await execa("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env: userEnv() });
+    writeFileSync(join(dir, ".ready"), new Date().toISOString());
+  }
+  return join(dir, "node_modules/better-sqlite3/build");
 }
 
 /** A fresh copy of app `name` in a temp dir, its node_modules hard-linked from the installed template. */

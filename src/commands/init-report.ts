@@ -1,0 +1,71 @@
+/**
+ * What init tells the user once the plan is made: every file created,
+ * updated or left alone (with --dry-run, the diff first), then the next
+ * steps, which ask only for what is still missing.
+ */
+import { relative, resolve } from "node:path";
+import { frameworkCatalog } from "../catalog/frameworks.js";
+import type { InitPlan } from "../generators/init.js";
+import type { Io } from "../lib/io.js";
+import { shellQuote } from "../lib/shell.js";
+import { detectPackageManager, installCommand } from "../workspace/package-manager.js";
+import { callbackUrl } from "../workspace/project.js";
+
+const show = (root: string, path: string) => relative(root, path) || ".";
+
+/** What changed, what was left alone and what was kept; with --dry-run, the diff first. */
+export async function reportPlan(plan: InitPlan, root: string, _io: Io, dryRun: boolean): Promise<string> {
+  const lines: string[] = [];
+  if (dryRun && plan.changes.length)
+    lines.push(await (await import("../workspace/plan.js")).renderDiff(plan.changes, root), "");
+  const verb = (before: string | null) =>
+    dryRun ? (before === null ? "would create" : "would update") : before === null ? "created" : "updated";
+  for (const c of plan.changes) lines.push(`${verb(c.before)} ${show(root, c.path)}`);
+  for (const path of plan.leftAlone) lines.push(`left alone ${path} (exists with other contents; --force replaces it)`);
+  if (!plan.changes.length) lines.push("Auth is already set up here; nothing changed.");
+  for (const n of plan.notices) lines.push(`note: ${n}`);
+  if (dryRun) lines.push("", `Dry run: ${plan.changes.length} file(s) would change; nothing was written.`);
+  return `${lines.join("\n")}\n`;
+}
+
+export async function nextSteps(
+  plan: InitPlan,
+  io: Io,
+  o: { installed: boolean; root: string; tablesReady: boolean },
+): Promise<void> {
+  const lines: string[] = [];
+  if (o.root !== resolve(io.cwd)) {
+    // A path that climbs out of the cwd reads better absolute.
+    const fromCwd = relative(io.cwd, o.root);
+    lines.push(`cd ${shellQuote(fromCwd.startsWith("..") ? o.root : fromCwd)}`);
+  }
+  if (!o.installed)
+    lines.push(`Install the dependencies: ${installCommand(detectPackageManager(o.root, io.env).manager).join(" ")}`);
+  // Only what is still empty; EMAIL_SERVER may stay empty in development, where the link is logged.
+  const env = plan.unsetEnv.filter((name) => name !== "EMAIL_SERVER");
+  if (env.length) lines.push(`Fill in ${env.join(", ")} in .env.local.`);
+  if (plan.schemaPath && !o.tablesReady)
+    lines.push(
+      plan.schemaPath.endsWith(".sqlite.sql")
+        ? "Create the auth tables (safe to repeat): npm run db:migrate"
+        : "Point DATABASE_URL in .env.local at your database, then create the auth tables (safe to repeat): npm run db:migrate",
+    );
+  if (plan.passwords) lines.push("Add a user who signs in with a password: npm run auth:add-user -- you@example.com");
+  lines.push(...plan.manualSteps);
+  const { port, basePath, devCommand } = frameworkCatalog[plan.framework];
+  if (plan.framework !== "none")
+    lines.push(`Start the app (${devCommand}) and sign in at http://localhost:${port}${basePath}/signin`);
+  const redirecting = plan.snippets.filter((s) => s.hasCallback);
+  for (const s of redirecting)
+    lines.push(
+      `Register the callback URL of "${s.id}" at the provider: ${callbackUrl(s.id, undefined, io.env, frameworkCatalog[plan.framework])}`,
+    );
+  if ("verify-adapter" in plan.scripts) lines.push("Check the adapter against the contract: npm run verify-adapter");
+  lines.push(
+    ...plan.snippets.flatMap((s) =>
+      s.notes.filter((n) => !n.startsWith("Needs ") && !(plan.passwords && n.startsWith("Add a user"))),
+    ),
+  );
+  if (io.interactive) (await import("../prompts/init.js")).outro(lines);
+  else io.out.write(`\nNext steps:\n${lines.map((l) => `  - ${l}`).join("\n")}\n`);
+}
