@@ -4,9 +4,8 @@
 // once, so its start overlaps the CLI's (src/contract/spawn-worker.ts); then
 // the command line.
 import { enableCompileCache } from "../dist/cli/compile-cache.js";
-import { prestartWorker } from "../dist/cli/spawn-worker.js";
 
 enableCompileCache();
-prestartWorker();
+if (process.argv[2] === "verify-adapter") (await import("../dist/cli/spawn-worker.js")).prestartWorker();
 const { main } = await import("../dist/cli/create-auth.js");
 await main();
