@@ -226,7 +226,9 @@ export function configure(command: Command, setExitCode: (code: number) => void,
 The module's default export (or the export named by --export, or a named
 export \`adapter\`) is an adapter object, a factory function returning one, or
 a promise of one. Optional named exports setup() and teardown() run before and
-after the suite; teardown runs even when cases fail.
+after the suite; teardown runs even when cases fail. The module runs in a
+process of its own: nothing it does (process.exit, a hang, an open pool)
+decides the result. The suite writes and deletes records: use a test database.
 
 Examples:
   $ create-auth verify-adapter ./src/adapter.ts
@@ -237,7 +239,7 @@ Examples:
   $ create-auth verify-adapter ./adapter.ts --explore 2m     # a longer exploration, e.g. nightly
   $ create-auth verify-adapter --list
 
-Exit codes: 0 the adapter satisfies the contract, 1 contract failures, 2 usage or loading error.`,
+Exit codes: 0 the whole run finished and passed, 1 contract failures (or the run stopped), 2 usage or loading error.`,
     )
     .action(async (module: string | undefined, flags: Record<string, unknown>) => {
       if (!module && !flags.list)
