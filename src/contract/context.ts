@@ -50,23 +50,32 @@ export class CaseContext {
     if (!this.warnings.includes(message)) this.warnings.push(message);
   }
 
-  private callable(method: AdapterMethod): void {
+  /**
+   * The one way into the adapter: refuses a method that is missing or that
+   * hung before, and reports a throw as a value for the caller to judge.
+   */
+  private async attempt(
+    method: AdapterMethod,
+    args: unknown[],
+  ): Promise<{ threw: false; value: any } | { threw: true; error: unknown }> {
     if (!this.has(method)) throw new ContractFailure(`${method} is not implemented`);
     const refusal = this.calls.refusal(method);
     if (refusal) throw new ContractFailure(refusal);
+    try {
+      return { threw: false, value: await this.calls.invoke(method, args) };
+    } catch (error) {
+      return { threw: true, error };
+    }
   }
 
   /** Calls an adapter method the way the service does; a throw becomes a failure naming the call. */
   async call(method: AdapterMethod, ...args: unknown[]): Promise<any> {
-    this.callable(method);
-    try {
-      return await this.calls.invoke(method, args);
-    } catch (error) {
-      throw new ContractFailure(`${method}(${args.map((a) => describeValue(a)).join(", ")}) threw`, {
-        expected: "a result",
-        received: describeThrown(error),
-      });
-    }
+    const outcome = await this.attempt(method, args);
+    if (!outcome.threw) return outcome.value;
+    throw new ContractFailure(`${method}(${args.map((a) => describeValue(a)).join(", ")}) threw`, {
+      expected: "a result",
+      received: describeThrown(outcome.error),
+    });
   }
 
   /**
@@ -74,15 +83,12 @@ export class CaseContext {
    * person sees: the failure says where the service calls it and what breaks.
    */
   async callOnPath(method: AdapterMethod, situation: { when: string; consequence: string }, ...args: unknown[]) {
-    this.callable(method);
-    try {
-      return await this.calls.invoke(method, args);
-    } catch (error) {
-      throw new ContractFailure(`${method} threw ${situation.when}: ${situation.consequence}`, {
-        expected: "no error",
-        received: describeThrown(error),
-      });
-    }
+    const outcome = await this.attempt(method, args);
+    if (!outcome.threw) return outcome.value;
+    throw new ContractFailure(`${method} threw ${situation.when}: ${situation.consequence}`, {
+      expected: "no error",
+      received: describeThrown(outcome.error),
+    });
   }
 
   /**
@@ -96,14 +102,12 @@ export class CaseContext {
     situation: { when: string; consequence?: string },
     ...args: unknown[]
   ): Promise<{ threw: true } | { threw: false; value: any }> {
-    this.callable(method);
-    try {
-      return { threw: false, value: await this.calls.invoke(method, args) };
-    } catch (error) {
+    const outcome = await this.attempt(method, args);
+    if (outcome.threw) {
       const consequence = situation.consequence ?? "the service never calls it that way";
-      this.warn(`tolerated: ${method} threw (${describeThrown(error)}) ${situation.when}; ${consequence}.`);
-      return { threw: true };
+      this.warn(`tolerated: ${method} threw (${describeThrown(outcome.error)}) ${situation.when}; ${consequence}.`);
     }
+    return outcome;
   }
 
   /**
@@ -123,16 +127,11 @@ export class CaseContext {
 
   /** §7.2: some failures must throw rather than return. */
   async callExpectingThrow(method: AdapterMethod, rule: string, ...args: unknown[]): Promise<void> {
-    this.callable(method);
-    let result: unknown;
-    try {
-      result = await this.calls.invoke(method, args);
-    } catch {
-      return;
-    }
+    const outcome = await this.attempt(method, args);
+    if (outcome.threw) return;
     throw new ContractFailure(`${method} did not throw: ${rule}`, {
       expected: "a thrown error",
-      received: describeValue(result),
+      received: describeValue(outcome.value),
     });
   }
 

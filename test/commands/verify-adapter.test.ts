@@ -116,6 +116,9 @@ describe("create-auth verify-adapter", () => {
     ],
     [["verify-adapter", memory, "--only", "user.nope.*"], /--only user\.nope\.\* matches no case/],
     [["verify-adapter", memory, "--skip", "*"], /--only and --skip leave nothing to run/],
+    [["verify-adapter", memory, "--setup-timeout", "0"], /--setup-timeout: invalid value "0"/],
+    [["verify-adapter", memory, "--teardown-timeout", "soon"], /--teardown-timeout: invalid value "soon"/],
+    [["verify-adapter", memory, "--explore-path", "$(rm -rf ~)"], /--explore-path: invalid value/],
     [["verify-adapter", memory, "--reporter", "json", "--output-file", tempDir()], /--output-file .* is a directory/],
     [
       ["verify-adapter", memory, "--reporter", "junit", "--output-file", `${memory}/report.xml`],
