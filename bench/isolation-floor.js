@@ -17,7 +17,8 @@ const runs = Number(process.argv[2] ?? 9);
 const caches = mkdtempSync(join(tmpdir(), "create-auth-floor-"));
 const opts = { runs, cwd: root };
 const floorOpts = { ...opts, env: { NODE_COMPILE_CACHE: caches, TMPDIR: caches } };
-const inChild = (code) => `require("node:child_process").spawnSync(process.execPath, ${JSON.stringify(code)}, { stdio: "inherit" })`;
+const inChild = (code) =>
+  `require("node:child_process").spawnSync(process.execPath, ${JSON.stringify(code)}, { stdio: "inherit" })`;
 const tsImportMemory = [
   "--input-type=module",
   "-e",
@@ -31,7 +32,11 @@ printTable(`The floor under verify-adapter, median of ${runs} cold runs (node ${
   { name: "... in a second process: the floor", ms: time("node", ["-e", inChild(tsImportMemory)], floorOpts) },
   {
     name: "verify-adapter memory.ts, every case (--explore 0)",
-    ms: time("node", ["bin/create-auth.js", "verify-adapter", "fixtures/adapters/memory.ts", "--seed", "1", "--explore", "0"], opts),
+    ms: time(
+      "node",
+      ["bin/create-auth.js", "verify-adapter", "fixtures/adapters/memory.ts", "--seed", "1", "--explore", "0"],
+      opts,
+    ),
   },
 ]);
 rmSync(caches, { recursive: true, force: true });
