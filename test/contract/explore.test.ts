@@ -139,6 +139,15 @@ describe("exploration against the correct in-memory adapter", () => {
     });
   }
 
+  it("passes an adapter whose records carry extra columns holding the epoch and -7", async () => {
+    const { default: extraColumns } = await import("../../fixtures/adapters/extra-columns.js");
+    for (const seed of [1, 2, 3]) {
+      const result = await run(extraColumns() as AnyAdapter, seed, { runs: 100 });
+      expect(result.failure?.message).toBeUndefined();
+      expect(result).toMatchObject({ ok: true, warnings: [] });
+    }
+  });
+
   it("stops at the time limit when it comes first", async () => {
     const result = await explore({
       adapter: createMemoryAdapter() as AnyAdapter,

@@ -105,15 +105,22 @@ export function fieldProblem(actual: Row, expected: Row): string | undefined {
   return undefined;
 }
 
+/**
+ * What `scribble` writes, chosen so that no stored value holds it by chance:
+ * an extra column may well hold the epoch (a default) or a small negative
+ * whole number (a time zone offset), and reading those back is no aliasing.
+ */
 const changedMark = "\u2060changed";
+const changedTime = -1_234_567_890_123; // 1930-11-18T00:28:29.877Z
+const changedNumber = -7.25e-7;
 
 /** The field a caller changed in an earlier result, when `row` shows that change. */
 export function changedByCaller(row: unknown): string | undefined {
   if (row === null || typeof row !== "object") return undefined;
   for (const [key, v] of Object.entries(row as Row)) {
     if (typeof v === "string" && v.endsWith(changedMark)) return key;
-    if (v instanceof Date && v.getTime() === 0) return key;
-    if (v === -7) return key;
+    if (v instanceof Date && v.getTime() === changedTime) return key;
+    if (v === changedNumber) return key;
   }
   return undefined;
 }
@@ -285,9 +292,9 @@ export function scribble(value: unknown, depth = 0): void {
     const row = value as Row;
     for (const key of Object.keys(row)) {
       const v = row[key];
-      if (v instanceof Date) v.setTime(0);
+      if (v instanceof Date) v.setTime(changedTime);
       else if (typeof v === "string") row[key] = `${v}${changedMark}`;
-      else if (typeof v === "number") row[key] = -7;
+      else if (typeof v === "number") row[key] = changedNumber;
       else if (Array.isArray(v)) v.length = 0;
       else if (v && typeof v === "object") scribble(v, depth + 1);
     }
