@@ -111,9 +111,20 @@ const uuid: Gen<string> = (s) => {
 export const displayName: Gen<string | null> = oneof<string | null>([8, sized(200, true)], [1, constant(null)]);
 
 export const imageUrl: Gen<string | null> = oneof<string | null>(
-  [5, map(keyText(60), (path) => `https://images.example.test/${encodeURIComponent(path)}.png`)],
+  [5, map(keyText(60), (path) => `https://images.example.test/${encodedWithin(path, 255 - 32)}.png`)],
   [1, constant(null)],
 );
+
+/** `text` URL-encoded, shortened by whole characters until it fits in `max` (encoding grows a character up to 12-fold). */
+function encodedWithin(text: string, max: number): string {
+  const chars = [...text];
+  let encoded = encodeURIComponent(text);
+  while (encoded.length > max && chars.length > 1) {
+    chars.pop();
+    encoded = encodeURIComponent(chars.join(""));
+  }
+  return encoded;
+}
 
 /** The local part of an email: Unicode (internationalised mail), dots, plus tags, digits only. */
 export const emailLocal: Gen<string> = oneof(
