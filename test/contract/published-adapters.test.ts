@@ -89,6 +89,30 @@ describe.each([
   });
 });
 
+describe("@auth/kysely-adapter on MariaDB, with the server's default collation (no case, no accents)", () => {
+  it("passes every case; exploration tolerates the collation and finds a real race: one sign-in link used twice", async () => {
+    // Without RETURNING, the adapter reads the token, then deletes it: two
+    // simultaneous uses of one link both get it, so the link signs in twice.
+    const { exitCode, report, stderr } = await json("kysely-mariadb.ts", ["--require", "users,sessions,email"]);
+    expect(stderr).toBe("");
+    expect(failingIds(report)).toEqual([]);
+    expect(report.exploration.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^tolerated: the store treats email addresses that differ only in case or accents as one/,
+        ),
+        expect.stringMatching(/^tolerated: the store treats session tokens that differ only in case or accents as one/),
+      ]),
+    );
+    expect(report.exploration.failure.message).toMatch(
+      /^useVerificationToken returned token\d+ to both of two simultaneous uses \(one sign-in link signed in twice\)$/,
+    );
+    expect(report.exploration.failure.steps.length).toBeLessThanOrEqual(3);
+    expect(report.leftovers).toEqual({});
+    expect(exitCode).toBe(1);
+  });
+});
+
 describe("@auth/prisma-adapter: Prisma 7 on SQLite with the better-sqlite3 driver adapter", () => {
   beforeAll(generatePrismaClient, 120_000);
 

@@ -8,6 +8,7 @@
  * to them; ids the adapter chose are kept as it returned them and compared
  * as strings (SERIAL keys come back as numbers).
  */
+import type { KeyKind } from "./collation.js";
 
 export interface UserRecord {
   label: string;
@@ -55,6 +56,11 @@ export interface AuthenticatorRecord {
   live: boolean;
 }
 
+export interface KeyRules {
+  salt: string;
+  folds: boolean;
+}
+
 const accountKey = (provider: string, providerAccountId: string) => `${provider}\u0000${providerAccountId}`;
 const tokenKey = (identifier: string, token: string) => `${identifier}\u0000${token}`;
 
@@ -74,7 +80,14 @@ export class Model {
   constructor(
     readonly now: number,
     readonly salt: string,
+    /** Keys the store compares as a case-insensitive collation does (collation.ts). */
+    readonly folding: ReadonlySet<KeyKind> = new Set(),
   ) {}
+
+  /** How values of a kind of key are made: salted, and collation-safe when the store folds any of `kinds`. */
+  keys(...kinds: KeyKind[]): KeyRules {
+    return { salt: this.salt, folds: kinds.some((kind) => this.folding.has(kind)) };
+  }
 
   label(kind: string): string {
     this.counts[kind] = (this.counts[kind] ?? 0) + 1;

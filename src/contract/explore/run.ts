@@ -24,7 +24,8 @@
  *   tolerates (a return value it ignores) is a warning, a failure under
  *   `strict`. Tolerances: ids as strings, dates to the second, null and
  *   absent alike for optional fields, extra fields, expired records that
- *   are already gone.
+ *   are already gone, keys compared as a case-insensitive collation does
+ *   (collation.ts: found once, up front).
  * - Every attempt, shrink attempts included, runs against the real adapter
  *   with values salted from the run's nonce and the attempt number, so
  *   attempts and concurrent runs never share a record; what an attempt
@@ -39,6 +40,7 @@ import fc from "fast-check";
 import { describeThrown } from "../../lib/errors.js";
 import { type AdapterMethod, type AnyAdapter, presentMethods } from "../adapter.js";
 import { cleanUp, describeLeftovers, type Leftovers, noLeftovers } from "./cleanup.js";
+import { foldingKeys, foldingWarning } from "./collation.js";
 import { commandArbitraries } from "./commands/index.js";
 import { Model } from "./model.js";
 import { Divergence, Probe } from "./probe.js";
@@ -148,6 +150,14 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   };
   if (arbitraries.length === 0) return result();
 
+  const probeOptions = { callTimeoutMs: options.callTimeoutMs, strict: false, hung, warnings, usable };
+  const folding = await foldingKeys(
+    new Probe(options.adapter, probeOptions),
+    saltFrom(`${options.nonce}:fold`),
+    leftovers,
+  );
+  for (const kind of folding) warnings.add(foldingWarning(kind));
+
   // A replay path is "batch:fast-check path@commands path" (the last part tells fast-check which commands ran).
   const [replayRun, replayCommands] = options.replayPath?.split("@") ?? [];
   const property = fc.asyncProperty(
@@ -157,14 +167,8 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       if (shrinkDeadline !== undefined && elapsed() > shrinkDeadline) return true; // stop shrinking, keep the smallest
       attempt++;
       // Dates are relative to the sequence's start, in whole seconds (some stores drop sub-second precision).
-      const model = new Model(Math.floor(Date.now() / 1000) * 1000, saltFrom(`${options.nonce}:${attempt}`));
-      const probe = new Probe(options.adapter, {
-        callTimeoutMs: options.callTimeoutMs,
-        strict: options.strict ?? false,
-        hung,
-        warnings,
-        usable,
-      });
+      const model = new Model(Math.floor(Date.now() / 1000) * 1000, saltFrom(`${options.nonce}:${attempt}`), folding);
+      const probe = new Probe(options.adapter, { ...probeOptions, strict: options.strict ?? false });
       try {
         await fc.asyncModelRun(() => ({ model, real: probe }), commands);
         await sweep(probe, model);

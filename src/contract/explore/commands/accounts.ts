@@ -55,7 +55,7 @@ export function provider(m: Model, src: Source): string {
     m.providers,
     (base) => `${base}-${m.salt}`,
     () => false,
-    m.salt,
+    m.keys("accountKey"),
   );
   if (!m.providers.includes(value)) m.providers.push(value);
   return value;
@@ -86,7 +86,7 @@ export class LinkAccount extends Step {
             known,
             (base) => base,
             () => false,
-            m.salt,
+            m.keys("accountKey"),
           );
     if (m.account(prov, providerAccountId)) {
       // The service never links a key twice: the same id at another provider instead, as real ids collide across providers.
@@ -188,7 +188,7 @@ function pickKey(m: Model, k: KeyPick): { provider: string; providerAccountId: s
         [account.providerAccountId],
         (b) => b,
         () => false,
-        m.salt,
+        m.keys("accountKey"),
       ),
     };
   return { provider: account.provider, providerAccountId: account.providerAccountId };

@@ -50,7 +50,7 @@ export function credentialId(m: Model, src: Source): string {
     m.authenticators.map((a) => a.fields.credentialID),
     (base) => `${base}${m.salt}`,
     (id) => m.authenticator(id) !== undefined,
-    m.salt,
+    m.keys("credentialID"),
   );
 }
 
@@ -123,7 +123,7 @@ const pickCredential = (m: Model, c: CredentialPick) =>
     m.authenticators.map((a) => a.fields.credentialID),
     (b) => `${b}${m.salt}`,
     () => false,
-    m.salt,
+    m.keys("credentialID"),
   );
 
 /** A passkey sign-in looks the credential up. */

@@ -16,7 +16,7 @@ export function sessionToken(m: Model, src: Source): string {
     m.sessions.map((s) => s.sessionToken),
     (base) => `${base}${m.salt}`,
     (t) => m.sessions.some((s) => s.sessionToken === t),
-    m.salt,
+    m.keys("sessionToken"),
   );
 }
 
@@ -95,7 +95,7 @@ function pickToken(m: Model, t: TokenPick): string {
     m.sessions.map((s) => s.sessionToken),
     (base) => `${base}${m.salt}`,
     () => false,
-    m.salt,
+    m.keys("sessionToken"),
   );
 }
 

@@ -6,7 +6,8 @@
  * generated up front; they are turned into values when the step runs, from
  * the model as it is then, so a shrunk sequence still makes sense.
  */
-import type { Model } from "../model.js";
+import { collationKey, collationSafe } from "../collation.js";
+import type { KeyRules, Model } from "../model.js";
 import {
   constantFrom,
   emailDomain,
@@ -57,17 +58,19 @@ export function resolve(
   known: string[],
   fresh: (base: string) => string,
   taken: (value: string) => boolean,
-  salt: string,
+  { salt, folds }: KeyRules,
 ): string {
   let value: string | undefined;
   const of = known.length > 0 ? known[src.of % known.length]! : undefined;
   if (src.mode === "reuse" && of !== undefined) value = of;
   if (src.mode === "variant" && of !== undefined) {
     const varied = vary(of, salt, src.v);
-    if (varied !== of) value = varied;
+    // A store that folds this key takes a variant in case or accents for the same key: no near-duplicate.
+    if (varied !== of && !(folds && collationKey(varied) === collationKey(of))) value = varied;
   }
-  if (value === undefined || taken(value)) value = fresh(src.base);
-  for (let i = 2; taken(value); i++) value = fresh(`${src.base}${i}`);
+  const base = folds ? collationSafe(src.base) : src.base;
+  if (value === undefined || taken(value)) value = fresh(base);
+  for (let i = 2; taken(value); i++) value = fresh(`${base}${i}`);
   return value;
 }
 

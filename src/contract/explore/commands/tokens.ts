@@ -37,7 +37,7 @@ export class CreateVerificationToken extends Step {
       knownEmails(m),
       (b) => saltEmail(m, b),
       () => false,
-      m.salt,
+      m.keys("verificationToken", "email"),
     );
     // Salted like every key, so two runs, even with the same seed, never make the same token.
     const token = resolve(
@@ -45,7 +45,7 @@ export class CreateVerificationToken extends Step {
       [...new Set(m.tokens.map((t) => t.token))],
       (b) => `${b}${m.salt}`,
       (value) => m.tokens.some((t) => t.token === value),
-      m.salt,
+      m.keys("verificationToken"),
     );
     const record: TokenRecord = {
       label: m.label("token"),
@@ -106,7 +106,7 @@ export function pickUse(m: Model, u: UsePick): { identifier: string; token: stri
       [value],
       (b) => `${value}${b}`,
       () => false,
-      m.salt,
+      m.keys("verificationToken", "email"),
     );
   switch (u.twist) {
     case "other-identifier": {

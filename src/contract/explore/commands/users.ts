@@ -19,7 +19,7 @@ export function userEmail(m: Model, src: Source): string {
     knownEmails(m),
     (base) => saltEmail(m, base),
     (e) => m.isEmailTaken(e),
-    m.salt,
+    m.keys("email"),
   );
 }
 
@@ -132,7 +132,7 @@ export class GetUserByEmail extends Step {
       known,
       (base) => saltEmail(m, base),
       () => false,
-      m.salt,
+      m.keys("email"),
     );
     await lookEmail(p, m, email, true);
   }
