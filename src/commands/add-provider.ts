@@ -118,13 +118,13 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
     const show = (path: string) => relative(io.cwd, path) || path;
     if (plan.status === "refused") {
       throw new CliError(`Cannot edit ${show(configPath)}: ${plan.reason} Nothing was written.`, {
-        exitCode: ExitCode.contractFailed,
+        exitCode: ExitCode.failed,
         hint: `Add it by hand:\n\n${plan.manual}\n`,
       });
     }
     if (plan.status === "exists") {
       throw new CliError(`${show(plan.path)} already exists with other contents. Nothing was written.`, {
-        exitCode: ExitCode.contractFailed,
+        exitCode: ExitCode.failed,
         hint: "Pass --force to replace it (your changes to that file would be lost), or choose another --id.",
       });
     }

@@ -250,7 +250,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
     const result = await applySchema(root, plan.schemaPath!, io.env).catch((error: unknown) => {
       throw new CliError(
         `The files are written and installed, but the auth tables could not be created: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
-        { exitCode: ExitCode.contractFailed, hint: "Fix that, then run: npm run db:migrate" },
+        { exitCode: ExitCode.failed, hint: "Fix that, then run: npm run db:migrate" },
       );
     });
     io.out.write(`Auth tables ready in ${relative(root, result.target) || result.target}.\n`);

@@ -6,7 +6,12 @@
 /** Documented exit codes (README "Exit codes"). */
 export const ExitCode = {
   ok: 0,
-  contractFailed: 1,
+  /**
+   * The command was understood but its job did not get done: the adapter
+   * breaks the contract, an edit was refused, another run holds the lock,
+   * the install failed, or the database refused the schema.
+   */
+  failed: 1,
   usage: 2,
   /** The user pressed Ctrl-C at a prompt; nothing was written. */
   cancelled: 130,

@@ -28,7 +28,7 @@ export async function withProjectLock<T>(root: string, work: () => Promise<T>): 
     });
   } catch (error) {
     throw new CliError(`Another create-auth run is changing ${root}; nothing was written.`, {
-      exitCode: ExitCode.contractFailed,
+      exitCode: ExitCode.failed,
       hint: `Wait for it to finish and run the command again (${(error as Error).message}).`,
     });
   }

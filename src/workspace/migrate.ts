@@ -69,12 +69,12 @@ function explain(error: unknown, dialect: Dialect, target: string): never {
   if (code && unreachable.has(code)) {
     throw new CliError(
       `Cannot reach ${server} at ${target} (${code}): start the server, or fix DATABASE_URL in .env.local.`,
-      { exitCode: ExitCode.contractFailed },
+      { exitCode: ExitCode.failed },
     );
   }
   const message = String(e.message ?? error).split("\n")[0];
   throw new CliError(`${server} refused the auth schema at ${target}: ${message}`, {
-    exitCode: ExitCode.contractFailed,
+    exitCode: ExitCode.failed,
   });
 }
 

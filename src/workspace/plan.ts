@@ -202,7 +202,7 @@ export function applyPlan(changes: FileChange[]): void {
       // Another run (or the user) changed the file since this run read it: its edit must not be lost.
       if (readIfExists(change.path) !== change.before) {
         throw new CliError(`${change.path} changed while create-auth was working; nothing was written.`, {
-          exitCode: ExitCode.contractFailed,
+          exitCode: ExitCode.failed,
           hint: "Run the command again.",
         });
       }

@@ -1,5 +1,5 @@
 /**
- * Model-based exploration of an adapter (issue 10).
+ * Model-based exploration of an adapter.
  *
  * Design, in short:
  * - fast-check generates sequences of commands (fc.commands) over the
@@ -18,7 +18,8 @@
  *   finds damage to records a step did not name (over-deletes, leaks).
  *   Results are scribbled on after the check, so a store that hands out its
  *   own objects shows on the next read.
- * - The failure policy of issue 9 decides each difference: a broken stated
+ * - The contract's failure policy (README, verify-adapter)
+ *   decides each difference: a broken stated
  *   rule or a misbehaviour a service would show is a Divergence (the
  *   sequence fails and fast-check shrinks it); a deviation the service
  *   tolerates (a return value it ignores) is a warning, a failure under
