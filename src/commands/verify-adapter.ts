@@ -162,8 +162,8 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
         const context = {
           modulePath: options.module,
           exportName,
-          color: options.color ?? shouldColor(stream),
-          interactive: showsProgress(stream),
+          color: options.color ?? shouldColor(stream, io.env),
+          interactive: showsProgress(stream, io.env),
         };
         for (const [name, file] of outputs) active.push({ file, report: reporters[name](context), text: [] });
       },
@@ -185,7 +185,7 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text.join(""));
   }
-  return summary?.ok ? ExitCode.ok : ExitCode.contractFailed;
+  return summary?.ok ? ExitCode.ok : ExitCode.failed;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];

@@ -50,10 +50,18 @@ export const installCommand = (manager: PackageManager): string[] => [manager, "
  * line is shown instead) and printed only when it fails. execa is imported
  * here, lazily: --no-install and --dry-run never load it.
  */
-export async function runInstall(manager: PackageManager, root: string): Promise<void> {
+export async function runInstall(manager: PackageManager, root: string, env: NodeJS.ProcessEnv): Promise<void> {
   const [command, ...args] = installCommand(manager);
   const { execa } = await import("execa");
-  const result = await execa(command!, args, { cwd: root, reject: false, all: true, stdin: "ignore" });
+  // The command's environment, not this process's: a library caller's PATH and registry settings hold.
+  const result = await execa(command!, args, {
+    cwd: root,
+    env,
+    extendEnv: false,
+    reject: false,
+    all: true,
+    stdin: "ignore",
+  });
   if (result.exitCode === 0 && !result.failed) return;
   const reason =
     result.exitCode === undefined ? (result.shortMessage ?? "could not start") : `exit code ${result.exitCode}`;
@@ -65,7 +73,7 @@ export async function runInstall(manager: PackageManager, root: string): Promise
   throw new CliError(
     `${installCommand(manager).join(" ")} failed (${reason}); the files were written, the dependencies are not installed.`,
     {
-      exitCode: ExitCode.contractFailed,
+      exitCode: ExitCode.failed,
       hint: `${tail ? `${tail}\n\n` : ""}Fix the problem above, then run \`${installCommand(manager).join(" ")}\` in ${root}.`,
     },
   );
@@ -85,7 +93,7 @@ export async function installDependencies(root: string, flag: PackageManager | u
   const progress = io.interactive ? (await import("../prompts/init.js")).spinner(`Running ${command}`) : undefined;
   if (!progress) io.out.write(`Running ${command} in ${root} (${detected.source})...\n`);
   try {
-    await runInstall(detected.manager, root);
+    await runInstall(detected.manager, root, io.env);
   } catch (error) {
     progress?.failed(`${command} failed`);
     throw error;
