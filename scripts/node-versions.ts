@@ -39,9 +39,12 @@ function fetchNode(major: string): void {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const major of Object.keys(pinnedNodeVersions)) {
+/** Fetches every pinned version not in the cache yet; returns "<major> <path of node>" per version. */
+export function fetchMissingNodes(): string[] {
+  return Object.keys(pinnedNodeVersions).map((major) => {
     if (!nodeBinary(major)) fetchNode(major);
-    console.log(`${major} ${nodeBinary(major)}`);
-  }
+    return `${major} ${nodeBinary(major)}`;
+  });
 }
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(fetchMissingNodes().join("\n"));

@@ -1,16 +1,16 @@
 // The program as a whole (src/cli.ts): which command runs, and words it does not know.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { version } from "../src/version.js";
-import { cli, inProcess, snapshot, tempDir } from "./helpers.js";
+import { inProcess, root, snapshot, tempDir } from "./helpers.js";
 
 const ci = { CI: "true" };
 
 describe("create-auth", () => {
   it("runs init, the default command, with init's flags before any command word (npm create auth -- --dir app)", async () => {
     const cwd = tempDir();
-    const result = await cli(["--dir", "my-app", "--yes", "--no-install"], { cwd, env: ci });
+    const result = await inProcess(["--dir", "my-app", "--yes", "--no-install"], { cwd, env: ci });
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(existsSync(join(cwd, "my-app", "auth.ts"))).toBe(true);
@@ -20,7 +20,7 @@ describe("create-auth", () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, "existing"));
     for (const args of [["./fresh"], ["existing"], ["init", "named"]]) {
-      const result = await cli([...args, "--yes", "--no-install"], { cwd, env: ci });
+      const result = await inProcess([...args, "--yes", "--no-install"], { cwd, env: ci });
       expect(result.exitCode, args.join(" ")).toBe(0);
       expect(existsSync(join(cwd, args.at(-1)!, "auth.ts"))).toBe(true);
     }
@@ -43,15 +43,38 @@ describe("create-auth", () => {
     expect(result.stderr).toMatch(/Two project folders given: a and --dir b/);
   });
 
-  it("prints its version and help, loading no command", async () => {
-    expect((await cli(["--version"])).stdout.trim()).toBe(version);
-    const help = await cli(["--help"]);
+  it("prints the version package.json declares", async () => {
+    const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+    const result = await inProcess(["--version"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe(version);
+  });
+
+  it("prints its help, loading no command's module and none of the heavy packages", async () => {
+    const log = join(tempDir(), "loads.log");
+    const help = await execa(
+      process.execPath,
+      ["--import", join(root, "test/support/log-loads.mjs"), join(root, "bin/create-auth.js"), "--help"],
+      {
+        env: { LOAD_LOG: log, NO_COLOR: "1" },
+        reject: false,
+      },
+    );
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toMatch(/Commands:\n\s+init\s[\s\S]*\n\s+add-provider\s[\s\S]*\n\s+verify-adapter\s/);
+    const loaded = readFileSync(log, "utf8").trim().split("\n");
+    // The log is real: the launcher and the CLI bundle are in it.
+    expect(loaded.some((url) => url.endsWith("/dist/cli/create-auth.js"))).toBe(true);
+    const commandOrHeavy = loaded.filter((url) =>
+      /\/dist\/cli\/(init|add-provider|migrate|verify-adapter|verify-worker)-|node_modules\/(ts-morph|typescript|tsx|handlebars|zod|@clack|execa)\//.test(
+        url,
+      ),
+    );
+    expect(commandOrHeavy).toEqual([]);
   });
 
   it("prints a command's own options in its help", async () => {
-    const help = await cli(["add-provider", "--help"]);
+    const help = await inProcess(["add-provider", "--help"]);
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toMatch(/--api-version <version>/);
   });

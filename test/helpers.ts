@@ -1,15 +1,46 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
+import { onTestFinished, type TestContext } from "vitest";
 import { run } from "../src/cli.js";
 import type { Io } from "../src/lib/io.js";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 export const fixture = (...parts: string[]) => join(root, "fixtures", ...parts);
-export const tempDir = (prefix = "create-auth-") => mkdtempSync(join(tmpdir(), prefix));
+
+/** Folders made outside any test (at collection or in beforeAll): removed when the file ends (test/setup/temp-dirs.ts). */
+const fileTempDirs: string[] = [];
+
+/** Removes `dir`, or keeps it for a look when something failed and says where. */
+function removeOrKeep(dir: string, failed: boolean): void {
+  if (failed) process.stderr.write(`kept ${dir} (a test that used it failed)\n`);
+  else rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/**
+ * A fresh folder under the system's temp dir. Made in a test, it is removed
+ * when the test ends; made outside one, when its file's tests end. Either
+ * way it is kept, with its path printed, when a test failed. A concurrent
+ * test passes its context: vitest cannot tell which of them is running.
+ */
+export function tempDir(prefix = "create-auth-", test?: Pick<TestContext, "onTestFinished">): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    (test?.onTestFinished ?? onTestFinished)(({ task }) => removeOrKeep(dir, task.result?.state === "fail"));
+  } catch {
+    // Not inside a test: the file's end removes it.
+    fileTempDirs.push(dir);
+  }
+  return dir;
+}
+
+/** For test/setup/temp-dirs.ts, when a test file's tests have all run. */
+export function removeFileTempDirs(anyFailed: boolean): void {
+  for (const dir of fileTempDirs.splice(0)) removeOrKeep(dir, anyFailed);
+}
 
 /** An unprivileged user for tests that need one (root writes anywhere). */
 export const nobody = 65534;
@@ -57,7 +88,9 @@ export function capturedIo(cwd: string, env: Record<string, string> = {}) {
  * quick cases, without a process per case. Same result shape as cli().
  */
 export async function inProcess(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
-  const { io, stdout, stderr } = capturedIo(options.cwd ?? root, { CI: "true", ...options.env });
+  // The environment a child process would get from cli(): this one's, then the test's.
+  const env = { ...(process.env as Record<string, string>), CI: "true", ...options.env };
+  const { io, stdout, stderr } = capturedIo(options.cwd ?? root, env);
   const exitCode = await run(["node", "create-auth", ...args], io);
   // Without the final newline, as execa gives a process's output.
   return { exitCode, stdout: stdout().replace(/\n$/, ""), stderr: stderr().replace(/\n$/, "") };

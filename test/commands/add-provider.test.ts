@@ -2,7 +2,7 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, inProcess, snapshot, tempDir } from "../helpers.js";
+import { fixture, inProcess, snapshot, tempDir } from "../helpers.js";
 
 function project(): string {
   const dir = tempDir("create-auth-app-");
@@ -15,7 +15,7 @@ const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8"
 describe("create-auth add-provider", () => {
   it("adds VK with the chosen API version: provider module, config entry, env files, callback URL", async () => {
     const dir = project();
-    const result = await cli(
+    const result = await inProcess(
       ["add-provider", "social", "--api-version", "5.131", "--base-url", "https://app.example.com/", "--no-install"],
       { cwd: dir },
     );
@@ -38,7 +38,7 @@ describe("create-auth add-provider", () => {
 
   it("--flow vkid: VK ID's module and user schema, the app ID only, and the one step the app must take", async () => {
     const dir = project();
-    const result = await cli(["add-provider", "social", "--flow", "vkid", "--no-install"], { cwd: dir });
+    const result = await inProcess(["add-provider", "social", "--flow", "vkid", "--no-install"], { cwd: dir });
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     const vk = read(dir, "src/providers/vk.ts");
@@ -56,9 +56,9 @@ describe("create-auth add-provider", () => {
 
   it("running the same command twice changes nothing the second time", async () => {
     const dir = project();
-    expect((await cli(["add-provider", "social", "--no-install"], { cwd: dir })).exitCode).toBe(0);
+    expect((await inProcess(["add-provider", "social", "--no-install"], { cwd: dir })).exitCode).toBe(0);
     const before = snapshot(dir);
-    const again = await cli(["add-provider", "social", "--no-install"], { cwd: dir });
+    const again = await inProcess(["add-provider", "social", "--no-install"], { cwd: dir });
     expect(again.exitCode).toBe(0);
     expect(again.stdout).toMatch(/already set up in src\/auth\.ts; nothing changed/);
     expect(snapshot(dir)).toEqual(before);
@@ -66,15 +66,15 @@ describe("create-auth add-provider", () => {
 
   it("refuses a different VK setup for an id already present, and --force replaces it", async () => {
     const dir = project();
-    await cli(["add-provider", "social", "--api-version", "5.126", "--no-install"], { cwd: dir });
+    await inProcess(["add-provider", "social", "--api-version", "5.126", "--no-install"], { cwd: dir });
     const before = snapshot(dir);
-    const refused = await cli(["add-provider", "social", "--api-version", "5.199", "--no-install"], { cwd: dir });
+    const refused = await inProcess(["add-provider", "social", "--api-version", "5.199", "--no-install"], { cwd: dir });
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(
       /src\/providers\/vk\.ts already exists with other contents\. Nothing was written\.\n.*--force/,
     );
     expect(snapshot(dir)).toEqual(before);
-    const forced = await cli(["add-provider", "social", "--api-version", "5.199", "--force", "--no-install"], {
+    const forced = await inProcess(["add-provider", "social", "--api-version", "5.199", "--force", "--no-install"], {
       cwd: dir,
     });
     expect(forced.exitCode).toBe(0);
@@ -85,7 +85,7 @@ describe("create-auth add-provider", () => {
   it("--dry-run prints the diff and writes nothing", async () => {
     const dir = project();
     const before = snapshot(dir);
-    const result = await cli(
+    const result = await inProcess(
       ["add-provider", "oidc", "--id", "corp", "--issuer", "https://login.corp.example", "--dry-run"],
       { cwd: dir },
     );
@@ -101,14 +101,14 @@ describe("create-auth add-provider", () => {
   it("never overwrites a value already in .env.local", async () => {
     const dir = project();
     writeFileSync(join(dir, ".env.local"), "AUTH_VK_ID=51234\n");
-    await cli(["add-provider", "social", "--no-install"], { cwd: dir });
+    await inProcess(["add-provider", "social", "--no-install"], { cwd: dir });
     expect(read(dir, ".env.local")).toMatch(
       /^AUTH_VK_ID=51234\n\n# social provider "vk"[^\n]*\n# [^\n]*\nAUTH_VK_SECRET=\n$/,
     );
   });
 
   it("the callback URL comes from AUTH_URL when --base-url is absent", async () => {
-    const result = await cli(
+    const result = await inProcess(
       [
         "add-provider",
         "oauth",
@@ -128,7 +128,12 @@ describe("create-auth add-provider", () => {
   });
 
   it("email: says which adapter methods it needs and whether the project's adapter has them", async () => {
-    const result = await cli(["add-provider", "email", "--from", "Sign in <no-reply@example.com>"], { cwd: project() });
+    const result = await inProcess(
+      ["add-provider", "email", "--from", "Sign in <no-reply@example.com>", "--no-install"],
+      {
+        cwd: project(),
+      },
+    );
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/createVerificationToken, useVerificationToken and getUserByEmail/);
     expect(result.stdout).toMatch(/@auth\/prisma-adapter, which implements/);
@@ -181,7 +186,7 @@ describe("create-auth add-provider", () => {
   });
 
   it("a project with no auth config: exit 2, says where it looked", async () => {
-    const result = await cli(["add-provider", "social"], { cwd: tempDir() });
+    const result = await inProcess(["add-provider", "social"], { cwd: tempDir() });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(
       /No auth config found in .*\nLooked for auth\.ts, auth\.config\.ts, src\/auth\.ts, src\/auth\.config\.ts, lib\/auth\.ts, src\/lib\/auth\.ts, src\/lib\/server\/auth\.ts, server\/auth\.ts/,
@@ -195,7 +200,7 @@ describe("create-auth add-provider", () => {
       'import NextAuth from "next-auth";\nimport { getProviders } from "./providers";\nexport const { handlers } = NextAuth({ providers: getProviders() });\n',
     );
     const before = snapshot(dir);
-    const result = await cli(["add-provider", "social"], { cwd: dir });
+    const result = await inProcess(["add-provider", "social"], { cwd: dir });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(
       /Cannot edit src\/auth\.ts: .* Nothing was written\.\nAdd it by hand:\n\nimport \{ vk \} from "\.\/providers\/vk";/,
@@ -207,7 +212,7 @@ describe("create-auth add-provider", () => {
     const dir = project();
     writeFileSync(join(dir, "src/auth.ts"), "export default { providers: [GitHub, }\n");
     const before = snapshot(dir);
-    const result = await cli(["add-provider", "credentials"], { cwd: dir });
+    const result = await inProcess(["add-provider", "credentials"], { cwd: dir });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(
       /Cannot edit src\/auth\.ts: The file does not parse \(line 1: Expression or comma expected\.\)/,
@@ -216,7 +221,7 @@ describe("create-auth add-provider", () => {
   });
 
   it("--list shows every kind with its options", async () => {
-    const result = await cli(["add-provider", "--list"]);
+    const result = await inProcess(["add-provider", "--list"]);
     expect(result.exitCode).toBe(0);
     for (const kind of ["oauth", "oidc", "email", "credentials", "webauthn (alias: passkey)", "social"])
       expect(result.stdout).toContain(`${kind} — `);
@@ -224,7 +229,7 @@ describe("create-auth add-provider", () => {
   });
 
   it("--help has examples", async () => {
-    const result = await cli(["add-provider", "--help"]);
+    const result = await inProcess(["add-provider", "--help"]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/Examples:\n\s+\$ create-auth add-provider social --api-version 5\.131/);
     expect(result.stdout).toMatch(/\$ create-auth add-provider social --flow vkid/);

@@ -1,6 +1,6 @@
 // Every backend × schema flavour renders a plan (in-process and fast; the generated code's types are checked elsewhere).
 import { describe, expect, it } from "vitest";
-import { backends, schemaFlavours } from "../../src/catalog/backends.js";
+import { backends, dialectOf, schemaFlavours } from "../../src/catalog/backends.js";
 import { runInit } from "../../src/commands/init.js";
 import { capturedIo, tempDir } from "../helpers.js";
 
@@ -23,6 +23,8 @@ describe("init renders every backend × schema flavour", () => {
     expect(code).toBe(0);
     expect(stdout()).toMatch(/^created auth\.ts$/m);
     expect(stdout()).toMatch(/^created auth\/adapter\.ts$/m);
+    if (schema === "sql")
+      expect(stdout()).toMatch(new RegExp(`^created auth/schema\\.${dialectOf(backend) ?? "sqlite"}\\.sql$`, "m"));
     if (schema === "prisma") expect(stdout()).toMatch(/^created prisma\/schema\.prisma$/m);
     if (schema === "drizzle") expect(stdout()).toMatch(/^created auth\/schema\.drizzle\.ts$/m);
     if (schema === "typeorm") expect(stdout()).toMatch(/^created auth\/entities\.ts$/m);

@@ -6,7 +6,7 @@ import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { cli, inProcess, isRoot, nobody, root, snapshot, tempDir } from "../helpers.js";
 
 const init = (dir: string, ...args: string[]) =>
-  cli(["init", "--no-install", ...args], { cwd: dir, env: { CI: "true" } });
+  inProcess(["init", "--no-install", ...args], { cwd: dir, env: { CI: "true" } });
 
 const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 

@@ -21,7 +21,8 @@ import { describe, expect, it } from "vitest";
 import { cli, fixture, inProcess, isRoot, nobody, snapshot, tempDir } from "../helpers.js";
 
 const ci = { CI: "true" };
-const init = (cwd: string, ...args: string[]) => cli(["init", "--yes", "--no-install", ...args], { cwd, env: ci });
+const init = (cwd: string, ...args: string[]) =>
+  inProcess(["init", "--yes", "--no-install", ...args], { cwd, env: ci });
 const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -45,7 +46,7 @@ describe("secrets are never printed or widened", () => {
 
     const app = nextApp();
     writeFileSync(join(app, ".env.local"), "AUTH_SECRET=keep-me-secret\r\n");
-    const provider = await cli(["add-provider", "social", "--dry-run", "--no-install"], { cwd: app, env: ci });
+    const provider = await inProcess(["add-provider", "social", "--dry-run", "--no-install"], { cwd: app, env: ci });
     expect(provider.exitCode).toBe(0);
     expect(provider.stdout).not.toContain("keep-me-secret");
     expect(provider.stdout).toMatch(/^ AUTH_SECRET=<hidden>/m);
@@ -101,7 +102,7 @@ describe("secrets are never printed or widened", () => {
     // A process id no live process has (beyond the kernel's largest).
     const stale = join(app, "src", ".auth.ts.create-auth-4194304999-k1ll3d.tmp");
     writeFileSync(stale, "AUTH_SECRET=leaked\n", { mode: 0o600 });
-    expect((await cli(["add-provider", "social", "--no-install"], { cwd: app, env: ci })).exitCode).toBe(0);
+    expect((await inProcess(["add-provider", "social", "--no-install"], { cwd: app, env: ci })).exitCode).toBe(0);
     expect(existsSync(stale)).toBe(false);
   });
 });
@@ -111,8 +112,8 @@ describe("no edit is lost", () => {
     for (let round = 0; round < 4; round++) {
       const app = nextApp();
       const [first, second] = await Promise.all([
-        cli(["add-provider", "social", "--no-install"], { cwd: app, env: ci }),
-        cli(["add-provider", "credentials"], { cwd: app, env: ci }),
+        inProcess(["add-provider", "social", "--no-install"], { cwd: app, env: ci }),
+        inProcess(["add-provider", "credentials"], { cwd: app, env: ci }),
       ]);
       expect([first.exitCode, second.exitCode, first.stderr, second.stderr]).toEqual([0, 0, "", ""]);
       const config = read(app, "src/auth.ts");
@@ -132,7 +133,7 @@ describe("no edit is lost", () => {
     const { rmSync } = await import("node:fs");
     rmSync(link);
     symlinkSync("../shared/auth.ts", link);
-    const result = await cli(["add-provider", "social", "--no-install"], { cwd: app, env: ci });
+    const result = await inProcess(["add-provider", "social", "--no-install"], { cwd: app, env: ci });
     expect(result.exitCode).toBe(0);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(read(app, "shared/auth.ts")).toContain('import { vk } from "./providers/vk";');

@@ -2,24 +2,24 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, tempDir } from "../helpers.js";
+import { cli, fixture, inProcess, tempDir } from "../helpers.js";
 
 const memory = fixture("adapters", "memory.ts");
 const modules = (name: string) => fixture("modules", name);
 
 describe("create-auth verify-adapter", () => {
   it("--help shows the commands, examples and exit codes", async () => {
-    const top = await cli(["--help"]);
+    const top = await inProcess(["--help"]);
     expect(top.exitCode).toBe(0);
     expect(top.stdout).toMatch(/verify-adapter/);
-    const help = await cli(["verify-adapter", "--help"]);
+    const help = await inProcess(["verify-adapter", "--help"]);
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toMatch(/Examples:\n\s+\$ create-auth verify-adapter/);
     expect(help.stdout).toMatch(/Exit codes: 0 .* 1 .* 2 /);
   });
 
   it("exits 0 for an adapter that satisfies the contract, and prints the seed", async () => {
-    const result = await cli(["verify-adapter", memory, "--seed", "123"]);
+    const result = await inProcess(["verify-adapter", memory, "--seed", "123"]);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/PASS \d+ cases: 0 failed, \d+ passed, 0 skipped, 0 warnings/);
@@ -29,9 +29,12 @@ describe("create-auth verify-adapter", () => {
 
   it("exits 1 with the case id, expected and received for a broken adapter; teardown still runs", async () => {
     const log = join(tempDir(), "hooks.log");
-    const result = await cli(["verify-adapter", modules("with-hooks.ts"), "--only", "user.get.unknown-id-is-null"], {
-      env: { HOOK_LOG: log, HOOK_BREAK: "1" },
-    });
+    const result = await inProcess(
+      ["verify-adapter", modules("with-hooks.ts"), "--only", "user.get.unknown-id-is-null"],
+      {
+        env: { HOOK_LOG: log, HOOK_BREAK: "1" },
+      },
+    );
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/1\) user\.get\.unknown-id-is-null\n/);
     expect(result.stdout).not.toMatch(/§/);
@@ -42,9 +45,12 @@ describe("create-auth verify-adapter", () => {
 
   it("a method that never settles fails its case; teardown runs and the process exits", async () => {
     const log = join(tempDir(), "hooks.log");
-    const result = await cli(["verify-adapter", modules("with-hooks.ts"), "--only", "user.get.*", "--timeout", "200"], {
-      env: { HOOK_LOG: log, HOOK_HANG: "1" },
-    });
+    const result = await inProcess(
+      ["verify-adapter", modules("with-hooks.ts"), "--only", "user.get.*", "--timeout", "200"],
+      {
+        env: { HOOK_LOG: log, HOOK_HANG: "1" },
+      },
+    );
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/did not finish within 200 ms/);
     expect(readFileSync(log, "utf8")).toMatch(/teardown\n$/);
@@ -52,7 +58,7 @@ describe("create-auth verify-adapter", () => {
 
   it("a setup() that fails exits 2 with its error, runs teardown, and a failing teardown does not hide it", async () => {
     const log = join(tempDir(), "hooks.log");
-    const result = await cli(["verify-adapter", modules("setup-throws.ts")], { env: { HOOK_LOG: log } });
+    const result = await inProcess(["verify-adapter", modules("setup-throws.ts")], { env: { HOOK_LOG: log } });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(
       /setup\(\) of .*setup-throws\.ts failed: Error: connect ECONNREFUSED 127\.0\.0\.1:5432/,
@@ -63,14 +69,14 @@ describe("create-auth verify-adapter", () => {
   });
 
   it("a teardown() that fails after a passing run is no pass: exit 1, and says so", async () => {
-    const result = await cli(["verify-adapter", modules("teardown-throws.ts"), "--only", "user.get.by-id"]);
+    const result = await inProcess(["verify-adapter", modules("teardown-throws.ts"), "--only", "user.get.by-id"]);
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/✗ teardown\(\) of .*teardown-throws\.ts failed: Error: pool is already closed/);
     expect(result.stdout).toMatch(/^FAIL 1 case: 0 failed, 1 passed/m);
   });
 
   it("a database that is down: a real adapter's setup fails with the connection error, exit 2", async () => {
-    const result = await cli(["verify-adapter", fixture("published", "pg-adapter.ts")], {
+    const result = await inProcess(["verify-adapter", fixture("published", "pg-adapter.ts")], {
       env: { CREATE_AUTH_PG_URL: "postgres://postgres@127.0.0.1:1/test" },
     });
     expect(result.exitCode).toBe(2);
@@ -79,13 +85,14 @@ describe("create-auth verify-adapter", () => {
   });
 
   it("exits when the run is over even if the adapter left a handle open", async () => {
+    // A real process: what is tested is that it ends.
     const result = await cli(["verify-adapter", modules("open-handle.ts")]);
     expect(result.timedOut).toBe(false);
     expect(result.exitCode).toBe(0);
   });
 
   it("shows a thrown non-Error value in the failure", async () => {
-    const result = await cli([
+    const result = await inProcess([
       "verify-adapter",
       modules("throws-non-error.ts"),
       "--only",
@@ -134,14 +141,14 @@ describe("create-auth verify-adapter", () => {
     ],
     [["verify-adapter", memory, "--bogus"], /unknown option '--bogus'/],
   ])("exits 2 without running a case: %s", async (args, message) => {
-    const result = await cli(args as string[]);
+    const result = await inProcess(args as string[]);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).not.toMatch(/cases:/);
   });
 
   it("--require all fails an adapter that lacks a capability, naming the missing methods", async () => {
-    const result = await cli(["verify-adapter", modules("esm-object.mjs"), "--require", "all"]);
+    const result = await inProcess(["verify-adapter", modules("esm-object.mjs"), "--require", "all"]);
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(
       /required capability "sessions" \(Database sessions\) is not supported: missing createSession, getSessionAndUser, updateSession, deleteSession/,
@@ -149,14 +156,14 @@ describe("create-auth verify-adapter", () => {
   });
 
   it("--list prints every case id with its title", async () => {
-    const result = await cli(["verify-adapter", "--list"]);
+    const result = await inProcess(["verify-adapter", "--list"]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^session\.get\.unknown-token-is-null\s+getSessionAndUser returns null/m);
     expect(result.stdout).not.toMatch(/§/);
   });
 
   it("json reporter prints one parseable document", async () => {
-    const result = await cli(["verify-adapter", memory, "--reporter", "json", "--seed", "5"]);
+    const result = await inProcess(["verify-adapter", memory, "--reporter", "json", "--seed", "5"]);
     expect(result.exitCode).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ seed: 5, ok: true, failed: 0 });
@@ -168,7 +175,7 @@ describe("create-auth verify-adapter", () => {
 
   it("junit and pretty together: the XML goes to --output-file", async () => {
     const file = join(tempDir(), "reports", "adapter.xml");
-    const result = await cli(
+    const result = await inProcess(
       [
         "verify-adapter",
         modules("with-hooks.ts"),
@@ -192,7 +199,7 @@ describe("create-auth verify-adapter", () => {
   });
 
   it("github reporter writes error annotations on the adapter file", async () => {
-    const result = await cli(
+    const result = await inProcess(
       ["verify-adapter", modules("with-hooks.ts"), "--reporter", "github", "--only", "user.get.unknown-id-is-null"],
       { env: { HOOK_LOG: join(tempDir(), "log"), HOOK_BREAK: "1" } },
     );
@@ -203,15 +210,15 @@ describe("create-auth verify-adapter", () => {
   });
 
   it("colour follows FORCE_COLOR and NO_COLOR", async () => {
-    const coloured = await cli(["verify-adapter", memory, "--only", "user.get.by-id"], {
+    const coloured = await inProcess(["verify-adapter", memory, "--only", "user.get.by-id"], {
       env: { NO_COLOR: "", FORCE_COLOR: "1" },
     });
     expect(coloured.stdout).toMatch(/\u001b\[32m/);
-    const plain = await cli(["verify-adapter", memory, "--only", "user.get.by-id"], {
+    const plain = await inProcess(["verify-adapter", memory, "--only", "user.get.by-id"], {
       env: { FORCE_COLOR: "1", NO_COLOR: "1" },
     });
     expect(plain.stdout).not.toMatch(/\u001b\[/);
-    const flag = await cli(["verify-adapter", memory, "--only", "user.get.by-id", "--no-color"], {
+    const flag = await inProcess(["verify-adapter", memory, "--only", "user.get.by-id", "--no-color"], {
       env: { NO_COLOR: "", FORCE_COLOR: "1" },
     });
     expect(flag.stdout).not.toMatch(/\u001b\[/);

@@ -1,14 +1,14 @@
 // The exploration as part of verify-adapter: on by default, steered by
 // --explore/--only/--skip, reported by the same reporters, replayable.
 import { describe, expect, it } from "vitest";
-import { cli, fixture, inProcess } from "../helpers.js";
+import { fixture, inProcess } from "../helpers.js";
 
 const memory = fixture("adapters", "memory.ts");
 const broken = fixture("adapters", "broken", "delete-user-keeps-sessions.ts");
 
 describe("verify-adapter --explore", () => {
   it("runs by default after the cases, and its result is part of the verdict", async () => {
-    const result = await cli(["verify-adapter", memory, "--seed", "7"]);
+    const result = await inProcess(["verify-adapter", memory, "--seed", "7"]);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^Exploration \(\d+ random sequences, \d+ steps, [\d.]+ s\)$/m);
     expect(result.stdout).toMatch(/^PASS \d+ cases: .*, exploration passed/m);
@@ -19,14 +19,14 @@ describe("verify-adapter --explore", () => {
       ["--explore", "0"],
       ["--skip", "explore"],
     ]) {
-      const result = await cli(["verify-adapter", memory, "--only", "user.get.by-id", ...args]);
+      const result = await inProcess(["verify-adapter", memory, "--only", "user.get.by-id", ...args]);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).not.toMatch(/Exploration/);
     }
   });
 
   it("finds a bug with the cases switched off, prints the smallest sequence, and the printed flags replay it", async () => {
-    const first = await cli(["verify-adapter", broken, "--only", "explore", "--seed", "3"]);
+    const first = await inProcess(["verify-adapter", broken, "--only", "explore", "--seed", "3"]);
     expect(first.exitCode).toBe(1);
     expect(first.stdout).toMatch(/✗ .*deleted/);
     const steps = [...first.stdout.matchAll(/^ {7}(\d+)\. (.*)$/gm)].map((m) => m[2]!);
@@ -38,14 +38,23 @@ describe("verify-adapter --explore", () => {
       first.stdout,
     )?.[1];
     expect(replay).toBeDefined();
-    const again = await cli(["verify-adapter", broken, "--only", "explore", ...replay!.split(" ")]);
+    const again = await inProcess(["verify-adapter", broken, "--only", "explore", ...replay!.split(" ")]);
     expect(again.exitCode).toBe(1);
     const message = (output: string) => /^ {2}✗ (.*)$/m.exec(output)?.[1];
     expect(message(again.stdout)).toBe(message(first.stdout));
   });
 
   it("is in the json report", async () => {
-    const result = await cli(["verify-adapter", broken, "--only", "explore", "--reporter", "json", "--seed", "3"]);
+    const result = await inProcess([
+      "verify-adapter",
+      broken,
+      "--only",
+      "explore",
+      "--reporter",
+      "json",
+      "--seed",
+      "3",
+    ]);
     const report = JSON.parse(result.stdout);
     expect(report.ok).toBe(false);
     expect(report.exploration).toMatchObject({ ok: false, failure: { steps: expect.any(Array) } });

@@ -51,10 +51,11 @@ function applyInChild(dir: string, count: number) {
 }
 
 describe("applyPlan under signals", () => {
-  it.each(["SIGINT", "SIGTERM"] as const)(
+  it.concurrent.for(["SIGINT", "SIGTERM"] as const)(
     "%s during an apply waits for it to finish, then ends the run",
-    async (signal) => {
-      const dir = tempDir();
+    async (signal, test) => {
+      const { expect } = test;
+      const dir = tempDir("create-auth-", test);
       const { child, started } = applyInChild(dir, 4000);
       await started;
       child.kill(signal);

@@ -3,8 +3,8 @@
  * (22 and 24, fetched once by scripts/node-versions.ts): build, init --yes
  * with its install (better-sqlite3 built for that Node) and
  * `npm run verify-adapter`, add-provider social, and verify-adapter on the
- * published-adapter fixtures. Slow (two native builds): run by
- * `npm run test:node-versions` (part of `npm test`), skipped otherwise.
+ * published-adapter fixtures. Slow (native builds): the `node-versions`
+ * project (`npm test -- --project node-versions`).
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,11 +15,10 @@ import { nodeBinary, nodeHome, pinnedNodeVersions } from "../../scripts/node-ver
 import { fixture, root } from "../helpers.js";
 import { userEnv } from "./user-env.js";
 
-const enabled = process.env.CREATE_AUTH_E2E_NODE_VERSIONS === "1";
 const MINUTE = 60_000;
 const versions = Object.keys(pinnedNodeVersions);
 
-describe.skipIf(!enabled).each(versions)("Node %s", (major) => {
+describe.each(versions)("Node %s", (major) => {
   let work = "";
   afterAll(() => work && rmSync(work, { recursive: true, force: true }));
 

@@ -11,7 +11,7 @@ import Database from "better-sqlite3";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli, root, tempDir } from "../helpers.js";
+import { inProcess, root, tempDir } from "../helpers.js";
 
 const pgBase = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const mysqlBase = process.env.CREATE_AUTH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306";
@@ -22,7 +22,7 @@ const workspace = tempDir("create-auth-migrate-");
 
 async function project(backend: string, folder = backend): Promise<string> {
   const dir = join(workspace, folder);
-  const result = await cli(["init", "--yes", "--no-install", "--backend", backend, "--dir", dir], {
+  const result = await inProcess(["init", "--yes", "--no-install", "--backend", backend, "--dir", dir], {
     env: { CI: "true" },
   });
   expect(result.exitCode, result.stderr).toBe(0);
@@ -58,7 +58,7 @@ describe("create-auth migrate", () => {
     );
     await before.end();
     for (let run = 0; run < 2; run++) {
-      const result = await cli(["migrate"], { cwd: dir, env: { DATABASE_URL: pgUrl } });
+      const result = await inProcess(["migrate"], { cwd: dir, env: { DATABASE_URL: pgUrl } });
       expect(result.stderr).toBe("");
       expect(result.stdout).toBe(
         `Auth tables ready in 127.0.0.1:5432/${name} (auth/schema.postgres.sql applied; already there is fine).`,
@@ -94,7 +94,7 @@ describe("create-auth migrate", () => {
       `CREATE TABLE ${name}.users (id VARCHAR(255) PRIMARY KEY, name TEXT, email VARCHAR(255) UNIQUE) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
     );
     for (let run = 0; run < 2; run++) {
-      const result = await cli(["migrate", "auth/schema.mysql.sql"], { cwd: dir, env: {} });
+      const result = await inProcess(["migrate", "auth/schema.mysql.sql"], { cwd: dir, env: {} });
       expect(result.stderr).toBe("");
       expect(result.stdout).toContain(`Auth tables ready in 127.0.0.1:3306/${name}`);
       expect(result.exitCode).toBe(0);
@@ -113,14 +113,17 @@ describe("create-auth migrate", () => {
 
   it("a server that is down: one line naming the server and what to do, exit 1", async () => {
     const dir = await project("postgres", "postgres-down");
-    const result = await cli(["migrate"], { cwd: dir, env: { DATABASE_URL: "postgres://u:secret@127.0.0.1:1/app" } });
+    const result = await inProcess(["migrate"], {
+      cwd: dir,
+      env: { DATABASE_URL: "postgres://u:secret@127.0.0.1:1/app" },
+    });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(
       "error: Cannot reach PostgreSQL at 127.0.0.1:1/app (ECONNREFUSED): start the server, or fix DATABASE_URL in .env.local.",
     );
     expect(result.stdout + result.stderr).not.toContain("secret");
     const mysqlDir = join(workspace, "mysql");
-    const down = await cli(["migrate"], { cwd: mysqlDir, env: { DATABASE_URL: "mysql://root@127.0.0.1:1/app" } });
+    const down = await inProcess(["migrate"], { cwd: mysqlDir, env: { DATABASE_URL: "mysql://root@127.0.0.1:1/app" } });
     expect(down.exitCode).toBe(1);
     expect(down.stderr).toMatch(/^error: Cannot reach MySQL\/MariaDB at 127\.0\.0\.1:1\/app \(ECONNREFUSED\)/);
   }, 60_000);
@@ -132,7 +135,7 @@ describe("create-auth migrate", () => {
     old.exec("CREATE TABLE users (id TEXT PRIMARY KEY, name TEXT, email TEXT UNIQUE)");
     old.close();
     for (let run = 0; run < 2; run++) {
-      const result = await cli(["migrate"], { cwd: dir, env: {} });
+      const result = await inProcess(["migrate"], { cwd: dir, env: {} });
       expect(result.stderr).toBe("");
       expect(result.exitCode).toBe(0);
     }
@@ -148,15 +151,15 @@ describe("create-auth migrate", () => {
 
   it("usage errors: no schema here, not a schema, no DATABASE_URL; exit 2", async () => {
     const empty = tempDir("create-auth-migrate-empty-");
-    const none = await cli(["migrate"], { cwd: empty });
+    const none = await inProcess(["migrate"], { cwd: empty });
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toMatch(/^error: No auth schema in .*run create-auth init first/);
-    const wrong = await cli(["migrate", "package.json"], { cwd: join(workspace, "sqlite") });
+    const wrong = await inProcess(["migrate", "package.json"], { cwd: join(workspace, "sqlite") });
     expect(wrong.exitCode).toBe(2);
     expect(wrong.stderr).toMatch(/not a generated auth schema/);
     const dir = join(workspace, "postgres");
     writeFileSync(join(dir, ".env.local"), "AUTH_SECRET=x\nDATABASE_URL=\n");
-    const unset = await cli(["migrate"], { cwd: dir, env: {} });
+    const unset = await inProcess(["migrate"], { cwd: dir, env: {} });
     expect(unset.exitCode).toBe(2);
     expect(unset.stderr).toMatch(/^error: DATABASE_URL is not set/);
     rmSync(empty, { recursive: true, force: true });

@@ -1,6 +1,5 @@
 // Real published adapters on real databases, through the built CLI as a user runs it.
-import { beforeAll, describe, expect, it } from "vitest";
-import { generatePrismaClient } from "../../scripts/prisma-client.js";
+import { describe, expect, it } from "vitest";
 import { cli, fixture } from "../helpers.js";
 
 const json = async (module: string, extra: string[] = []) => {
@@ -114,8 +113,6 @@ describe("@auth/kysely-adapter on MariaDB, with the server's default collation (
 });
 
 describe("@auth/prisma-adapter: Prisma 7 on SQLite with the better-sqlite3 driver adapter", () => {
-  beforeAll(generatePrismaClient, 120_000);
-
   it("passes every case but the stale-cookie email sign-in, a real bug: deleteSession throws P2025 for a gone session", async () => {
     // Auth.js deletes the session a stale cookie names when someone signs in by
     // email (outside any try), and prisma.session.delete throws for a missing row:

@@ -13,7 +13,6 @@ import { pathToFileURL } from "node:url";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generatePrismaClient } from "../../scripts/prisma-client.js";
 import type { Backend } from "../../src/catalog/backends.js";
 import type { AnyAdapter } from "../../src/contract/adapter.js";
 import { type ExploreResult, explore } from "../../src/contract/explore/run.js";
@@ -131,7 +130,6 @@ describe("published adapters under exploration", () => {
   );
 
   it("@auth/prisma-adapter fails in a few steps: deleteSession throws for a session that is gone", async () => {
-    await generatePrismaClient();
     const mod: AdapterModule = await import(fixture("published", "prisma-adapter.ts"));
     await mod.setup?.();
     try {

@@ -1,0 +1,5 @@
+// Loaded with `node --import`: records the URL of every module the process
+// loads into $LOAD_LOG, one a line, so a test can see what a command pulled in.
+import { register } from "node:module";
+
+register(new URL("./log-loads-hooks.mjs", import.meta.url));
