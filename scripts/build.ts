@@ -24,7 +24,6 @@ import Handlebars from "handlebars";
 import { compileOptions } from "../src/generators/render.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const dist = join(root, "dist");
 
 function filesUnder(dir: string, suffix: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
@@ -35,13 +34,13 @@ function filesUnder(dir: string, suffix: string): string[] {
 
 const node = { platform: "node", target: "node20", format: "esm", logLevel: "warning" } as const;
 
-function library() {
+function library(dist: string) {
   const launchers = new Set([join(root, "src", "cli.ts"), join(root, "src", "contract", "worker-entry.ts")]);
   const entryPoints = filesUnder(join(root, "src"), ".ts").filter((file) => !launchers.has(file));
   return build({ ...node, entryPoints, outbase: join(root, "src"), outdir: dist });
 }
 
-function commandLine() {
+function commandLine(dist: string) {
   return build({
     ...node,
     entryPoints: {
@@ -64,7 +63,7 @@ function commandLine() {
   });
 }
 
-function precompileTemplates(): number {
+function precompileTemplates(dist: string): number {
   const templates = join(root, "templates");
   const entries = filesUnder(templates, ".hbs").map((path) => {
     const key = relative(templates, path).split(sep).join("/");
@@ -77,14 +76,16 @@ function precompileTemplates(): number {
   return entries.length;
 }
 
-export async function buildAll(): Promise<void> {
+/** Builds into `dist` (dist/ at the root unless told otherwise, e.g. to check the build on another Node). */
+export async function buildAll(dist = join(root, "dist")): Promise<void> {
   rmSync(dist, { recursive: true, force: true });
-  await Promise.all([library(), commandLine()]);
-  precompileTemplates();
+  await Promise.all([library(dist), commandLine(dist)]);
+  precompileTemplates(dist);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const started = performance.now();
-  await buildAll();
-  console.log(`built dist/ in ${Math.round(performance.now() - started)} ms`);
+  const out = process.argv[2];
+  await buildAll(out);
+  console.log(`built ${out ?? "dist/"} in ${Math.round(performance.now() - started)} ms`);
 }

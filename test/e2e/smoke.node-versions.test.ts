@@ -46,9 +46,12 @@ describe.each(versions)("Node %s", (major) => {
       };
       expect(await run("node --version", binary!, ["--version"], root)).toContain(`v${pinnedNodeVersions[major]}`);
 
-      await run("build", binary!, [join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/build.ts"], root);
-
       work = mkdtempSync(join(tmpdir(), `create-auth-node${major}-`));
+      // The build works on this Node; into a folder of its own, as other layers run the shared dist/ meanwhile.
+      const built = join(work, "dist");
+      await run("build", binary!, [join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/build.ts", built], root);
+      expect(existsSync(join(built, "cli/create-auth.js"))).toBe(true);
+
       const app = join(work, "app");
       await run("init --yes", binary!, [join(root, "bin/create-auth.js"), "init", "--yes", "--dir", app], work);
       expect(existsSync(join(app, "node_modules/better-sqlite3"))).toBe(true);
