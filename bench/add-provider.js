@@ -36,7 +36,7 @@ const bin = join(root, "bin", "create-auth.js");
 // --no-install: the figure is create-auth's own work, not the package manager's download.
 const args = [bin, "add-provider", "social", "--api-version", "5.126", "--no-install"];
 // Each run a new process. Node's compile cache (Node 22 and later; see
-// src/lib/compile-cache.ts) is what a user has from their second run on; the
+// src/lib/private-cache.ts) is what a user has from their second run on; the
 // first run, with no cache yet, is shown for information.
 const emptyCache = () => ({ CREATE_AUTH_COMPILE_CACHE: mkdtempSync(join(tmpdir(), "create-auth-bench-cache-")) });
 const rows = [

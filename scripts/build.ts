@@ -45,7 +45,7 @@ function commandLine(dist: string) {
     ...node,
     entryPoints: {
       "create-auth": join(root, "src/cli.ts"),
-      "compile-cache": join(root, "src/lib/compile-cache.ts"),
+      "private-cache": join(root, "src/lib/private-cache.ts"),
       // The process that loads a user's adapter module (src/contract/supervisor.ts starts it),
       // and what the launcher uses to start it early.
       "verify-worker": join(root, "src/contract/worker-entry.ts"),

@@ -7,11 +7,11 @@
  * ends.
  *
  * This module is loaded by the launcher: it imports only Node's modules and
- * the compile-cache module.
+ * the private-cache module.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { privateTempFolder } from "../lib/compile-cache.js";
+import { privateTempFolder } from "../lib/private-cache.js";
 
 /** dist/cli/verify-worker.js, from src/contract/, dist/contract/ and dist/cli/ alike. */
 export const workerPath = () => fileURLToPath(new URL("../../dist/cli/verify-worker.js", import.meta.url));
@@ -31,10 +31,9 @@ export function spawnWorker(env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
 
 let early: { child: ChildProcess; cwd: string } | undefined;
 
-/** From the launcher: `create-auth verify-adapter …` (not --help or --list) starts the worker at once. */
-export function prestartWorker(argv: string[] = process.argv): void {
-  const args = argv.slice(2);
-  if (args[0] !== "verify-adapter" || args.some((a) => a === "--help" || a === "-h" || a === "--list")) return;
+/** From the launcher, with verify-adapter's own arguments: a run (not --help or --list) starts the worker at once. */
+export function prestartWorker(args: string[]): void {
+  if (args.some((a) => a === "--help" || a === "-h" || a === "--list")) return;
   early = { child: spawnWorker(process.env, process.cwd()), cwd: process.cwd() };
   // Until the supervisor takes it, it must not keep this process alive.
   early.child.unref();

@@ -93,7 +93,7 @@ describe("npm pack → install the tarball → npx create-auth init --yes → np
         "README.md",
         "bin/create-auth.js",
         "dist/cli/create-auth.js",
-        "dist/cli/compile-cache.js",
+        "dist/cli/private-cache.js",
         "dist/templates.precompiled.cjs",
         "dist/index.js",
         "dist/index.d.ts",

@@ -1,5 +1,5 @@
 /**
- * The CLI's compile cache (src/lib/compile-cache.ts) on the Node versions
+ * The CLI's compile cache (src/lib/private-cache.ts) on the Node versions
  * that have one (22 and later, fetched by scripts/node-versions.ts): filled
  * in a folder of the user's own, never in one another user planted or can
  * write. The runs as another user need root (setpriv), as in CI.

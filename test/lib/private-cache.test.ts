@@ -1,15 +1,15 @@
 /**
- * The compile cache (src/lib/compile-cache.ts): Node's own cache, used only
+ * The compile cache (src/lib/private-cache.ts): Node's own cache, used only
  * in a folder that nobody but the user running the CLI can write.
  *
  * Node 20 has no cache API, so the CLI's own runs are in
- * compile-cache.node-versions.test.ts, on the later Node versions. The
+ * private-cache.node-versions.test.ts, on the later Node versions. The
  * checks of folders owned by another user need root, as in CI.
  */
 import { chmodSync, chownSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { trustedFolder } from "../../src/lib/compile-cache.js";
+import { trustedFolder } from "../../src/lib/private-cache.js";
 import { isRoot, nobody, tempDir } from "../helpers.js";
 import { sharedTemp } from "./cache-folders.js";
 

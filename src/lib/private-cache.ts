@@ -1,9 +1,11 @@
 /**
- * Node's own compile cache (module.enableCompileCache, Node 22.1+) for the
- * CLI, in a folder that only the user running it can write.
+ * The folders of compiled code create-auth keeps in the user's cache folder
+ * (XDG), each one that only the user running it can write: Node's own
+ * compile cache (module.enableCompileCache, Node 22.1+) for the CLI, and
+ * the temp folder where tsx keeps the user's adapter module compiled.
  *
- * A code cache is code: V8 runs what it holds without checking it against
- * the source. A cache folder that another user could create or write (a
+ * A code cache is code: V8 (or tsx) runs what it holds without checking it
+ * against the source. A cache folder that another user could create or write (a
  * shared temp dir, a folder they own, one with group or other write) would
  * let them run code as whoever runs create-auth next. So the folder is
  * created 0700, and used only when it and every folder above it pass
