@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addEnvEntries } from "../../src/workspace/env-file.js";
+import { addEnvEntries, envValue, fillEmptyValue, maskEnvValues, parseEnv } from "../../src/workspace/env-file.js";
 
 const entries = [
   { name: "AUTH_VK_ID", description: "VK app id", example: "" },
@@ -43,4 +44,146 @@ describe("keeping .env.local out of git", async () => {
       expect(addIgnoreEntries(`node_modules\n${pattern}\n`, [".env.local"])).toBe(`node_modules\n${pattern}\n`);
     },
   );
+});
+
+describe("reading a dotenv file as dotenv does", () => {
+  it("reads export, comments, quotes and values that run over lines, with CRLF", () => {
+    const text = [
+      "# a comment",
+      "export A=1",
+      "B = two words # a comment",
+      'C="line one',
+      "AUTH_SECRET=inside the value",
+      'line three"',
+      "D='single # not a comment'",
+      "E=`back`",
+      'F=""',
+      "G=",
+      "",
+    ].join("\r\n");
+    expect(parseEnv(text).map((e) => [e.name, e.value])).toEqual([
+      ["A", "1"],
+      ["B", "two words"],
+      ["C", "line one\r\nAUTH_SECRET=inside the value\r\nline three"],
+      ["D", "single # not a comment"],
+      ["E", "back"],
+      ["F", ""],
+      ["G", ""],
+    ]);
+  });
+
+  it("a quote that never closes is plain text, as dotenv reads it", () => {
+    expect(parseEnv('A="open\nB=2\n').map((e) => [e.name, e.value])).toEqual([
+      ["A", '"open'],
+      ["B", "2"],
+    ]);
+  });
+
+  it("the last of two assignments counts", () => {
+    expect(envValue("A=1\nA=2\n", "A")).toBe("2");
+  });
+
+  it("never writes a secret inside another variable's multi-line value", () => {
+    const text = 'PRIVATE_KEY="-----BEGIN KEY-----\nAUTH_SECRET=\n-----END KEY-----"\n';
+    expect(fillEmptyValue(text, "AUTH_SECRET", "new")).toBe(text);
+    expect(envValue(text, "AUTH_SECRET")).toBeUndefined();
+    const added = addEnvEntries(text, [{ name: "AUTH_SECRET", description: "secret", example: "" }], "Auth", () => "x");
+    expect(added.startsWith(text)).toBe(true);
+    expect(added.endsWith("AUTH_SECRET=x\n")).toBe(true);
+  });
+
+  it("masks every value, a multi-line one whole, and keeps the rest", () => {
+    expect(maskEnvValues('A=1 # note\nB="x\ny"\nC=\n')).toBe("A=<hidden> # note\nB=<hidden>\nC=\n");
+  });
+});
+
+/** A random dotenv file, and what a correct reader finds in it. */
+const envFile = fc
+  .record({
+    eol: fc.constantFrom("\n", "\r\n"),
+    finalNewline: fc.boolean(),
+    lines: fc.array(
+      fc.oneof(
+        fc.record({ kind: fc.constant("comment" as const), text: fc.stringMatching(/^[^\r\n]*$/) }),
+        fc.record({ kind: fc.constant("blank" as const) }),
+        fc.record({
+          kind: fc.constant("plain" as const),
+          name: fc.constantFrom("AUTH_SECRET", "A", "B_1", "DATABASE_URL"),
+          exported: fc.boolean(),
+          value: fc.stringMatching(/^[A-Za-z0-9_:/@.+=-]*$/),
+        }),
+        fc.record({
+          kind: fc.constant("quoted" as const),
+          name: fc.constantFrom("AUTH_SECRET", "KEY", "CERT"),
+          // Lines that look like assignments, inside the value.
+          inner: fc.array(fc.constantFrom("AUTH_SECRET=", "A=1", "# not a comment", "x y z", "export B=2", ""), {
+            maxLength: 4,
+          }),
+        }),
+      ),
+      { maxLength: 12 },
+    ),
+  })
+  .map(({ eol, finalNewline, lines }) => {
+    const expected: { name: string; value: string }[] = [];
+    const rendered = lines.map((line) => {
+      if (line.kind === "comment") return `#${line.text}`;
+      if (line.kind === "blank") return "";
+      if (line.kind === "plain") {
+        expected.push({ name: line.name, value: line.value });
+        return `${line.exported ? "export " : ""}${line.name}=${line.value}`;
+      }
+      const value = line.inner.join(eol);
+      expected.push({ name: line.name, value });
+      return `${line.name}="${value}"`;
+    });
+    return { text: rendered.join(eol) + (finalNewline && rendered.length ? eol : ""), expected };
+  });
+
+describe("dotenv merges keep the user's bytes (property)", () => {
+  it("finds exactly the assignments written, multi-line values included", () => {
+    fc.assert(
+      fc.property(envFile, ({ text, expected }) => {
+        expect(parseEnv(text).map(({ name, value }) => ({ name, value }))).toEqual(expected);
+      }),
+    );
+  });
+
+  it("adding variables keeps every existing byte, and adds only names not assigned", () => {
+    const variables = ["AUTH_SECRET", "NEW_ONE"].map((name) => ({ name, description: "d", example: "" }));
+    fc.assert(
+      fc.property(envFile, ({ text, expected }) => {
+        const result = addEnvEntries(text, variables, "h", () => "v");
+        expect(result.startsWith(text)).toBe(true);
+        const added = parseEnv(result.slice(text.length)).map((e) => e.name);
+        expect(added).toEqual(variables.map((v) => v.name).filter((n) => !expected.some((e) => e.name === n)));
+      }),
+    );
+  });
+
+  it("filling an empty secret changes only that value's place", () => {
+    fc.assert(
+      fc.property(envFile, ({ text, expected }) => {
+        const result = fillEmptyValue(text, "AUTH_SECRET", "S3CR3T");
+        const last = expected.findLast((e) => e.name === "AUTH_SECRET");
+        if (last?.value !== "") {
+          expect(result).toBe(text);
+          return;
+        }
+        // What comes before and after the secret is the file's own text; at most an empty pair of quotes gave way.
+        const at = result.indexOf("S3CR3T");
+        const before = result.slice(0, at);
+        const after = result.slice(at + "S3CR3T".length);
+        expect(text.startsWith(before) && text.endsWith(after)).toBe(true);
+        expect(["", '""', "''", "``"]).toContain(text.slice(before.length, text.length - after.length));
+        expect(envValue(result, "AUTH_SECRET")).toBe("S3CR3T");
+        // Every other assignment reads as before.
+        expect(
+          parseEnv(result)
+            .filter((e) => e.name !== "AUTH_SECRET")
+            .map((e) => e.value),
+        ).toEqual(expected.filter((e) => e.name !== "AUTH_SECRET").map((e) => e.value));
+      }),
+    );
+  });
 });
