@@ -27,7 +27,7 @@ const temps = (dir: string) => readdirSync(dir).filter((name) => name.endsWith("
 
 /**
  * A child process that applies a plan of `count` files into `dir`, then
- * lingers a second. A first, empty apply installs the signal handling, so
+ * lingers (long enough that a loaded machine still signals it first). A first, empty apply installs the signal handling, so
  * the announcement comes when a signal can only land in the big apply.
  */
 function applyInChild(dir: string, count: number) {
@@ -40,7 +40,7 @@ function applyInChild(dir: string, count: number) {
     process.stdout.write("applying\\n");
     applyPlan(changes);
     process.stdout.write("applied\\n");
-    setTimeout(() => process.stdout.write("still running\\n"), 1000);`;
+    setTimeout(() => process.stdout.write("still running\\n"), 10_000);`;
   const child = execa(process.execPath, ["--input-type=module", "-e", script, dir], { reject: false });
   const started = new Promise<void>((resolve) => {
     child.stdout!.on("data", (chunk: Buffer) => {
