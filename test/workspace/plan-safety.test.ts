@@ -27,8 +27,9 @@ const temps = (dir: string) => readdirSync(dir).filter((name) => name.endsWith("
 
 /**
  * A child process that applies a plan of `count` files into `dir`, then
- * lingers (long enough that a loaded machine still signals it first). A first, empty apply installs the signal handling, so
- * the announcement comes when a signal can only land in the big apply.
+ * lingers (long enough that a loaded machine still signals it first). A
+ * first, empty apply installs the signal handling, so the announcement
+ * comes when a signal can only land in the big apply.
  */
 function applyInChild(dir: string, count: number) {
   const plan = pathToFileURL(join(root, "dist/workspace/plan.js")).href;
@@ -41,7 +42,11 @@ function applyInChild(dir: string, count: number) {
     applyPlan(changes);
     process.stdout.write("applied\\n");
     setTimeout(() => process.stdout.write("still running\\n"), 10_000);`;
-  const child = execa(process.execPath, ["--input-type=module", "-e", script, dir], { reject: false });
+  // No forced kill: execa would send SIGKILL 5 s after the signal, and a loaded machine can take that long to apply.
+  const child = execa(process.execPath, ["--input-type=module", "-e", script, dir], {
+    reject: false,
+    forceKillAfterDelay: false,
+  });
   const started = new Promise<void>((resolve) => {
     child.stdout!.on("data", (chunk: Buffer) => {
       if (chunk.toString().includes("applying")) resolve();
