@@ -8,8 +8,9 @@
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
-import { CliError, ExitCode, UsageError } from "./lib/errors.js";
+import { CliError, ExitCode, fromSystemError, printable, UsageError } from "./lib/errors.js";
 import { type Io, processIo } from "./lib/io.js";
+import { refuseAmbiguousValues } from "./lib/options.js";
 import { closestWord } from "./lib/suggest.js";
 import { version } from "./version.js";
 
@@ -100,19 +101,21 @@ Exit codes: 0 success, 1 the adapter breaks the contract or an edit was refused,
   program.hook("preSubcommand", async (_program, command) => {
     refuseUnknownCommand(program, command, io.cwd);
     (await commands[command.name()]!.load()).configure(command, setExitCode, io);
+    refuseAmbiguousValues(command);
   });
   return program;
 }
 
 /** Writes the error for a person: one line, then what to do. */
-function report(error: unknown, err: NodeJS.WritableStream): number {
-  if (error instanceof CliError) {
-    err.write(`error: ${error.message}\n`);
-    if (error.hint) err.write(`${error.hint}\n`);
+function report(thrown: unknown, err: NodeJS.WritableStream): number {
+  const error = thrown instanceof CliError ? thrown : fromSystemError(thrown);
+  if (error) {
+    err.write(`error: ${printable(error.message)}\n`);
+    if (error.hint) err.write(`${printable(error.hint, { keepNewlines: true })}\n`);
     return error.exitCode;
   }
   err.write(
-    `create-auth: unexpected error\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    `create-auth: unexpected error\n${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}\n`,
   );
   return ExitCode.usage;
 }
@@ -133,7 +136,29 @@ export async function run(argv: string[], io: Io): Promise<number> {
   return code;
 }
 
+/**
+ * Output that cannot be written ends the run: quietly when the reader went
+ * away (`| head`: EPIPE, 141 as a shell's SIGPIPE), else with one line
+ * (a full disk under `> file`: exit 2).
+ */
+function endOnOutputFailure(): void {
+  let ended = false;
+  const failed = (error: NodeJS.ErrnoException) => {
+    if (ended) return;
+    ended = true;
+    if (error.code === "EPIPE") process.exit(141);
+    try {
+      process.stderr.write(`error: could not write the output: ${printable(error.message)}\n`);
+    } finally {
+      process.exit(ExitCode.usage);
+    }
+  };
+  process.stdout.on("error", failed);
+  process.stderr.on("error", failed);
+}
+
 export async function main(argv: string[] = process.argv): Promise<void> {
+  endOnOutputFailure();
   const code = await run(argv, processIo());
   // Exit even if the adapter left pools or timers open; flush output first.
   process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));

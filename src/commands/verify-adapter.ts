@@ -19,15 +19,18 @@ import type { RunSummary } from "../contract/runner.js";
 import { supervise } from "../contract/supervisor.js";
 import { CliError, ExitCode, type ExitCodeValue, LoadError, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
-import { parseOptions } from "../lib/options.js";
+import { parseOptions, repeatable } from "../lib/options.js";
 import { shouldColor, showsProgress } from "../lib/terminal.js";
 
-const list = z.array(z.string()).transform((items) =>
-  items
-    .flatMap((item) => item.split(","))
-    .map((s) => s.trim())
-    .filter(Boolean),
-);
+const list = z
+  .array(z.string())
+  .refine((items) => items.every((item) => item.split(",").some((s) => s.trim())), "expected ids, comma-separated")
+  .transform((items) =>
+    items
+      .flatMap((item) => item.split(","))
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 const wholeNumber = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 export const verifyAdapterOptions = z.object({
@@ -188,18 +191,16 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
   return summary?.ok ? ExitCode.ok : ExitCode.failed;
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
-
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
   command
     .argument("[module]", "path to the adapter module (.ts, .mts, .cts, .js, .mjs, .cjs), from the current directory")
     .option("-e, --export <name>", "the export holding the adapter (default: the default export, else `adapter`)")
-    .option("--only <ids>", "run only these case ids or globs (comma-separated, repeatable)", collect)
-    .option("--skip <ids>", "skip these case ids or globs (comma-separated, repeatable)", collect)
+    .option("--only <ids>", "run only these case ids or globs (comma-separated, repeatable)", repeatable)
+    .option("--skip <ids>", "skip these case ids or globs (comma-separated, repeatable)", repeatable)
     .option(
       "--require <capabilities>",
       "fail when a capability is missing: users, sessions, email, webauthn or all",
-      collect,
+      repeatable,
     )
     .option("--timeout <ms>", "time limit for each case in milliseconds", "5000")
     .option("--setup-timeout <ms>", "time limit for importing the module, its setup() and the factory", "30000")
@@ -212,11 +213,11 @@ export function configure(command: Command, setExitCode: (code: number) => void,
     .option("--explore-path <path>", "replay one exploration sequence (printed with its failure, beside --seed)")
     .option("--concurrency <n>", "cases to run in parallel", "1")
     .option("--seed <n>", "seed for the generated data (the report prints the one it used)")
-    .option("--reporter <name>", "pretty, json, junit or github (repeatable)", collect)
+    .option("--reporter <name>", "pretty, json, junit or github (repeatable)", repeatable)
     .option(
       "--output-file <path>",
       "write the json or junit report to a file; NAME=PATH when several (repeatable)",
-      collect,
+      repeatable,
     )
     .option("--list", "list the contract cases and exit")
     .option("--no-color", "plain output (NO_COLOR is honoured too)")

@@ -1,0 +1,131 @@
+// Bad input and a hostile environment end in one line and an exit code, never a stack trace, and change nothing.
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, it } from "vitest";
+import { fromSystemError, printable } from "../src/lib/errors.js";
+import { hideUrlCredentials } from "../src/lib/redact.js";
+import { fixture, inProcess, root, snapshot, tempDir } from "./helpers.js";
+
+const memory = fixture("adapters", "memory.ts");
+/** One line of error, at most a hint after it, and no stack frame. */
+const oneLine = (stderr: string) => {
+  expect(stderr).toMatch(/^error: [^\n]+(\n[^\n]+)?$/);
+  expect(stderr).not.toMatch(/\n\s+at /);
+};
+
+describe("a flag that takes one value", () => {
+  it.each([
+    [["init", "--yes", "--no-install", "--backend", "sqlite", "--backend", "postgres"], "--backend"],
+    [["add-provider", "oidc", "--id", "a", "--id", "b", "--issuer", "https://a.example"], "--id"],
+    [["verify-adapter", memory, "--seed", "1", "--seed", "2"], "--seed"],
+    [["verify-adapter", memory, "--timeout", "100", "--timeout", "200"], "--timeout"],
+  ])("given twice is refused, naming the flag: %j", async (args, flag) => {
+    const cwd = tempDir();
+    const result = await inProcess(args, { cwd });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toBe(`error: ${flag} was given twice; give it once.`);
+    expect(snapshot(cwd)).toEqual({});
+  });
+
+  it.each([
+    [["verify-adapter", memory, "--seed", ""], /^error: --seed needs a value; it was given empty\.$/],
+    [["verify-adapter", memory, "--only", ""], /^error: --only needs a value; it was given empty\.$/],
+    [["verify-adapter", memory, "--require", ""], /^error: --require needs a value; it was given empty\.$/],
+    [["verify-adapter", memory, "--skip", ","], /^error: --skip: invalid value ","; expected ids, comma-separated\.$/],
+    [["init", "--yes", "--no-install", "--backend", ""], /^error: --backend needs a value; it was given empty\.$/],
+  ])("an empty value is refused: %j", async (args, message) => {
+    const result = await inProcess(args, { cwd: tempDir() });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it("a repeatable flag may be given twice", async () => {
+    const result = await inProcess([
+      "verify-adapter",
+      memory,
+      "--only",
+      "user.get.by-id",
+      "--only",
+      "user.create.returns-user",
+      "--explore",
+      "0",
+    ]);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(/PASS 2 cases/);
+  });
+});
+
+describe("paths the system refuses", () => {
+  it("a --dir that is a symbolic link loop: one line naming it", async () => {
+    const cwd = tempDir();
+    symlinkSync(join(cwd, "b"), join(cwd, "a"));
+    symlinkSync(join(cwd, "a"), join(cwd, "b"));
+    const result = await inProcess(["init", "--yes", "--no-install", "--dir", "a"], { cwd });
+    expect(result.exitCode).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/ELOOP.*\/a\b[\s\S]*symbolic link/);
+  });
+
+  it("a --dir whose name is too long for the file system", async () => {
+    const cwd = tempDir();
+    const result = await inProcess(["init", "--yes", "--no-install", "--dir", "x".repeat(300)], { cwd });
+    expect(result.exitCode).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/ENAMETOOLONG[\s\S]*shorter/);
+    expect(snapshot(cwd)).toEqual({});
+  });
+});
+
+describe("output that cannot be written", () => {
+  it("a reader that goes away (| head -c 1) ends the run quietly", async () => {
+    const script = `node ${join(root, "bin/create-auth.js")} verify-adapter ${memory} --explore 0 | head -c 1; exit \${PIPESTATUS[0]}`;
+    const result = await execa("bash", ["-c", script], { reject: false, env: { NO_COLOR: "1" } });
+    expect(result.stdout).toHaveLength(1);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(141);
+  });
+
+  it("a full disk under stdout is one line, exit 2", async () => {
+    const script = `node ${join(root, "bin/create-auth.js")} add-provider social --dry-run > /dev/full`;
+    const result = await execa("bash", ["-c", script], {
+      cwd: fixture("projects", "next-app"),
+      reject: false,
+      env: { NO_COLOR: "1" },
+    });
+    expect(result.stderr).toBe("error: could not write the output: ENOSPC: no space left on device, write");
+    expect(result.exitCode).toBe(2);
+  });
+});
+
+describe("what messages quote", () => {
+  it("control and invisible bytes in the input are written as escapes", async () => {
+    const result = await inProcess(["frob\u001b[2Jnicate\u0007"], { cwd: tempDir() });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(result.stderr).toContain("frob\\x1b[2Jnicate\\x07");
+    expect(printable("a\nb\tc\r", { keepNewlines: true })).toBe("a\nb\tc\\x0d");
+    expect(printable("a\nb")).toBe("a\\x0ab");
+  });
+
+  it("a URL's userinfo is hidden whole, whatever it holds", () => {
+    expect(hideUrlCredentials("https://user:a@b@host/x and postgres://u:p@db:5432/app")).toBe(
+      "https://***@host/x and postgres://***@db:5432/app",
+    );
+    expect(hideUrlCredentials("https://plain.example/path@not-userinfo")).toBe(
+      "https://plain.example/path@not-userinfo",
+    );
+  });
+
+  it("a system error is its first line with what to do; one without a code stays a bug with its stack", () => {
+    const error = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1\n    at somewhere"), {
+      code: "ECONNREFUSED",
+    });
+    const shown = fromSystemError(error);
+    expect(shown?.message).toBe("connect ECONNREFUSED 127.0.0.1:1");
+    expect(shown?.hint).toMatch(/is the server running/);
+    expect(shown?.exitCode).toBe(2);
+    expect(fromSystemError(new TypeError("x is undefined"))).toBeUndefined();
+  });
+});
