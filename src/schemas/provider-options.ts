@@ -82,6 +82,10 @@ export function urlProblem(value: string): string | undefined {
   return undefined;
 }
 
+/** Whether `value` is a URL with a user name or password in it. */
+const hasUserinfo = (value: string) =>
+  URL.canParse(value) && Boolean(new URL(value).username || new URL(value).password);
+
 const flag = z
   .union([z.boolean(), z.enum(["true", "false"])], { errorMap: () => ({ message: "expected true or false" }) })
   .transform((v) => v === true || v === "true");
@@ -129,7 +133,15 @@ const oauthShared = {
   redirectProxyUrl: httpUrl.optional(),
   allowDangerousEmailAccountLinking: flag.default(false),
   brandColor: label("a CSS colour such as #24292f").optional(),
-  logo: label("a logo URL").optional(),
+  // A path served by the app or a URL; never one carrying a user name or password into a committed file.
+  logo: label("a logo URL")
+    .refine(
+      (v) => !hasUserinfo(v),
+      (v) => ({
+        message: `${quoted(hideUrlCredentials(v))} contains a user name or password; give the URL without them`,
+      }),
+    )
+    .optional(),
 };
 
 type Issue = { path: string; message: string };

@@ -261,3 +261,17 @@ describe("other options", () => {
     }
   });
 });
+
+describe("--logo", () => {
+  it("takes a path or a URL, never one with a user name or password (it is written into a committed file)", () => {
+    expect(problem("oidc", { id: "corp", issuer: "https://login.example", logo: "/corp.svg" })).toBe("ok");
+    expect(problem("oidc", { id: "corp", issuer: "https://login.example", logo: "https://cdn.example/l.png" })).toBe(
+      "ok",
+    );
+    for (const logo of ["https://user:pw@cdn.example.com/logo.png", "https://user:a@b@cdn.example.com/l.png"]) {
+      const message = problem("oidc", { id: "corp", issuer: "https://login.example", logo });
+      expect(message).toMatch(/^--logo: .*contains a user name or password/);
+      expect(message).not.toMatch(/pw|a@b/);
+    }
+  });
+});
