@@ -1,11 +1,12 @@
 // Bad input and a hostile environment end in one line and an exit code, never a stack trace, and change nothing.
-import { symlinkSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { fromSystemError, printable } from "../src/lib/errors.js";
 import { hideUrlCredentials } from "../src/lib/redact.js";
-import { fixture, inProcess, root, snapshot, tempDir } from "./helpers.js";
+import { cli, fixture, inProcess, root, snapshot, tempDir } from "./helpers.js";
 
 const memory = fixture("adapters", "memory.ts");
 /** One line of error, at most a hint after it, and no stack frame. */
@@ -75,6 +76,41 @@ describe("paths the system refuses", () => {
     oneLine(result.stderr);
     expect(result.stderr).toMatch(/ENAMETOOLONG[\s\S]*shorter/);
     expect(snapshot(cwd)).toEqual({});
+  });
+});
+
+describe("files that are not what they should be", () => {
+  it("a package.json that is a pipe is refused at once, not read for ever (a real process: a read would block)", async () => {
+    const cwd = tempDir();
+    execFileSync("mkfifo", [join(cwd, "package.json")]);
+    const result = await cli(["init", "--yes", "--no-install"], { cwd, env: { CI: "true" } });
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/package\.json is a special file \(a pipe or a device\)/);
+  });
+
+  it("a binary package.json is refused without its bytes in the message", async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, "package.json"), Buffer.from([0x7b, 0x00, 0x1b, 0x5b, 0x32, 0x4a, 0xff]));
+    const result = await inProcess(["init", "--yes", "--no-install"], { cwd });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^error: .*package\.json is not a text file; nothing was written\.$/);
+    expect(Object.keys(snapshot(cwd))).toEqual(["package.json"]);
+  });
+
+  it("a config far bigger than any auth config is refused before it is parsed", async () => {
+    const cwd = tempDir();
+    cpSync(fixture("projects", "next-app"), cwd, { recursive: true });
+    const config = join(cwd, "src/auth.ts");
+    writeFileSync(config, `${readFileSync(config, "utf8")}\n${"// padding\n".repeat(500_000)}`);
+    const before = snapshot(cwd);
+    const started = performance.now();
+    const result = await inProcess(["add-provider", "social", "--no-install"], { cwd });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/auth\.ts is 5\.\d MB, more than the 4\.0 MB such a file could need/);
+    expect(snapshot(cwd)).toEqual(before);
   });
 });
 

@@ -5,7 +5,7 @@
  * (the merge init uses). Nothing here writes; a refusal leaves every file
  * as it is.
  */
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { ParsedProvider } from "../schemas/provider-options.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
@@ -107,7 +107,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     importExtension: importExtension(root),
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
   });
-  const configText = readFileSync(configPath, "utf8");
+  const configText = readIfExists(configPath) ?? "";
   const edit = addProviderToConfig(
     configText,
     { id: snippet.id, imports: snippet.imports, entry: snippet.entry, force: request.force },

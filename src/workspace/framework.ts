@@ -4,9 +4,10 @@
  * fit: a src/ folder, where Next's app/ lives, the tsconfig "@/" alias, an
  * Express server that already exists.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Framework } from "../catalog/frameworks.js";
+import { readIfExists } from "./plan.js";
 
 export interface FrameworkFacts {
   framework: Framework;
@@ -37,7 +38,7 @@ type PackageJson = { dependencies?: Record<string, string>; devDependencies?: Re
 
 function readPackage(root: string): PackageJson {
   try {
-    const value = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as unknown;
+    const value = JSON.parse(readIfExists(join(root, "package.json")) ?? "{}") as unknown;
     return typeof value === "object" && value !== null ? (value as PackageJson) : {};
   } catch {
     // A package.json that is no JSON is reported by the package.json merge, with its own message.
@@ -53,7 +54,7 @@ const majorOf = (range: string | undefined) => {
 
 function installedMajor(root: string, name: string): number | undefined {
   try {
-    const pkg = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as {
+    const pkg = JSON.parse(readIfExists(join(root, "node_modules", name, "package.json")) ?? "{}") as {
       version?: string;
     };
     return majorOf(pkg.version);
@@ -66,7 +67,7 @@ function installedMajor(root: string, name: string): number | undefined {
 export function tsconfigAlias(root: string): string | undefined {
   const path = join(root, "tsconfig.json");
   if (!isFile(path)) return undefined;
-  const match = /"@\/\*"\s*:\s*\[\s*"(?:\.\/)?([^"*]*)\*"/.exec(readFileSync(path, "utf8"));
+  const match = /"@\/\*"\s*:\s*\[\s*"(?:\.\/)?([^"*]*)\*"/.exec(readIfExists(path) ?? "");
   return match ? match[1]! : undefined;
 }
 

@@ -5,12 +5,13 @@
  * environment, else .env.local, else .env. The driver is the project's own
  * (its node_modules), the one the adapter will use; create-auth ships none.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { type Dialect, dialects } from "../catalog/backends.js";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
 import { envValue } from "./env-file.js";
+import { readIfExists } from "./plan.js";
 
 export interface MigrateResult {
   dialect: Dialect;
@@ -31,7 +32,8 @@ export function projectEnv(root: string, name: string, env: NodeJS.ProcessEnv): 
   if (env[name]) return env[name];
   for (const file of [".env.local", ".env"]) {
     const path = join(root, file);
-    const value = existsSync(path) ? envValue(readFileSync(path, "utf8"), name) : undefined;
+    const text = readIfExists(path);
+    const value = text === null ? undefined : envValue(text, name);
     if (value) return value;
   }
   return undefined;
@@ -73,6 +75,12 @@ function explain(error: unknown, dialect: Dialect, target: string): never {
     );
   }
   const message = String(e.message ?? error).split("\n")[0];
+  if (code === "SQLITE_CANTOPEN" || code === "SQLITE_READONLY") {
+    throw new UsageError(
+      `Cannot write the SQLite file ${target}: ${message}.`,
+      "Check that its folder exists and that you may write there, or point AUTH_DATABASE_PATH elsewhere.",
+    );
+  }
   throw new CliError(`${server} refused the auth schema at ${target}: ${message}`, {
     exitCode: ExitCode.failed,
   });
@@ -92,8 +100,8 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
     throw new UsageError(
       `${schemaPath}: not a generated auth schema (expected schema.postgres.sql, schema.mysql.sql or schema.sqlite.sql).`,
     );
-  if (!existsSync(file)) throw new UsageError(`${schemaPath}: no such file; run create-auth init first.`);
-  const script = readFileSync(file, "utf8");
+  const script = readIfExists(file);
+  if (script === null) throw new UsageError(`${schemaPath}: no such file; run create-auth init first.`);
 
   if (dialect === "sqlite") {
     const path = resolve(root, projectEnv(root, "AUTH_DATABASE_PATH", env) ?? "./auth.db");
@@ -101,17 +109,28 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
       path: string,
     ) => { exec(sql: string): void; close(): void; prepare(sql: string): { all(): { name: string }[] } };
     const Database = loadDriver<Sqlite>(root, "better-sqlite3");
-    const db = new Database(path);
+    if (!statSync(dirname(path), { throwIfNoEntry: false })?.isDirectory()) {
+      throw new UsageError(
+        `Cannot write the SQLite file ${path}: its folder does not exist.`,
+        "Create the folder, or point AUTH_DATABASE_PATH elsewhere.",
+      );
+    }
+    // A database file exists only once its schema applies: one that was not there goes again on a failure.
+    const existed = existsSync(path);
+    let db: InstanceType<Sqlite> | undefined;
     try {
+      db = new Database(path);
       db.exec(script);
       for (const { table, column, type } of addedColumns) {
         const columns = db.prepare(`PRAGMA table_info(${table})`).all();
         if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN "${column}" ${type}`);
       }
-    } catch (error) {
-      explain(error, dialect, path);
-    } finally {
       db.close();
+    } catch (error) {
+      db?.close();
+      if (!existed)
+        for (const file of [path, `${path}-journal`, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
+      explain(error, dialect, path);
     }
     return { dialect, target: path };
   }

@@ -37,8 +37,16 @@ export interface FileChange {
   after: string;
 }
 
-/** The text of a file, or null when there is none; a folder (or anything else) where a file belongs is a usage error. */
-export function readIfExists(path: string): string | null {
+/** Far above any file create-auth reads (configs, package.json, env files, schemas); a bigger one is a mistake. */
+export const maxReadBytes = 4 * 1024 * 1024;
+
+/**
+ * The text of a file, or null when there is none. What stands there is
+ * checked before it is read: a folder, a FIFO or a device where a file
+ * belongs, a file over `maxBytes` or one that is not text is a usage error,
+ * so nothing hangs on a pipe or reads a device without end.
+ */
+export function readIfExists(path: string, maxBytes = maxReadBytes): string | null {
   let info: ReturnType<typeof statSync>;
   try {
     info = statSync(path);
@@ -49,11 +57,20 @@ export function readIfExists(path: string): string | null {
   }
   if (!info.isFile()) {
     throw new UsageError(
-      `${path} is a ${info.isDirectory() ? "folder" : "special file"}, where a file belongs; nothing was written.`,
+      `${path} is a ${info.isDirectory() ? "folder" : "special file (a pipe or a device)"}, where a file belongs; nothing was written.`,
     );
   }
-  return readFileSync(path, "utf8");
+  if (info.size > maxBytes) {
+    throw new UsageError(
+      `${path} is ${megabytes(info.size)}, more than the ${megabytes(maxBytes)} such a file could need; nothing was written.`,
+    );
+  }
+  const bytes = readFileSync(path);
+  if (bytes.subarray(0, 8192).includes(0)) throw new UsageError(`${path} is not a text file; nothing was written.`);
+  return bytes.toString("utf8");
 }
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function isLink(path: string): boolean {
   try {

@@ -1,6 +1,7 @@
 /** Facts about the user's project that generated code must fit. */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { readIfExists } from "./plan.js";
 
 /**
  * Relative imports need a ".js" extension under Node's own ESM resolution
@@ -8,9 +9,8 @@ import { dirname, join, resolve } from "node:path";
  * projects (Next.js, SvelteKit, Vite) write them bare.
  */
 export function importExtension(root: string): "" | ".js" {
-  const tsconfig = join(root, "tsconfig.json");
-  if (!existsSync(tsconfig)) return "";
-  const text = readFileSync(tsconfig, "utf8");
+  const text = readIfExists(join(root, "tsconfig.json"));
+  if (text === null) return "";
   return /"(?:module|moduleResolution)"\s*:\s*"node(?:16|next)"/i.test(text) ? ".js" : "";
 }
 
@@ -44,7 +44,7 @@ export function describeEmailSupport(configPath: string, configText: string): st
     .find((p) => existsSync(p) && statSync(p).isFile());
   if (!file)
     return `Could not find the adapter module ${source}; make sure it has createVerificationToken, useVerificationToken and getUserByEmail.`;
-  const text = readFileSync(file, "utf8");
+  const text = readIfExists(file) ?? "";
   const missing = emailAdapterMethods.filter((m) => !new RegExp(`\\b${m}\\b`).test(text));
   return missing.length === 0
     ? `The adapter in ${source} has createVerificationToken, useVerificationToken and getUserByEmail.`

@@ -4,8 +4,10 @@
  * their own per run, and the embedded SQLite. The project is one init wrote
  * (--no-install), resolving its driver from this repository.
  */
+
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import mysql from "mysql2/promise";
@@ -163,5 +165,43 @@ describe("create-auth migrate", () => {
     expect(unset.exitCode).toBe(2);
     expect(unset.stderr).toMatch(/^error: DATABASE_URL is not set/);
     rmSync(empty, { recursive: true, force: true });
+  }, 60_000);
+
+  it("a schema that is a folder, a pipe or not text is refused before any database file exists", async () => {
+    for (const [what, make, message] of [
+      ["folder", (path: string) => mkdirSync(path), /is a folder, where a file belongs/],
+      ["pipe", (path: string) => execFileSync("mkfifo", [path]), /is a special file \(a pipe or a device\)/],
+      ["binary", (path: string) => writeFileSync(path, Buffer.from([0x53, 0x51, 0x00, 0xff])), /is not a text file/],
+    ] as const) {
+      const dir = await project("sqlite", `sqlite-${what}`);
+      const schema = join(dir, "auth/schema.sqlite.sql");
+      rmSync(schema);
+      make(schema);
+      const result = await inProcess(["migrate"], { cwd: dir, env: {} });
+      expect(result.exitCode, what).toBe(2);
+      expect(result.stderr, what).toMatch(message);
+      expect(existsSync(join(dir, "auth.db")), what).toBe(false);
+    }
+  }, 60_000);
+
+  it("a schema SQLite refuses leaves no database file behind; a folder it cannot write is one line, exit 2", async () => {
+    const dir = await project("sqlite", "sqlite-refused");
+    writeFileSync(join(dir, "auth/schema.sqlite.sql"), "CREATE TABLE users (id TEXT PRIMARY KEY);\nNOT SQL AT ALL;\n");
+    const refused = await inProcess(["migrate"], { cwd: dir, env: {} });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/^error: SQLite refused the auth schema at .*auth\.db/);
+    expect(readdirSync(dir).filter((name) => name.startsWith("auth.db"))).toEqual([]);
+
+    const missing = await inProcess(["migrate"], { cwd: dir, env: { AUTH_DATABASE_PATH: "./no/such/folder/auth.db" } });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(
+      /^error: Cannot write the SQLite file .*no\/such\/folder\/auth\.db: its folder does not exist\.\nCreate the folder/,
+    );
+    expect(existsSync(join(dir, "no"))).toBe(false);
+
+    mkdirSync(join(dir, "taken.db"));
+    const folder = await inProcess(["migrate"], { cwd: dir, env: { AUTH_DATABASE_PATH: "./taken.db" } });
+    expect(folder.exitCode).toBe(2);
+    expect(folder.stderr).toMatch(/^error: Cannot write the SQLite file .*taken\.db: unable to open database file\.\n/);
   }, 60_000);
 });

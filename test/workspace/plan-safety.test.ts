@@ -77,8 +77,10 @@ describe("applyPlan under signals", () => {
     const dir = tempDir();
     const { child, started } = applyInChild(dir, 4000);
     await started;
-    // Staging 4000 files takes longer than this: the kill lands part-way.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Kill once staging has begun (polled, so a loaded machine cannot make the kill land before it).
+    for (let waited = 0; temps(dir).length === 0 && waited < 10_000; waited += 5) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     child.kill("SIGKILL");
     await child;
     const left = temps(dir);
