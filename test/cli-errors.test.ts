@@ -114,6 +114,33 @@ describe("files that are not what they should be", () => {
   });
 });
 
+describe("folders that cannot be made", () => {
+  // Real processes: Node's recursive mkdir never returns under /proc, and a hang must fail the test, not stall it.
+  it("a report file under /proc is one line, exit 2, not a spin", async () => {
+    const result = await cli([
+      "verify-adapter",
+      memory,
+      "--explore",
+      "0",
+      "--reporter",
+      "json",
+      "--output-file",
+      "/proc/nope/x.json",
+    ]);
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/^error: ENOENT: .*mkdir '\/proc\/nope'/);
+  });
+
+  it("a cache folder under /proc: the CLI runs without its compile cache", async () => {
+    const result = await cli(["--version"], { env: { XDG_CACHE_HOME: "/proc/nope" } });
+    expect(result.timedOut).toBe(false);
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+  });
+});
+
 describe("output that cannot be written", () => {
   it("a reader that goes away (| head -c 1) ends the run quietly", async () => {
     const script = `node ${join(root, "bin/create-auth.js")} verify-adapter ${memory} --explore 0 | head -c 1; exit \${PIPESTATUS[0]}`;

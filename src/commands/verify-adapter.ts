@@ -5,7 +5,7 @@
  * supervision (src/contract/supervisor.ts): nothing the module does decides
  * the exit code.
  */
-import { accessSync, constants, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
@@ -19,6 +19,7 @@ import type { RunSummary } from "../contract/runner.js";
 import { supervise } from "../contract/supervisor.js";
 import { CliError, ExitCode, type ExitCodeValue, LoadError, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
+import { makeFolders } from "../lib/make-folders.js";
 import { parseOptions, repeatable } from "../lib/options.js";
 import { shouldColor, showsProgress } from "../lib/terminal.js";
 
@@ -185,7 +186,7 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
   if (outcome.kind === "load-error") throw new LoadError(outcome.message, { hint: outcome.hint });
   for (const { file, text } of active) {
     if (!file) continue;
-    mkdirSync(dirname(file), { recursive: true });
+    makeFolders(dirname(file));
     writeFileSync(file, text.join(""));
   }
   return summary?.ok ? ExitCode.ok : ExitCode.failed;

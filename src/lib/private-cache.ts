@@ -15,10 +15,11 @@
  * The launcher (bin/create-auth.js) calls this before it loads the CLI, so
  * this module imports nothing but Node's own modules.
  */
-import { lstatSync, mkdirSync, realpathSync, type Stats } from "node:fs";
+import { lstatSync, realpathSync, type Stats } from "node:fs";
 import module from "node:module";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { makeFolders } from "./make-folders.js";
 
 type EnableCompileCache = (directory: string) => { status: number; directory?: string; message?: string };
 
@@ -41,7 +42,7 @@ function ownFolder(path: string): string | undefined {
   if (uid === undefined) return undefined;
   try {
     // 0700 from the start: no moment when another user could write into it.
-    mkdirSync(path, { recursive: true, mode: 0o700 });
+    makeFolders(path, 0o700);
     const folder = realpathSync(path);
     return trustedFolder(folder, uid) ? folder : undefined;
   } catch {

@@ -15,7 +15,6 @@
 import {
   chmodSync,
   lstatSync,
-  mkdirSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -27,6 +26,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
+import { makeFolders } from "../lib/make-folders.js";
 import { isEnvFile, isSecretEnvFile, maskEnvValues } from "./env-file.js";
 
 export interface FileChange {
@@ -150,22 +150,6 @@ function writeTarget(change: FileChange): string {
 function modeFor(target: string, existing: boolean): number {
   if (existing) return statSync(target).mode & 0o7777;
   return isSecretEnvFile(basename(target)) ? 0o600 : 0o666 & ~process.umask();
-}
-
-/** Creates the folders `dir` needs, returning those it made (outermost first). */
-function makeFolders(dir: string): string[] {
-  const made: string[] = [];
-  for (let d = dir; ; d = dirname(d)) {
-    try {
-      statSync(d);
-      break;
-    } catch {
-      made.unshift(d);
-      if (dirname(d) === d) break;
-    }
-  }
-  for (const d of made) mkdirSync(d);
-  return made;
 }
 
 interface Staged {
