@@ -8,11 +8,11 @@
  *   entry points `create-auth` and `create-auth/vitest`.
  * - dist/cli/: the command line as an ES module bundle split per command, so
  *   a command loads only its own code, with its dependencies inside except
- *   ts-morph, tsx and handlebars, which load from node_modules when a command
- *   needs them. Chunks stay in dist/cli/, two folders below the package root
- *   like every module of dist/<folder>/ and src/<folder>/, so the paths
- *   modules compute from import.meta.url (templates/, the package root) hold
- *   in all three layouts.
+ *   tsx and handlebars, which load from node_modules when a command needs
+ *   them. Chunks stay in dist/cli/, two folders below the package root like
+ *   every module of dist/<folder>/ and src/<folder>/, so the paths modules
+ *   compute from import.meta.url (templates/, the package root) hold in all
+ *   three layouts.
  * - dist/templates.precompiled.cjs: the templates, precompiled, so the CLI
  *   loads handlebars' small runtime instead of its compiler (~100 ms of a cold init).
  */
@@ -55,7 +55,7 @@ function commandLine(dist: string) {
     bundle: true,
     splitting: true,
     chunkNames: "[name]-[hash]",
-    external: ["ts-morph", "tsx", "handlebars"],
+    external: ["tsx", "handlebars"],
     // Bundled CommonJS dependencies call require() for Node's modules.
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
