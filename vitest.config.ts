@@ -44,7 +44,7 @@ export default defineConfig({
           name: "unit",
           include: ["test/**/*.test.ts"],
           exclude: layers.map(layerFiles),
-          // One module graph per worker: TypeScript, ts-morph and the commands load
+          // One module graph per worker: TypeScript, the parser and the commands load
           // once rather than once per file (about a quarter of the layer's time).
           isolate: false,
           // An install that slipped into a unit test fails at once instead of reaching the registry.

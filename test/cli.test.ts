@@ -66,7 +66,7 @@ describe("create-auth", () => {
     // The log is real: the launcher and the CLI bundle are in it.
     expect(loaded.some((url) => url.endsWith("/dist/cli/create-auth.js"))).toBe(true);
     const commandOrHeavy = loaded.filter((url) =>
-      /\/dist\/cli\/(init|add-provider|migrate|verify-adapter|verify-worker)-|node_modules\/(ts-morph|typescript|tsx|handlebars|zod|@clack|execa)\//.test(
+      /\/dist\/cli\/(init|add-provider|migrate|verify-adapter|verify-worker)-|node_modules\/(@babel|typescript|tsx|handlebars|zod|@clack|execa)\//.test(
         url,
       ),
     );

@@ -3,15 +3,18 @@
  * Auth.js config, as text in and text (or a refusal) out. It runs as small
  * passes over fresh parses (entry, then unused imports, then new imports) so
  * each pass's text edits are made against positions that are still true.
- * Load it with `await import(...)`: ts-morph is a large module.
+ * Load it with `await import(...)`: the parser is half a megabyte of code.
  */
+import type { Node } from "@babel/types";
 import type { ImportSpec } from "../generators/types.js";
-import { isCommonJs, referencedNames } from "./bindings.js";
+import { isCommonJs } from "./bindings.js";
 import { findProvidersArray } from "./find-providers.js";
-import { formatImport, type ImportStyle, importStyle, planImports, removeUnused } from "./imports.js";
-import { appendToList } from "./list-edit.js";
+import { formatImport, guessImportStyle, type ImportStyle, importStyle, planImports, removeUnused } from "./imports.js";
+import { appendToList, commaAfter } from "./list-edit.js";
 import { findExisting } from "./match-provider.js";
-import { applyEdits, eol, firstSyntaxError, indentAt, parse, parseExpression, reindent } from "./parse.js";
+import { endOf, rangeWithParens, startOf } from "./nodes.js";
+import { applyEdits, eol, firstSyntaxError, indentAt, lineAt, parse, parseExpression, reindent } from "./parse.js";
+import { referencedNames } from "./references.js";
 
 export interface ProviderEdit {
   id: string;
@@ -33,21 +36,14 @@ export function addProviderToConfig(source: string, edit: ProviderEdit, fileName
   } catch (error) {
     // A shape the passes did not foresee must not crash the command: the user still gets the snippet.
     const reason = `create-auth could not edit this file (${error instanceof Error ? error.message : String(error)}).`;
-    return {
-      status: "refused",
-      reason,
-      manual: manualSnippet(edit, {
-        cjs: /\brequire\s*\(|module\.exports/.test(source) && !/^\s*import\s/m.test(source),
-        quote: '"',
-        semicolon: true,
-      }),
-    };
+    return { status: "refused", reason, manual: manualSnippet(edit, guessImportStyle(source)) };
   }
 }
 
 function editConfig(source: string, edit: ProviderEdit, fileName?: string): EditResult {
   const file = parse(source, fileName);
-  const style = importStyle(file, isCommonJs(file));
+  const unreadable = file.statements.length === 0 && file.syntaxErrors.length > 0;
+  const style = unreadable ? guessImportStyle(source) : importStyle(file, isCommonJs(file));
   const refuse = (reason: string): EditResult => ({ status: "refused", reason, manual: manualSnippet(edit, style) });
 
   if (!parseExpression(edit.entry))
@@ -58,15 +54,18 @@ function editConfig(source: string, edit: ProviderEdit, fileName?: string): Edit
   const target = findProvidersArray(file);
   if ("refusal" in target) return refuse(target.refusal);
   const { array } = target;
-  const existing = findExisting(array, edit.id, edit.entry);
+  const existing = findExisting(file, array, edit.id, edit.entry);
   const imports = planImports(file, edit.imports, style);
   if (existing.exact && "edits" in imports && imports.edits.length === 0) return { status: "unchanged", text: source };
 
+  const text = source;
+  const rangeOf = (element: Node) => rangeWithParens(text, element);
   const [current, ...duplicates] = existing.sameId;
   if (current) {
-    const where = `line ${current.getStartLineNumber()} (\`${current.getText().split("\n")[0]}\`)`;
+    const { start, end } = rangeOf(current);
+    const where = `line ${lineAt(text, start)} (\`${text.slice(start, end).split("\n")[0]}\`)`;
     if (duplicates.length) {
-      const lines = existing.sameId.map((e) => e.getStartLineNumber()).join(", ");
+      const lines = existing.sameId.map((e) => lineAt(text, rangeOf(e).start)).join(", ");
       return refuse(
         `Several providers already have id "${edit.id}" (lines ${lines}); ids must be unique, so fix the list by hand.`,
       );
@@ -78,30 +77,26 @@ function editConfig(source: string, edit: ProviderEdit, fileName?: string): Edit
   }
 
   // Pass 1: the entry itself, appended or in place of the provider with the same id.
-  const text = source;
   const nl = eol(text);
   let next: string;
   let removedNames = new Set<string>();
   if (current) {
     removedNames = referencedNames(current);
-    next = applyEdits(text, [
-      {
-        start: current.getStart(),
-        end: current.getEnd(),
-        text: reindent(edit.entry, indentAt(text, current.getStart()), nl),
-      },
-    ]);
+    const { start, end } = rangeOf(current);
+    next = applyEdits(text, [{ start, end, text: reindent(edit.entry, indentAt(text, start), nl) }]);
   } else {
-    const elements = array.getElements();
+    // findProvidersArray refuses arrays with holes, so every element is a node.
+    const elements = array.elements.flatMap((e) => (e ? [rangeOf(e)] : []));
+    const last = elements.at(-1);
     next = applyEdits(
       text,
       appendToList(
         {
           text,
-          open: array.getStart(),
-          close: array.getEnd() - 1,
-          elements: elements.map((e) => ({ start: e.getStart(), end: e.getEnd() })),
-          trailingComma: array.compilerNode.elements.hasTrailingComma,
+          open: startOf(array),
+          close: endOf(array) - 1,
+          elements,
+          trailingComma: last ? commaAfter(text, last.end) !== undefined : false,
           padded: false,
         },
         [edit.entry],

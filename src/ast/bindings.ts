@@ -1,10 +1,12 @@
 /**
  * What the module scope of a config file binds: ESM imports and CommonJS
- * `require`s, read syntactically. Binding resolution goes by name, not by the
- * type checker: a checker for one config file costs far more than the edit,
- * and configs rarely shadow their own imports.
+ * `require`s, read syntactically. Binding resolution goes by name, not by
+ * scope analysis: configs rarely shadow their own imports, and where one
+ * does the answer errs towards keeping an import.
  */
-import { Node, type SourceFile, type Statement, SyntaxKind } from "./morph.js";
+import type { Identifier, Node, Statement, VariableDeclaration } from "@babel/types";
+import { descendants, stringValue } from "./nodes.js";
+import { hasModuleSyntax, type SourceFile } from "./parse.js";
 
 export interface Binding {
   local: string;
@@ -16,65 +18,70 @@ export interface Binding {
   imported?: string;
   typeOnly: boolean;
   style: "esm" | "cjs";
-  /** The import specifier, clause, or binding element that declares `local`. */
+  /** The import specifier, or the identifier or destructuring property, that declares `local`. */
   declaration: Node;
+  /** The top-level statement it is in (an `export const` included). */
   statement: Statement;
 }
 
 /** The specifier of `require("m")`, `require("m").default` or `require("m").x`, with what it selects. */
-export function requireOf(node: Node | undefined): { module: string; member?: string } | undefined {
+export function requireOf(node: Node | null | undefined): { module: string; member?: string } | undefined {
   if (!node) return undefined;
-  if (Node.isPropertyAccessExpression(node)) {
-    const inner = requireOf(node.getExpression());
-    return inner && !inner.member ? { module: inner.module, member: node.getName() } : undefined;
+  if (node.type === "MemberExpression" && !node.computed && node.property.type === "Identifier") {
+    const inner = requireOf(node.object);
+    return inner && !inner.member ? { module: inner.module, member: node.property.name } : undefined;
   }
-  if (!Node.isCallExpression(node)) return undefined;
-  const callee = node.getExpression();
-  const [arg, ...rest] = node.getArguments();
-  if (!Node.isIdentifier(callee) || callee.getText() !== "require" || rest.length > 0) return undefined;
-  return Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg)
-    ? { module: arg.getLiteralText() }
-    : undefined;
+  if (node.type !== "CallExpression" || node.callee.type !== "Identifier" || node.callee.name !== "require")
+    return undefined;
+  const [arg, ...rest] = node.arguments;
+  const module = rest.length === 0 ? stringValue(arg) : undefined;
+  return module === undefined ? undefined : { module };
+}
+
+/** The `const`/`let`/`var` declaration a top-level statement makes, exported or not. */
+export function variablesOf(statement: Statement): VariableDeclaration | undefined {
+  if (statement.type === "VariableDeclaration") return statement;
+  if (statement.type === "ExportNamedDeclaration" && statement.declaration?.type === "VariableDeclaration")
+    return statement.declaration;
+  return undefined;
+}
+
+function importedName(node: Node): string {
+  return node.type === "Identifier" ? node.name : (stringValue(node) ?? "");
 }
 
 export function collectBindings(file: SourceFile): Binding[] {
   const out: Binding[] = [];
-  for (const statement of file.getStatements()) {
-    if (Node.isImportDeclaration(statement)) {
-      const module = statement.getModuleSpecifierValue();
-      const base = { module, style: "esm" as const, statement };
-      const typeOnly = statement.isTypeOnly();
-      const def = statement.getDefaultImport();
-      if (def) out.push({ ...base, local: def.getText(), kind: "default", typeOnly, declaration: def });
-      const ns = statement.getNamespaceImport();
-      if (ns) out.push({ ...base, local: ns.getText(), kind: "namespace", typeOnly, declaration: ns });
-      for (const spec of statement.getNamedImports()) {
-        const local = spec.getAliasNode()?.getText() ?? spec.getName();
-        out.push({
-          ...base,
-          local,
-          kind: "named",
-          imported: spec.getName(),
-          typeOnly: typeOnly || spec.isTypeOnly(),
-          declaration: spec,
-        });
+  for (const statement of file.statements) {
+    if (statement.type === "ImportDeclaration") {
+      const base = { module: statement.source.value, style: "esm" as const, statement };
+      const typeOnly = statement.importKind === "type" || statement.importKind === "typeof";
+      for (const spec of statement.specifiers) {
+        const local = spec.local.name;
+        if (spec.type === "ImportDefaultSpecifier")
+          out.push({ ...base, local, kind: "default", typeOnly, declaration: spec });
+        else if (spec.type === "ImportNamespaceSpecifier")
+          out.push({ ...base, local, kind: "namespace", typeOnly, declaration: spec });
+        else {
+          const specTypeOnly = spec.importKind === "type" || spec.importKind === "typeof";
+          const imported = importedName(spec.imported);
+          out.push({ ...base, local, kind: "named", imported, typeOnly: typeOnly || specTypeOnly, declaration: spec });
+        }
       }
-    } else if (Node.isVariableStatement(statement)) {
-      for (const decl of statement.getDeclarations()) {
-        const req = requireOf(decl.getInitializer());
-        if (!req) continue;
-        const base = { module: req.module, style: "cjs" as const, statement, typeOnly: false };
-        const name = decl.getNameNode();
-        if (Node.isIdentifier(name)) {
-          const kind = req.member === "default" ? "default" : req.member ? "named" : "namespace";
-          out.push({ ...base, local: name.getText(), kind, imported: req.member, declaration: name });
-        } else if (Node.isObjectBindingPattern(name) && !req.member) {
-          for (const element of name.getElements()) {
-            const local = element.getNameNode();
-            if (!Node.isIdentifier(local) || element.getDotDotDotToken()) continue;
-            const imported = element.getPropertyNameNode()?.getText() ?? local.getText();
-            out.push({ ...base, local: local.getText(), kind: "named", imported, declaration: element });
-          }
+      continue;
+    }
+    for (const decl of variablesOf(statement)?.declarations ?? []) {
+      const req = requireOf(decl.init);
+      if (!req) continue;
+      const base = { module: req.module, style: "cjs" as const, statement, typeOnly: false };
+      if (decl.id.type === "Identifier") {
+        const kind = req.member === "default" ? "default" : req.member ? "named" : "namespace";
+        out.push({ ...base, local: decl.id.name, kind, imported: req.member, declaration: decl.id });
+      } else if (decl.id.type === "ObjectPattern" && !req.member) {
+        for (const property of decl.id.properties) {
+          if (property.type !== "ObjectProperty" || property.value.type !== "Identifier" || property.computed) continue;
+          const imported = importedName(property.key);
+          out.push({ ...base, local: property.value.name, kind: "named", imported, declaration: property });
         }
       }
     }
@@ -85,21 +92,24 @@ export function collectBindings(file: SourceFile): Binding[] {
 /** Module-scope names that are not imports: `const`, `function`, `class` and friends. */
 export function localDeclarations(file: SourceFile): Map<string, Node> {
   const names = new Map<string, Node>();
-  for (const statement of file.getStatements()) {
-    if (Node.isVariableStatement(statement)) {
-      for (const decl of statement.getDeclarations()) {
-        if (requireOf(decl.getInitializer())) continue;
-        for (const id of [decl.getNameNode(), ...decl.getNameNode().getDescendantsOfKind(SyntaxKind.Identifier)]) {
-          if (Node.isIdentifier(id) && !isPropertyKey(id)) names.set(id.getText(), id);
-        }
+  for (const statement of file.statements) {
+    const declaration =
+      statement.type === "ExportNamedDeclaration" || statement.type === "ExportDefaultDeclaration"
+        ? statement.declaration
+        : statement;
+    if (!declaration) continue;
+    if (declaration.type === "VariableDeclaration") {
+      for (const decl of declaration.declarations) {
+        if (requireOf(decl.init)) continue;
+        for (const id of bindingIdentifiers(decl.id)) names.set(id.name, id);
       }
     } else if (
-      Node.isFunctionDeclaration(statement) ||
-      Node.isClassDeclaration(statement) ||
-      Node.isEnumDeclaration(statement)
+      (declaration.type === "FunctionDeclaration" ||
+        declaration.type === "ClassDeclaration" ||
+        declaration.type === "TSEnumDeclaration") &&
+      declaration.id
     ) {
-      const name = statement.getNameNode();
-      if (name) names.set(name.getText(), name);
+      names.set(declaration.id.name, declaration.id);
     }
   }
   return names;
@@ -121,64 +131,33 @@ export function idFromModule(specifier: string): string {
 
 /** True when the file is written in CommonJS (so new bindings must be `require`s). */
 export function isCommonJs(file: SourceFile): boolean {
-  const esm = file
-    .getStatements()
-    .some(
-      (s) =>
-        Node.isImportDeclaration(s) ||
-        Node.isExportDeclaration(s) ||
-        Node.isExportAssignment(s) ||
-        (Node.isModifierable(s) && s.hasModifier(SyntaxKind.ExportKeyword)),
-    );
-  if (esm) return false;
-  if (/\.c[jt]s$/.test(file.getFilePath())) return true;
+  if (hasModuleSyntax(file.statements)) return false;
+  if (/\.c[jt]s$/i.test(file.fileName ?? "")) return true;
+  const exportsTarget = (node: Node) =>
+    node.type === "MemberExpression" &&
+    !node.computed &&
+    node.object.type === "Identifier" &&
+    (node.object.name === "exports" ||
+      (node.object.name === "module" && node.property.type === "Identifier" && node.property.name === "exports"));
   return (
-    file.getDescendantsOfKind(SyntaxKind.PropertyAccessExpression).some((p) => {
-      const target = p.getExpression().getText();
-      return target === "module" ? p.getName() === "exports" : target === "exports";
-    }) || collectBindings(file).some((b) => b.style === "cjs")
+    descendants(file.root.program, exportsTarget).length > 0 || collectBindings(file).some((b) => b.style === "cjs")
   );
 }
 
-/** Names declared but not read at this identifier: keys, member names, binding sites. */
-function isPropertyKey(id: Node): boolean {
-  const parent = id.getParent();
-  if (!parent) return false;
-  if (Node.isPropertyAccessExpression(parent)) return parent.getNameNode() === id;
-  if (Node.isQualifiedName(parent)) return parent.getRight() === id;
-  if (
-    Node.isPropertyAssignment(parent) ||
-    Node.isMethodDeclaration(parent) ||
-    Node.isPropertyDeclaration(parent) ||
-    Node.isPropertySignature(parent) ||
-    Node.isGetAccessorDeclaration(parent) ||
-    Node.isSetAccessorDeclaration(parent) ||
-    Node.isEnumMember(parent) ||
-    Node.isJsxAttribute(parent)
-  ) {
-    return parent.getNameNode() === id;
+/** The identifiers a binding pattern (`x`, `{ a, b: c }`, `[d, ...e]`, `f = 1`) declares. */
+function bindingIdentifiers(pattern: Node): Identifier[] {
+  switch (pattern.type) {
+    case "Identifier":
+      return [pattern];
+    case "ObjectPattern":
+      return pattern.properties.flatMap((p) => bindingIdentifiers(p.type === "ObjectProperty" ? p.value : p));
+    case "ArrayPattern":
+      return pattern.elements.flatMap((e) => (e ? bindingIdentifiers(e) : []));
+    case "RestElement":
+      return bindingIdentifiers(pattern.argument);
+    case "AssignmentPattern":
+      return bindingIdentifiers(pattern.left);
+    default:
+      return [];
   }
-  if (Node.isBindingElement(parent)) return parent.getPropertyNameNode() === id;
-  return false;
-}
-
-function isDeclarationSite(id: Node): boolean {
-  const parent = id.getParent();
-  if (Node.isImportSpecifier(parent) || Node.isImportClause(parent) || Node.isNamespaceImport(parent)) return true;
-  if (Node.isBindingElement(parent) || Node.isVariableDeclaration(parent) || Node.isParameterDeclaration(parent))
-    return parent.getNameNode() === id;
-  return false;
-}
-
-/** Reads of `name` anywhere in the file. Shadowing counts as a read, which errs towards keeping an import. */
-export function countReferences(file: SourceFile, name: string): number {
-  return file
-    .getDescendantsOfKind(SyntaxKind.Identifier)
-    .filter((id) => id.getText() === name && !isPropertyKey(id) && !isDeclarationSite(id)).length;
-}
-
-/** Identifiers an expression reads (what it needs in scope). */
-export function referencedNames(node: Node): Set<string> {
-  const ids = Node.isIdentifier(node) ? [node] : node.getDescendantsOfKind(SyntaxKind.Identifier);
-  return new Set(ids.filter((id) => !isPropertyKey(id) && !isDeclarationSite(id)).map((id) => id.getText()));
 }

@@ -4,7 +4,7 @@
  * the list's own layout: one item per line stays one per line, a trailing
  * comma stays, a single line stays single.
  */
-import { eol, indentAt, indentUnit, lineStartOf, reindent, startsLine, type TextEdit } from "./parse.js";
+import { eol, indentAt, indentUnit, lineStartOf, reindent, skipTrivia, startsLine, type TextEdit } from "./parse.js";
 
 export interface ListShape {
   /** The whole file text. */
@@ -22,14 +22,8 @@ export interface ListShape {
 
 /** Position just past the comma that follows `from`, skipping whitespace and comments. */
 export function commaAfter(text: string, from: number): number | undefined {
-  let i = from;
-  while (i < text.length) {
-    if (/\s/.test(text[i]!)) i++;
-    else if (text.startsWith("//", i)) i = text.indexOf("\n", i) === -1 ? text.length : text.indexOf("\n", i);
-    else if (text.startsWith("/*", i)) i = text.indexOf("*/", i) + 2;
-    else return text[i] === "," ? i + 1 : undefined;
-  }
-  return undefined;
+  const at = skipTrivia(text, from);
+  return text[at] === "," ? at + 1 : undefined;
 }
 
 function isMultiLine(list: ListShape): boolean {

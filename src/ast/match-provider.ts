@@ -5,9 +5,10 @@
  * is imported from (Auth.js names provider modules after their ids).
  */
 
+import type { ArrayExpression, Node } from "@babel/types";
 import { collectBindings, idFromModule } from "./bindings.js";
-import { type ArrayLiteralExpression, Node, type SourceFile, SyntaxKind, ts } from "./morph.js";
-import { unwrap } from "./parse.js";
+import { descendants, ofType, propertyName, rangeWithParens, stringValue, unwrap } from "./nodes.js";
+import { parseExpression, type SourceFile, type Token } from "./parse.js";
 
 export interface ExistingProviders {
   /** An element whose code is the entry itself (ignoring whitespace, comments, quotes). */
@@ -16,13 +17,14 @@ export interface ExistingProviders {
   sameId: Node[];
 }
 
-export function findExisting(array: ArrayLiteralExpression, id: string, entry: string): ExistingProviders {
-  const file = array.getSourceFile();
-  const wanted = tokens(entry);
+export function findExisting(file: SourceFile, array: ArrayExpression, id: string, entry: string): ExistingProviders {
+  const wanted = normalise(parseExpression(entry)?.tokens ?? [], entry);
   let exact: Node | undefined;
   const sameId: Node[] = [];
-  for (const element of array.getElements()) {
-    const isExact = tokens(element.getText()) === wanted;
+  for (const element of array.elements) {
+    if (!element) continue;
+    const { start, end } = rangeWithParens(file.text, element);
+    const isExact = normalise(tokensIn(file, start, end), file.text) === wanted;
     if (isExact) exact ??= element;
     if (isExact || elementId(element, file, 0) === id) sameId.push(element);
   }
@@ -31,50 +33,48 @@ export function findExisting(array: ArrayLiteralExpression, id: string, entry: s
 
 function elementId(element: Node, file: SourceFile, depth: number): string | undefined {
   const node = unwrap(element);
-  if (Node.isObjectLiteralExpression(node)) return idProperty(node);
-  if (Node.isCallExpression(node)) {
-    const options = node.getArguments()[0];
-    const explicit =
-      options && Node.isObjectLiteralExpression(unwrap(options)) ? idProperty(unwrap(options)) : undefined;
-    return explicit ?? bindingId(node.getExpression(), file, depth);
+  if (node.type === "ObjectExpression") return idProperty(node);
+  if (node.type === "CallExpression") {
+    const options = node.arguments[0];
+    const explicit = options ? idProperty(unwrap(options)) : undefined;
+    return explicit ?? bindingId(node.callee, file, depth);
   }
   return bindingId(node, file, depth);
 }
 
 function idProperty(object: Node): string | undefined {
-  if (!Node.isObjectLiteralExpression(object)) return undefined;
-  const property = object.getProperty("id");
-  const value = Node.isPropertyAssignment(property) ? property.getInitializer() : undefined;
-  return Node.isStringLiteral(value) || Node.isNoSubstitutionTemplateLiteral(value)
-    ? value.getLiteralText()
-    : undefined;
+  if (object.type !== "ObjectExpression") return undefined;
+  const property = object.properties.find((p) => propertyName(p) === "id");
+  return property?.type === "ObjectProperty" ? stringValue(property.value) : undefined;
 }
 
 /** The id of what an identifier is bound to: an imported provider module, or a local provider value. */
 function bindingId(node: Node, file: SourceFile, depth: number): string | undefined {
-  if (!Node.isIdentifier(node) || depth > 2) return undefined;
-  const name = node.getText();
+  if (node.type !== "Identifier" || depth > 2) return undefined;
+  const name = node.name;
   const imported = collectBindings(file).find((b) => b.local === name);
   if (imported) return idFromModule(imported.module);
-  const declaration = file.getDescendantsOfKind(SyntaxKind.VariableDeclaration).find((d) => d.getName() === name);
-  const initializer = declaration?.getInitializer();
-  return initializer ? elementId(initializer, file, depth + 1) : undefined;
+  const declaration = descendants(file.root.program, ofType("VariableDeclarator")).find(
+    (d) => d.id.type === "Identifier" && d.id.name === name,
+  );
+  return declaration?.init ? elementId(declaration.init, file, depth + 1) : undefined;
 }
 
-/** The entry's tokens with trivia, string quote style and trailing commas normalised away. */
-export function tokens(code: string): string {
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, code);
+/** The file's tokens from `start` to `end`: an element's, parentheses included. */
+function tokensIn(file: SourceFile, start: number, end: number): Token[] {
+  return file.tokens.filter((token) => token.start >= start && token.end <= end);
+}
+
+/** Tokens with trivia, string quote style and trailing commas normalised away. */
+function normalise(tokens: readonly Token[], text: string): string {
   const out: string[] = [];
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.StringLiteral) out.push(JSON.stringify(scanner.getTokenValue()));
-    else if (
-      (kind === ts.SyntaxKind.CloseBraceToken ||
-        kind === ts.SyntaxKind.CloseBracketToken ||
-        kind === ts.SyntaxKind.CloseParenToken) &&
-      out.at(-1) === ","
-    )
-      out[out.length - 1] = scanner.getTokenText();
-    else out.push(scanner.getTokenText());
+  for (const token of tokens) {
+    const label = typeof token.type === "string" ? token.type : token.type.label;
+    if (label === "CommentLine" || label === "CommentBlock" || label === "eof") continue;
+    const source = text.slice(token.start, token.end);
+    if (label === "string") out.push(JSON.stringify(token.value));
+    else if ((source === "}" || source === "]" || source === ")") && out.at(-1) === ",") out[out.length - 1] = source;
+    else out.push(source);
   }
   return out.join(" ");
 }

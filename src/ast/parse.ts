@@ -2,68 +2,128 @@
  * Parsing and text-edit plumbing shared by the config transforms. Edits are
  * collected as ranges against one parse and applied to the text in one go, so
  * the user's formatting and comments outside those ranges survive byte for
- * byte (re-printing through the compiler would normalise them away).
+ * byte (re-printing the tree would normalise them away).
+ *
+ * The parser is Babel's: the edits need ranges, comments and tokens, not
+ * types, and it loads in a tenth of the time of TypeScript's compiler. Load
+ * this module with `await import(...)` all the same: it is half a megabyte.
  */
-import { type Diagnostic, type Expression, Node, Project, type SourceFile, ts } from "./morph.js";
+import {
+  type ParseError,
+  type ParseResult,
+  type ParserOptions,
+  parse as parseModule,
+  parseExpression as parseOne,
+} from "@babel/parser";
+import type { Comment, Expression, File, Statement } from "@babel/types";
 
-let project: Project | undefined;
-
-/** One Project per process: creating it is the costly part, a parse is cheap. */
-function sharedProject(): Project {
-  project ??= new Project({
-    useInMemoryFileSystem: true,
-    // Nothing here asks the type checker anything, so lib.d.ts is dead weight.
-    skipLoadingLibFiles: true,
-    skipFileDependencyResolution: true,
-    compilerOptions: { allowJs: true, noLib: true, noResolve: true },
-  });
-  return project;
+/** A token as Babel reports it when asked for tokens: comments among them. */
+export interface Token {
+  type: string | { label: string };
+  value?: unknown;
+  start: number;
+  end: number;
 }
 
-let parses = 0;
+export interface SourceFile {
+  text: string;
+  /** The name it was read from (its extension chose the syntax), if given. */
+  fileName?: string;
+  /** The whole tree; empty when the text did not parse at all. */
+  root: File;
+  statements: Statement[];
+  comments: Comment[];
+  tokens: Token[];
+  syntaxErrors: { line: number; message: string }[];
+}
 
 /**
- * Each parse gets a file of its own in the shared project: overwriting one
- * file would invalidate every node of the previous parse, which a caller may
- * still hold. The extension decides TS vs JS vs JSX parsing.
+ * The syntax a file name implies, as TypeScript and Node read it: types in
+ * .ts/.mts/.cts/.tsx, JSX in .tsx/.jsx and (as TypeScript allows) .js;
+ * .cjs is CommonJS, and so is a .js file that neither imports nor exports.
  */
-function virtualName(stem: string, fileName: string | undefined): string {
+function optionsFor(fileName: string | undefined): ParserOptions & { ambiguous: boolean } {
   const ext = /\.(?:[cm]?[jt]s|[jt]sx)$/i.exec(fileName ?? "")?.[0].toLowerCase() ?? ".ts";
-  parses += 1;
-  return `/${stem}-${parses}${ext}`;
+  const typescript = /^\.[cm]?tsx?$/.test(ext);
+  const jsx = ext === ".tsx" || !typescript;
+  return {
+    sourceType: ext === ".cjs" ? "commonjs" : "module",
+    ambiguous: ext === ".js" || ext === ".jsx",
+    plugins: [
+      ...(typescript ? (["typescript"] as const) : []),
+      ...(jsx ? (["jsx"] as const) : []),
+      "decorators-legacy",
+    ],
+    // Comments are read from `comments` by position; attaching them to nodes is work nobody reads.
+    attachComment: false,
+    // Recovering from what it can lets an edit refuse with the first error, and still write the snippet in the file's style.
+    errorRecovery: true,
+    tokens: true,
+  };
+}
+
+const moduleStatement = /^(?:Import|Export\w*)Declaration$|^TSExportAssignment$/;
+
+/** Whether a file imports or exports the ES module way (`export =` included). */
+export function hasModuleSyntax(statements: readonly Statement[]): boolean {
+  return statements.some((s) => moduleStatement.test(s.type));
+}
+
+function parseFile(text: string, fileName: string | undefined): ParseResult<File> {
+  const { ambiguous, ...options } = optionsFor(fileName);
+  const root = parseModule(text, options);
+  // CommonJS runs in sloppy mode, where an octal literal or a top-level `return` is fine and a module's
+  // parse would refuse the file. Babel's own "unambiguous" makes that call, but not when recovering from errors.
+  if (!ambiguous || !root.errors?.length || hasModuleSyntax(root.program.body)) return root;
+  return parseModule(text, { ...options, sourceType: "commonjs" });
 }
 
 export function parse(text: string, fileName?: string): SourceFile {
-  return sharedProject().createSourceFile(virtualName("auth-config", fileName), text);
+  const file = { text, fileName, comments: [], tokens: [], syntaxErrors: [] };
+  try {
+    const root = parseFile(text, fileName);
+    return {
+      ...file,
+      root,
+      statements: root.program.body,
+      comments: root.comments ?? [],
+      tokens: (root.tokens ?? []) as Token[],
+      syntaxErrors: (root.errors ?? []).map(describeError),
+    };
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    return { ...file, root: emptyFile(text), statements: [], syntaxErrors: [describeError(error as ParseError)] };
+  }
 }
 
-/** Parses a lone expression (the entry to add) so its identifiers can be read; undefined when it is not one. */
-export function parseExpression(text: string): Expression | undefined {
-  const file = sharedProject().createSourceFile(virtualName("entry", undefined), `(${text}\n);`);
-  const [first, ...rest] = file.getStatements();
-  if (rest.length > 0 || parseDiagnostics(file).length > 0) return undefined;
-  if (!Node.isExpressionStatement(first)) return undefined;
-  const wrapped = first.getExpression();
-  return Node.isParenthesizedExpression(wrapped) ? wrapped.getExpression() : undefined;
+function describeError(error: ParseError): { line: number; message: string } {
+  // Babel ends its messages with "(line:column)"; the refusal says the line its own way.
+  return { line: error.loc.line, message: error.message.replace(/\s*\(\d+:\d+\)$/, "") };
 }
 
-function parseDiagnostics(file: SourceFile): readonly Diagnostic[] {
-  // `parseDiagnostics` is internal to the compiler but has been there for a decade;
-  // the public route builds a Program, which costs more than the whole edit.
-  const internal = (file.compilerNode as unknown as { parseDiagnostics?: readonly Diagnostic[] }).parseDiagnostics;
-  return internal ?? file.getProject().getProgram().compilerObject.getSyntacticDiagnostics(file.compilerNode);
+function emptyFile(text: string): File {
+  const program = { type: "Program", body: [], directives: [], sourceType: "module", start: 0, end: text.length };
+  return { type: "File", program, start: 0, end: text.length } as unknown as File;
+}
+
+/** Parses a lone expression (the entry to add); undefined when the text is not exactly one. */
+export function parseExpression(text: string): (Expression & { tokens?: Token[] }) | undefined {
+  try {
+    return parseOne(text, { plugins: ["typescript"], tokens: true }) as Expression & { tokens?: Token[] };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The first syntax error as "line N: message", or undefined when the file parses cleanly. */
 export function firstSyntaxError(file: SourceFile): string | undefined {
-  const diagnostic = parseDiagnostics(file)[0];
-  if (!diagnostic) return undefined;
-  const line =
-    diagnostic.start === undefined
-      ? undefined
-      : file.compilerNode.getLineAndCharacterOfPosition(diagnostic.start).line + 1;
-  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
-  return line === undefined ? message : `line ${line}: ${message}`;
+  const error = file.syntaxErrors[0];
+  return error && `line ${error.line}: ${error.message}`;
+}
+
+/** The 1-based line that `pos` sits on. */
+export function lineAt(text: string, pos: number): number {
+  return text.slice(0, pos).split(/\r\n?|[\n\u2028\u2029]/).length;
 }
 
 export interface TextEdit {
@@ -123,32 +183,26 @@ export function reindent(snippet: string, indent: string, newline: string): stri
     .join(newline);
 }
 
-/** Looks through `x as T`, `x satisfies T`, `(x)` and `x!` to the value underneath. */
-export function unwrap(node: Node): Node {
-  let current = node;
-  while (
-    Node.isAsExpression(current) ||
-    Node.isSatisfiesExpression(current) ||
-    Node.isParenthesizedExpression(current) ||
-    Node.isNonNullExpression(current) ||
-    Node.isTypeAssertion(current)
-  ) {
-    current = current.getExpression();
+/** The position of the first character at or after `from` that is neither whitespace nor in a comment. */
+export function skipTrivia(text: string, from: number): number {
+  let i = from;
+  while (i < text.length) {
+    if (/\s/.test(text[i]!)) i++;
+    else if (text.startsWith("//", i)) {
+      const newline = text.indexOf("\n", i);
+      i = newline === -1 ? text.length : newline;
+    } else if (text.startsWith("/*", i)) {
+      const close = text.indexOf("*/", i + 2);
+      i = close === -1 ? text.length : close + 2;
+    } else return i;
   }
-  return current;
+  return i;
 }
 
-/** Property name as written, for identifiers and string literal keys; undefined for computed ones. */
-export function propertyName(node: Node): string | undefined {
-  if (
-    !Node.isPropertyAssignment(node) &&
-    !Node.isShorthandPropertyAssignment(node) &&
-    !Node.isMethodDeclaration(node) &&
-    !Node.isGetAccessorDeclaration(node)
-  )
-    return undefined;
-  const name = node.getNameNode();
-  if (Node.isIdentifier(name)) return name.getText();
-  if (Node.isStringLiteral(name) || Node.isNoSubstitutionTemplateLiteral(name)) return name.getLiteralText();
+/** The position of the next `char` at or after `from`, outside comments. */
+export function nextChar(text: string, from: number, char: string): number | undefined {
+  for (let i = skipTrivia(text, from); i < text.length; i = skipTrivia(text, i + 1)) {
+    if (text[i] === char) return i;
+  }
   return undefined;
 }

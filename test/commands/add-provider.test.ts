@@ -214,9 +214,7 @@ describe("create-auth add-provider", () => {
     const before = snapshot(dir);
     const result = await inProcess(["add-provider", "credentials"], { cwd: dir });
     expect(result.exitCode).toBe(1);
-    expect(result.stderr).toMatch(
-      /Cannot edit src\/auth\.ts: The file does not parse \(line 1: Expression or comma expected\.\)/,
-    );
+    expect(result.stderr).toMatch(/Cannot edit src\/auth\.ts: The file does not parse \(line 1: Unexpected token\)/);
     expect(snapshot(dir)).toEqual(before);
   });
 
