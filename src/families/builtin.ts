@@ -179,6 +179,13 @@ function properties(p: BuiltinProvider, o: BuiltinOptions): { props: Property[];
   return { props, env };
 }
 
+/** The import's name, from the display name as Auth.js's docs write it: GitHub, MicrosoftEntraID. */
+function factoryName(p: BuiltinProvider): string {
+  const letters = p.name.replace(/[^A-Za-z0-9]/g, "");
+  const name = letters.charAt(0).toUpperCase() + letters.slice(1);
+  return /^[A-Z]/.test(name) ? name : `Provider${name}`;
+}
+
 export interface BuiltinContext {
   framework?: Framework;
   importExtension?: "" | ".js";
@@ -190,7 +197,7 @@ export async function planBuiltin(
   context: BuiltinContext = {},
 ): Promise<ProviderSnippet> {
   const binding = bindingName(o.id);
-  const factory = binding.charAt(0).toUpperCase() + binding.slice(1);
+  const factory = factoryName(p);
   const file = `providers/${o.id}.ts`;
   const ext = context.importExtension ?? "";
   const { props, env } = properties(p, o);
@@ -198,7 +205,7 @@ export async function planBuiltin(
   const contents = await renderTemplate("providers/builtin.ts.hbs", {
     ...p,
     binding,
-    factory: factory === binding ? `${factory}Provider` : factory,
+    factory,
     specifier,
     props,
     oauth: isOAuth(p),
