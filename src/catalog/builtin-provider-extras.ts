@@ -37,6 +37,13 @@ export interface BuiltinExtras {
   /** What the secret variable holds when it is not a plain client secret. */
   secret?: string;
   notes?: readonly string[];
+  /** The module's type of its issuer, when @auth/core types it as a list of URLs: the issuer is cast to it. */
+  issuerType?: { name: string; values: readonly string[] };
+  /**
+   * A type from the framework's providers module the built-in is given as,
+   * where @auth/core's own return type does not fit its Provider type.
+   */
+  typeAs?: { name: string; why: string };
   /** A kind of this project serves this name (its module does more than the built-in). */
   servedBy?: ProviderKind;
 }
@@ -85,10 +92,41 @@ export const builtinExtras: Readonly<Record<string, BuiltinExtras>> = {
   cognito: { console: "https://console.aws.amazon.com/cognito/", popular: 14 },
   spotify: { console: "https://developer.spotify.com/dashboard", popular: 15 },
   twitch: { console: "https://dev.twitch.tv/console/apps", popular: 16 },
+  battlenet: {
+    console: "https://develop.battle.net/access/clients",
+    issuerType: {
+      name: "BattleNetIssuer",
+      values: [
+        "https://oauth.battle.net",
+        "https://oauth.battlenet.com.cn",
+        "https://www.battlenet.com.cn/oauth",
+        "https://us.battle.net/oauth",
+        "https://eu.battle.net/oauth",
+        "https://kr.battle.net/oauth",
+        "https://tw.battle.net/oauth",
+      ],
+    },
+  },
+  notion: {
+    console: "https://www.notion.so/my-integrations",
+    options: [
+      {
+        key: "redirectUri",
+        flag: "--redirect-uri <url>",
+        description: "Notion: the callback URL registered in the integration (Notion requires it in the request)",
+        required: true,
+        pattern: {
+          test: /^https?:\/\/[^\s"'`\\]+$/,
+          expected: "your callback URL, e.g. https://app.example.com/api/auth/callback/notion",
+        },
+        property: "redirectUri",
+        env: "REDIRECT_URI",
+      },
+    ],
+  },
   reddit: { console: "https://www.reddit.com/prefs/apps" },
   zoom: { console: "https://marketplace.zoom.us/develop/create" },
   dropbox: { console: "https://www.dropbox.com/developers/apps" },
-  notion: { console: "https://www.notion.so/my-integrations" },
   patreon: { console: "https://www.patreon.com/portal/registration/register-clients" },
   strava: { console: "https://www.strava.com/settings/api" },
   tiktok: { console: "https://developers.tiktok.com/apps" },
@@ -164,6 +202,10 @@ export const builtinExtras: Readonly<Record<string, BuiltinExtras>> = {
   },
   loops: {
     console: "https://app.loops.so/settings?page=api",
+    typeAs: {
+      name: "EmailConfig",
+      why: "@auth/core types Loops' sendVerificationRequest more narrowly than an email provider's, which the config's providers list refuses",
+    },
     options: [
       {
         key: "transactionalId",

@@ -54,6 +54,7 @@ export function builtinFlags(p: BuiltinProvider): KindOption[] {
       flag: "--issuer <url>",
       description: `${p.name}: issuer URL${p.issuerRequired ? "" : " (only to replace the built-in one)"}`,
       required: p.issuerRequired,
+      values: p.issuerType?.values,
     });
   }
   if (p.type === "email")
@@ -109,6 +110,10 @@ export function parseBuiltin(p: BuiltinProvider, raw: Readonly<Record<string, un
     const issuer = text("issuer");
     const problem = urlProblem(issuer);
     if (problem) throw new UsageError(`--issuer: ${quoted(hideUrlCredentials(issuer))} ${problem}`);
+    if (p.issuerType && !p.issuerType.values.includes(issuer))
+      throw new UsageError(
+        `--issuer: ${quoted(issuer)} is not one of ${p.name}'s; expected ${p.issuerType.values.join(", ")}`,
+      );
     options.issuer = issuer;
   }
   if (given.from !== undefined) {
@@ -150,7 +155,8 @@ function properties(p: BuiltinProvider, o: BuiltinOptions): { props: Property[];
     variable(p.env.id!, `OAuth client ID of ${p.name}`);
     variable(p.env.secret!, `${p.name}: ${p.secret ?? "OAuth client secret"} (a secret: never commit it)`);
     if (o.issuer !== undefined) {
-      props.push({ key: "issuer", value: fromEnv(p.env.issuer!, o.issuer) });
+      const value = fromEnv(p.env.issuer!, o.issuer);
+      props.push({ key: "issuer", value: p.issuerType ? `(${value}) as ${p.issuerType.name}` : value });
       variable(p.env.issuer!, `Issuer URL of ${p.name}`, o.issuer);
     }
   } else if (p.module === "nodemailer") {
@@ -210,6 +216,8 @@ export async function planBuiltin(
     props,
     oauth: isOAuth(p),
     registerAt: p.console ?? p.docs,
+    issuerTypeName: p.issuerType && o.issuer !== undefined ? p.issuerType.name : undefined,
+    providersModule: providerPackage[context.framework ?? "none"].concat("/providers"),
     basePath: frameworkCatalog[context.framework ?? "none"].basePath,
   });
   // @auth/core's Nodemailer imports nodemailer itself; the app must have it.
