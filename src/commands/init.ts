@@ -186,7 +186,7 @@ async function parsedProviders(named: Map<string, ResolvedName>, ask: boolean): 
   }
   const { askOptions } = ask && needy.length ? await import("../prompts/add-provider.js") : { askOptions: undefined };
   const result: AnyParsedProvider[] = [];
-  for (const [name, resolved] of named) {
+  for (const resolved of named.values()) {
     const needed = missingFor(resolved, {});
     result.push(parseResolved(resolved, askOptions && needed.length ? await askOptions(needed) : {}));
   }
