@@ -20,7 +20,9 @@ export interface BuiltinOption {
   /** The provider option the value becomes (top level of the call). */
   property: string;
   /** Turns the flag's value into the option's value (a tenant into its issuer URL). */
-  toValue?: (value: string) => string;
+  toValue?: (value: string) => unknown;
+  /** The value is a URL: checked as the provider kinds check endpoints (https, or http on this machine). */
+  url?: boolean;
   /**
    * Suffix of the variable (AUTH_<ID>_<suffix>) the module reads first, the
    * flag's value being the fallback written in the module and .env.example.
@@ -51,7 +53,21 @@ export interface BuiltinExtras {
 const emailSender = "AUTH_<ID>_FROM";
 
 export const builtinExtras: Readonly<Record<string, BuiltinExtras>> = {
-  github: { console: "https://github.com/settings/developers", popular: 1 },
+  github: {
+    console: "https://github.com/settings/developers",
+    popular: 1,
+    options: [
+      {
+        key: "enterpriseUrl",
+        flag: "--enterprise-url <url>",
+        description: "GitHub Enterprise Server: its URL (sign-in and API go there instead of github.com)",
+        required: false,
+        url: true,
+        property: "enterprise",
+        toValue: (baseUrl) => ({ baseUrl }),
+      },
+    ],
+  },
   google: { console: "https://console.cloud.google.com/apis/credentials", popular: 2 },
   apple: {
     console: "https://developer.apple.com/account/resources/identifiers/list/serviceId",

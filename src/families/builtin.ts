@@ -84,6 +84,8 @@ export function builtinMissing(p: BuiltinProvider, given: Readonly<Record<string
 const quoted = (value: unknown) => JSON.stringify(String(value));
 
 function checkExtra(o: BuiltinOption, value: string): string | undefined {
+  const problem = o.url ? urlProblem(value) : undefined;
+  if (problem) return `${quoted(hideUrlCredentials(value))} ${problem}`;
   if (o.values && !o.values.includes(value)) return `${quoted(value)} is not allowed; expected ${o.values.join(", ")}`;
   if (o.pattern && !o.pattern.test.test(value)) return `${quoted(value)} is not valid; expected ${o.pattern.expected}`;
   return undefined;
@@ -178,8 +180,8 @@ function properties(p: BuiltinProvider, o: BuiltinOptions): { props: Property[];
     const value = extra.toValue ? extra.toValue(given) : given;
     if (extra.env) {
       const name = `${root}_${extra.env}`;
-      props.push({ key: extra.property, value: fromEnv(name, value) });
-      variable(name, extra.description, value);
+      props.push({ key: extra.property, value: fromEnv(name, String(value)) });
+      variable(name, extra.description, String(value));
     } else props.push({ key: extra.property, value: jsLiteral(value) });
   }
   return { props, env };

@@ -10,6 +10,7 @@ import { findBuiltin } from "../../src/catalog/builtin-providers.js";
 import { parseBuiltin, planBuiltin } from "../../src/families/builtin.js";
 import { AFTER_SIGN_IN, callbackUrlFor, explain, signIn } from "./auth-harness.js";
 import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
+import { startFakeGitHub } from "./fake-github.js";
 import { startFakeOAuth } from "./fake-oauth.js";
 import { startOidcServer } from "./oidc-server.js";
 import { importSnippet, withEnv } from "./provider-module.js";
@@ -90,6 +91,37 @@ describe("built-in providers through Auth()", () => {
       expect(server.pkce).toEqual([expect.objectContaining({ code_challenge_method: "S256", verified: true })]);
       expect(result.adapter.createUser[0]).toMatchObject({ email: profile.email, name: "Nelly" });
       expect(result.adapter.linkAccount[0]).toMatchObject({ provider: "discord", providerAccountId: profile.id });
+    },
+    FLOW_TIMEOUT,
+  );
+
+  test(
+    "github (OAuth 2) with --enterprise-url: no public email, so the primary one comes from /user/emails",
+    async () => {
+      const user = { id: 583231, login: "octocat", name: "The Octocat" };
+      const emails = [
+        { email: "octo@work.example", primary: false, verified: true },
+        { email: "octocat@example.com", primary: true, verified: true },
+      ];
+      const server = await startFakeGitHub({ ...client, redirectUri: callbackUrlFor("github"), user, emails });
+      defer(() => server.close());
+      const env = { AUTH_GITHUB_ID: client.clientId, AUTH_GITHUB_SECRET: client.clientSecret };
+      defer(withEnv(env));
+      const loaded = await generatedBuiltin("github", { enterpriseUrl: server.origin });
+      defer(loaded.cleanup);
+      expect(loaded.sources["providers/github.ts"]).toContain(
+        `enterprise: { baseUrl: ${JSON.stringify(server.origin)} },`,
+      );
+      const result = await signIn({ provider: loaded.provider, providerId: "github", env });
+      expect(result.finalLocation, explain(result)).toBe(AFTER_SIGN_IN);
+      expect(server.requests).toEqual([
+        "GET /login/oauth/authorize",
+        "POST /login/oauth/access_token",
+        "GET /api/v3/user",
+        "GET /api/v3/user/emails",
+      ]);
+      expect(result.adapter.createUser[0]).toMatchObject({ email: "octocat@example.com", name: user.name });
+      expect(result.adapter.linkAccount[0]).toMatchObject({ provider: "github", providerAccountId: String(user.id) });
     },
     FLOW_TIMEOUT,
   );
