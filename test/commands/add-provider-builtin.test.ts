@@ -79,8 +79,8 @@ describe("add-provider <built-in>", () => {
     [["githb"], /^error: Unknown provider "githb"; did you mean "github"\?\nSee create-auth add-provider --list/],
     [["microsoft-entra-id", "--tenant", "a b"], /^error: --tenant: "a b" is not valid; expected a tenant ID/],
     [
-      ["github", "--connection", "conn_1"],
-      /^error: --connection: not an option of add-provider github; it takes none\.$/,
+      ["discord", "--connection", "conn_1"],
+      /^error: --connection: not an option of add-provider discord; it takes none\.$/,
     ],
     [["keycloak", "--issuer", "http://sso.example.com"], /^error: --issuer: .* uses plain http/],
     [
