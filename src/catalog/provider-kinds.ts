@@ -125,6 +125,11 @@ export const kindCatalog: readonly KindEntry[] = [
       name("Email"),
       opt("from", "--from <address>", 'sender, e.g. "Sign in <no-reply@example.com>" (also read from AUTH_<ID>_FROM)'),
       opt("maxAge", "--max-age <seconds>", "how long a sign-in link stays valid", { default: "86400" }),
+      opt(
+        "service",
+        "--service <name>",
+        "send through an email service of Auth.js instead: resend, sendgrid, postmark, mailgun, loops, forwardemail, nodemailer (same as add-provider <name>)",
+      ),
     ],
     // Production sends the link over SMTP (EMAIL_SERVER).
     dependencies: ["nodemailer", "@types/nodemailer"],

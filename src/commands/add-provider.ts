@@ -8,12 +8,20 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
+import { builtinProviders } from "../catalog/builtin-providers.js";
 import { frameworkCatalog } from "../catalog/frameworks.js";
-import { kindCatalog, missingOptions, type ProviderKind, questions, resolveKind } from "../catalog/provider-kinds.js";
+import { kindCatalog } from "../catalog/provider-kinds.js";
+import {
+  emailService,
+  missingFor,
+  parseResolved,
+  questionsFor,
+  type ResolvedName,
+  resolveProviderName,
+} from "../families/index.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
-import { parseProvider } from "../schemas/provider-options.js";
 import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
 import { detectFramework } from "../workspace/framework.js";
 import { withProjectLock } from "../workspace/lock.js";
@@ -33,6 +41,7 @@ export const addProviderOptions = z.object({
   force: z.boolean().default(false),
   dryRun: z.boolean().default(false),
   list: z.boolean().default(false),
+  json: z.boolean().default(false),
   install: z.boolean().default(true),
   packageManager: z.enum(packageManagers).optional(),
   /** The kind's own flags (--id, --issuer, --api-version...), validated by the kind's schema. */
@@ -41,42 +50,26 @@ export const addProviderOptions = z.object({
 
 export type AddProviderInput = z.input<typeof addProviderOptions>;
 
-export function describeKinds(): string {
-  const lines: string[] = [];
-  for (const entry of kindCatalog) {
-    const aliases = entry.aliases?.length ? ` (alias: ${entry.aliases.join(", ")})` : "";
-    lines.push(`${entry.kind}${aliases} — ${entry.description}`);
-    for (const option of entry.options) {
-      const extra = [
-        option.required ? "required" : "",
-        option.default !== undefined ? `default ${option.default}` : "",
-        option.values ? `one of ${option.values.join(", ")}` : "",
-      ]
-        .filter(Boolean)
-        .join("; ");
-      lines.push(`    ${option.flag.padEnd(34)} ${option.description}${extra ? ` (${extra})` : ""}`);
-    }
-    lines.push("");
-  }
-  return lines.join("\n");
-}
-
-/** Flags the kind needs that were not given, and choices worth asking: asked in a terminal; elsewhere the needed ones are an error. */
+/**
+ * Flags the provider needs that were not given, and choices worth asking:
+ * asked in a terminal; elsewhere a needed one is a one-line usage error.
+ */
 async function completeOptions(
-  kind: ProviderKind,
+  name: string,
+  resolved: ResolvedName,
   given: Record<string, unknown>,
   io: Io,
 ): Promise<Record<string, unknown>> {
-  const missing = missingOptions(kind, given);
+  const missing = missingFor(resolved, given);
   if (io.interactive) {
-    const asked = questions(kind, given);
+    const asked = questionsFor(resolved, given);
     if (asked.length === 0) return given;
     const { askOptions } = await import("../prompts/add-provider.js");
     return { ...given, ...(await askOptions(asked)) };
   }
   if (missing.length > 0) {
     throw new UsageError(
-      `add-provider ${kind} needs ${missing.map((o) => o.flag.split(" ")[0]).join(", ")}.`,
+      `add-provider ${name} needs ${missing.map((o) => o.flag.split(" ")[0]).join(", ")}.`,
       `Pass ${missing.map((o) => o.flag).join(" ")} (no terminal to ask in).`,
     );
   }
@@ -89,23 +82,34 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
     packageManager: packageManagers.join(", "),
   });
   if (options.list) {
-    io.out.write(describeKinds());
+    const { describeProviders, providersJson } = await import("./add-provider-list.js");
+    io.out.write(options.json ? providersJson() : describeProviders());
     return ExitCode.ok;
   }
+  if (options.json) throw new UsageError("--json goes with --list.");
   let kindName = options.kind;
   if (!kindName) {
     if (!io.interactive)
       throw new UsageError(
-        "Missing the provider kind.",
-        `Pass one of: ${kindCatalog.map((k) => k.kind).join(", ")} (see create-auth add-provider --list).`,
+        "Missing the provider.",
+        "Pass a provider such as github, google, resend, oidc or social (see create-auth add-provider --list).",
       );
     kindName = await (await import("../prompts/add-provider.js")).askKind(kindCatalog);
   }
-  const kind = resolveKind(kindName);
-  const provider = parseProvider(kind, await completeOptions(kind, options.provider, io));
+  let resolved = resolveProviderName(kindName);
+  let given = options.provider;
+  // `email --service resend` is `resend`.
+  if (resolved.kind === "email" && given.service !== undefined) {
+    const { service, ...rest } = given;
+    resolved = { builtin: emailService(service) };
+    kindName = resolved.builtin.module;
+    given = rest;
+  }
+  const provider = parseResolved(resolved, await completeOptions(kindName, resolved, given, io));
 
   const configPath = findAuthConfig(io.cwd, options.config);
   const root = projectRoot(configPath, io.cwd);
+  const framework = detectFramework(root).framework;
   // Planned and applied under the project's lock, so a parallel run's edit is read, not overwritten.
   const applied = await withProjectLock(root, async () => {
     const { planAddProvider } = await import("../generators/add-provider.js");
@@ -113,6 +117,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
       configPath,
       root,
       provider,
+      framework,
       force: options.force,
     });
     const show = (path: string) => relative(io.cwd, path) || path;
@@ -145,14 +150,15 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
         "",
         "Register this callback URL (redirect URI) at the provider:",
         // SvelteKit and Express mount Auth.js at /auth, Next.js at /api/auth.
-        `  ${callbackUrl(snippet.id, options.baseUrl, io.env, frameworkCatalog[detectFramework(root).framework])}`,
+        `  ${callbackUrl(snippet.id, options.baseUrl, io.env, frameworkCatalog[framework])}`,
       );
+      if (snippet.registerAt) lines.push(`Register it at: ${snippet.registerAt}`);
     }
     if (snippet.env.length) lines.push("", `Fill in ${snippet.env.map((e) => e.name).join(", ")} in .env.local.`);
     const notes = [
       ...snippet.notes,
       ...plan.notices,
-      ...(kind === "email" ? [describeEmailSupport(configPath, plan.configText)] : []),
+      ...(resolved.kind === "email" ? [describeEmailSupport(configPath, plan.configText)] : []),
     ];
     if (plan.packageJsonChanged && !options.install) {
       const manager = options.packageManager ?? detectPackageManager(root, io.env).manager;
@@ -173,11 +179,12 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
 
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
   command.argument(
-    "[kind]",
-    `provider kind: ${kindCatalog.map((k) => [k.kind, ...(k.aliases ?? [])].join("|")).join(", ")}`,
+    "[provider]",
+    `a built-in provider of Auth.js (github, google, keycloak, resend… see --list) or a kind: ${kindCatalog.map((k) => [k.kind, ...(k.aliases ?? [])].join("|")).join(", ")}`,
   );
   const seen = new Set<string>();
-  for (const entry of kindCatalog) {
+  const builtinOptions = builtinProviders.flatMap((p) => p.options ?? []);
+  for (const entry of [...kindCatalog, { options: builtinOptions }]) {
     for (const option of entry.options) {
       if (seen.has(option.key)) continue;
       seen.add(option.key);
@@ -202,11 +209,15 @@ export function configure(command: Command, setExitCode: (code: number) => void,
       `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
     )
     .option("--dry-run", "print the diff of every change and write nothing")
-    .option("--list", "list the provider kinds and their options")
+    .option("--list", "list every provider, grouped, with the options each needs")
+    .option("--json", "with --list: the list as JSON")
     .addHelpText(
       "after",
       `
 Examples:
+  $ create-auth add-provider github
+  $ create-auth add-provider keycloak --issuer https://sso.example.com/realms/main
+  $ create-auth add-provider resend --from "Sign in <no-reply@example.com>"
   $ create-auth add-provider social --api-version 5.131
   $ create-auth add-provider social --flow vkid
   $ create-auth add-provider oidc --id corp --name "Corp SSO" --issuer https://login.corp.example
@@ -225,10 +236,10 @@ or the install failed (the files were written; run the printed command), 2 usage
 130 cancelled at a prompt.`,
     )
     .action(async (kind: string | undefined, flags: Record<string, unknown>) => {
-      const { config, baseUrl, force, dryRun, list, install, packageManager, ...provider } = flags;
+      const { config, baseUrl, force, dryRun, list, json, install, packageManager, ...provider } = flags;
       setExitCode(
         await runAddProvider(
-          { kind, config, baseUrl, force, dryRun, list, install, packageManager, provider } as AddProviderInput,
+          { kind, config, baseUrl, force, dryRun, list, json, install, packageManager, provider } as AddProviderInput,
           io,
         ),
       );

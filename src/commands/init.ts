@@ -10,19 +10,27 @@ import { dirname, join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { type Backend, backends, dialectOf, dialects, schemaFlavours } from "../catalog/backends.js";
+import { builtinProviders, byPopularity, generatedBuiltins } from "../catalog/builtin-providers.js";
 import { type Framework, frameworkCatalog, frameworks } from "../catalog/frameworks.js";
-import { kindCatalog, missingOptions, type ProviderKind, resolveKind } from "../catalog/provider-kinds.js";
+import { kindCatalog } from "../catalog/provider-kinds.js";
+import {
+  type AnyParsedProvider,
+  missingFor,
+  parseResolved,
+  type ResolvedName,
+  resolveProviderName,
+} from "../families/index.js";
 import type { InitPlan } from "../generators/init.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
-import { type ParsedProvider, parseProvider } from "../schemas/provider-options.js";
 import { detectFramework, type FrameworkFacts } from "../workspace/framework.js";
 import { installDependencies, packageManagers } from "../workspace/package-manager.js";
 import { nextSteps, reportPlan } from "./init-report.js";
 
 const providerNames = kindCatalog.flatMap((k) => [k.kind, ...(k.aliases ?? [])]);
-const knownKind = (name: string) => providerNames.includes(name.trim().toLowerCase());
+/** The prompt's short list: the kinds, then the most asked-for built-ins; a search covers the rest. */
+const popularBuiltins = byPopularity(generatedBuiltins).filter((p) => p.popular !== undefined);
 
 export const initOptions = z.object({
   dir: z.string().min(1).default("."),
@@ -30,7 +38,7 @@ export const initOptions = z.object({
   providers: z
     .union([z.string(), z.array(z.string())])
     .transform((v) => (typeof v === "string" ? v.split(",") : v).map((s) => s.trim()).filter(Boolean))
-    .refine((list) => list.length > 0 && list.every(knownKind))
+    .refine((list) => list.length > 0)
     .optional(),
   backend: z.enum(backends).optional(),
   schema: z.enum(schemaFlavours).optional(),
@@ -61,7 +69,7 @@ export type InitInput = z.input<typeof initOptions>;
 export const defaults = { providers: ["credentials"], backend: "sqlite", schema: "sql", session: "jwt" } as const;
 
 const expectations = {
-  providers: `a comma list of ${providerNames.join(", ")}`,
+  providers: `a comma list of providers such as github,google,email (${providerNames.join(", ")} or any of create-auth add-provider --list)`,
   backend: backends.join(", "),
   schema: schemaFlavours.join(", "),
   dialect: dialects.join(", "),
@@ -134,7 +142,13 @@ async function complete(options: Options, io: Io, facts: FrameworkFacts) {
     providers: given.providers
       ? undefined
       : {
-          choices: kindCatalog.map((k) => ({ value: k.kind, label: k.title, hint: k.description })),
+          choices: [
+            ...kindCatalog.map((k) => ({ value: k.kind, label: k.title, hint: k.description })),
+            ...popularBuiltins.map((p) => ({ value: p.module, label: p.name, hint: `Auth.js built-in (${p.type})` })),
+          ],
+          more: byPopularity(generatedBuiltins)
+            .filter((p) => p.popular === undefined)
+            .map((p) => ({ value: p.module, label: p.name, hint: p.module })),
           initial: [...defaults.providers],
         },
     backend: given.backend
@@ -162,25 +176,41 @@ async function complete(options: Options, io: Io, facts: FrameworkFacts) {
 }
 
 /** Each provider with its options: none needed under --yes or in CI, asked in a terminal. */
-async function parsedProviders(kinds: ProviderKind[], ask: boolean): Promise<ParsedProvider[]> {
-  const needy = kinds.filter((k) => missingOptions(k, {}).length > 0);
+async function parsedProviders(named: Map<string, ResolvedName>, ask: boolean): Promise<AnyParsedProvider[]> {
+  const needy = [...named].filter(([, r]) => missingFor(r, {}).length > 0).map(([name]) => name);
   if (needy.length && !ask) {
-    const free = kindCatalog.filter((k) => missingOptions(k.kind, {}).length === 0).map((k) => k.kind);
+    const free = kindCatalog.filter((k) => missingFor({ kind: k.kind }, {}).length === 0).map((k) => k.kind);
     throw new UsageError(
-      `--providers: ${needy.join(", ")} need options that init asks only in a terminal (not with --yes or in CI); use ${free.join(", ")} here and add ${needy.join(", ")} afterwards with create-auth add-provider.`,
+      `--providers: ${needy.join(", ")} need options that init asks only in a terminal (not with --yes or in CI); use ${free.join(", ")} or a built-in such as github here and add ${needy.join(", ")} afterwards with create-auth add-provider.`,
     );
   }
   const { askOptions } = ask && needy.length ? await import("../prompts/add-provider.js") : { askOptions: undefined };
-  const result: ParsedProvider[] = [];
-  for (const kind of kinds) {
-    result.push(
-      parseProvider(kind, askOptions && needy.includes(kind) ? await askOptions(missingOptions(kind, {})) : {}),
-    );
+  const result: AnyParsedProvider[] = [];
+  for (const resolved of named.values()) {
+    const needed = missingFor(resolved, {});
+    result.push(parseResolved(resolved, askOptions && needed.length ? await askOptions(needed) : {}));
   }
   return result;
 }
 
-function conflicts(o: { backend: Backend; dialect?: string; session: string; kinds: ProviderKind[] }): void {
+/** Names to providers, each once ("passkey" and "webauthn" are one); an unknown name is a usage error with a suggestion. */
+function resolveProviders(names: string[]): Map<string, ResolvedName> {
+  const named = new Map<string, ResolvedName>();
+  for (const name of names) {
+    let resolved: ResolvedName;
+    try {
+      resolved = resolveProviderName(name);
+    } catch (error) {
+      // One line: the suggestion is enough here.
+      throw error instanceof UsageError ? new UsageError(`--providers: ${error.message}`) : error;
+    }
+    const key = resolved.kind ?? resolved.builtin.module;
+    if (!named.has(key)) named.set(key, resolved);
+  }
+  return named;
+}
+
+function conflicts(o: { backend: Backend; dialect?: string; session: string; kinds: string[] }): void {
   const own = dialectOf(o.backend);
   if (o.dialect && own && o.dialect !== own)
     throw new UsageError(
@@ -210,9 +240,9 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
     answers,
     expectations,
   );
-  const kinds = [...new Set(parsed.providers.map(resolveKind))];
-  conflicts({ backend: parsed.backend, dialect: options.dialect, session: parsed.session, kinds });
-  const providers = await parsedProviders(kinds, io.interactive && !options.yes);
+  const named = resolveProviders(parsed.providers);
+  conflicts({ backend: parsed.backend, dialect: options.dialect, session: parsed.session, kinds: [...named.keys()] });
+  const providers = await parsedProviders(named, io.interactive && !options.yes);
 
   const [{ planInit }, { applyPlan }, { withProjectLock }] = await Promise.all([
     import("../generators/init.js"),
@@ -265,7 +295,7 @@ export function configure(command: Command, setExitCode: (code: number) => void,
     .option("--dir <path>", "the project to set up (created when absent)")
     .option(
       "--providers <list>",
-      `comma list of provider kinds: ${providerNames.join(", ")} (default with --yes: ${defaults.providers.join(",")})`,
+      `comma list of providers: ${providerNames.join(", ")}, or any of the ${builtinProviders.length} built-ins of Auth.js (github, google…; see create-auth add-provider --list) (default with --yes: ${defaults.providers.join(",")})`,
     )
     .option("--backend <name>", `the adapter's store: ${backends.join(", ")} (default: ${defaults.backend}, embedded)`)
     .option("--schema <flavour>", `entity schema: ${schemaFlavours.join(", ")} (default: ${defaults.schema})`)
@@ -305,6 +335,7 @@ needs a provider other than credentials.
 Examples:
   $ npm create auth init -- --yes
   $ create-auth init --yes
+  $ create-auth init --yes --providers github,google,email
   $ create-auth init --providers email,passkey --backend postgres --schema drizzle --session database
   $ create-auth init --dir my-app --yes --backend memory --no-install
   $ create-auth init ./my-app --yes

@@ -7,7 +7,8 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import type { ParsedProvider } from "../schemas/provider-options.js";
+import type { Framework } from "../catalog/frameworks.js";
+import type { AnyParsedProvider } from "../families/index.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { gitignore, providerEnvFiles } from "./env-files.js";
@@ -19,7 +20,9 @@ export interface AddProviderRequest {
   configPath: string;
   /** The project root: where package.json and the env files are. */
   root: string;
-  provider: ParsedProvider;
+  provider: AnyParsedProvider;
+  /** The project's framework: built-in providers are imported from its package. */
+  framework: Framework;
   /** Replace a provider with the same id and its generated files. */
   force: boolean;
 }
@@ -86,6 +89,28 @@ function packageChanges(root: string, snippet: ProviderSnippet): { change: FileC
   return { change: changeFile(path, merged.text), notices: merged.kept };
 }
 
+/**
+ * The framework whose Auth.js package the project depends on: built-in
+ * providers are imported from that package (a project may use next-auth
+ * before it has next itself); else the detected framework's.
+ */
+function authPackageFramework(root: string, detected: Framework): Framework {
+  const text = readIfExists(join(root, "package.json"));
+  let deps: Record<string, unknown> = {};
+  try {
+    const json = JSON.parse(text ?? "{}") as { dependencies?: object; devDependencies?: object };
+    deps = { ...json.devDependencies, ...json.dependencies };
+  } catch {
+    return detected;
+  }
+  const order: [string, Framework][] = [
+    ["next-auth", "next"],
+    ["@auth/sveltekit", "sveltekit"],
+    ["@auth/express", "express"],
+  ];
+  return order.find(([name]) => name in deps)?.[1] ?? detected;
+}
+
 /** `../auth/passwords` from a folder to a .ts file: POSIX separators, no extension, always relative. */
 function moduleSpecifier(fromDir: string, file: string): string {
   const rel = relative(fromDir, file).split("\\").join("/").replace(/\.ts$/, "");
@@ -94,8 +119,8 @@ function moduleSpecifier(fromDir: string, file: string): string {
 
 export async function planAddProvider(request: AddProviderRequest): Promise<AddProviderPlan> {
   const { configPath, root, provider } = request;
-  const [{ generateProvider }, { addProviderToConfig }] = await Promise.all([
-    import("./provider.js"),
+  const [{ generateSnippet }, { addProviderToConfig }] = await Promise.all([
+    import("../families/index.js"),
     import("../ast/add-provider.js"),
   ]);
   // A project init set up with a database has the password module: a new credentials provider checks through it.
@@ -103,7 +128,8 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     .map((p) => join(root, p))
     .find((p) => existsSync(p));
   const providerFile = join(dirname(configPath), "providers", "x.ts");
-  const snippet = await generateProvider(provider.kind, provider.options, {
+  const snippet = await generateSnippet(provider, {
+    framework: authPackageFramework(root, request.framework),
     importExtension: importExtension(root),
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
   });

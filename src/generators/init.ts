@@ -10,7 +10,7 @@ import { existsSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
 import { type Backend, type Dialect, dialectOf, type SchemaFlavour } from "../catalog/backends.js";
 import type { Framework } from "../catalog/frameworks.js";
-import type { ParsedProvider } from "../schemas/provider-options.js";
+import type { AnyParsedProvider } from "../families/index.js";
 import { envValue } from "../workspace/env-file.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
 import type { FrameworkFacts } from "../workspace/framework.js";
@@ -26,7 +26,7 @@ import type { EnvVariable, PlannedFile, ProviderSnippet } from "./types.js";
 
 export interface InitRequest {
   root: string;
-  providers: ParsedProvider[];
+  providers: AnyParsedProvider[];
   backend: Backend;
   schema: SchemaFlavour;
   dialect: Dialect;
@@ -82,11 +82,11 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     );
   }
 
-  const [{ generateAdapter }, { generateSchema }, { generateProvider }, { generateConfig }, { generateFramework }] =
+  const [{ generateAdapter }, { generateSchema }, { generateSnippet }, { generateConfig }, { generateFramework }] =
     await Promise.all([
       import("./adapter.js"),
       import("./schema.js"),
-      import("./provider.js"),
+      import("../families/index.js"),
       import("./config.js"),
       import("./framework.js"),
     ]);
@@ -101,7 +101,8 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     generateSchema(request.schema, request.dialect, { importExtension: ext, dir: authDir }),
     Promise.all(
       request.providers.map((p) =>
-        generateProvider(p.kind, p.options, {
+        generateSnippet(p, {
+          framework: request.framework,
           importExtension: ext,
           passwordsModule: passwords ? specifier(providerFile, passwordsPath, "") : undefined,
         }),

@@ -63,6 +63,8 @@ export interface ProviderSnippet {
   devDependencies?: DependencyName[];
   /** True for kinds that redirect to an external provider (oauth, oidc, social): print the callback URL (§4.1). */
   hasCallback: boolean;
+  /** Where the callback URL is registered: the provider's developer console, else its Auth.js docs page. */
+  registerAt?: string;
   /** Messages for the user after the edit (e.g. which adapter methods email sign-in needs). */
   notes: string[];
 }

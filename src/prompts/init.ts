@@ -14,7 +14,8 @@ export interface Choice {
 
 export interface InitQuestions {
   framework?: { choices: Choice[]; initial: string };
-  providers?: { choices: Choice[]; initial: string[] };
+  /** `more`: the rest, searched when the user picks "more" in the short list. */
+  providers?: { choices: Choice[]; more: Choice[]; initial: string[] };
   backend?: { choices: Choice[]; initial: string };
   schema?: { choices: Choice[]; initial: string };
   session?: { choices: Choice[]; initial: string };
@@ -37,6 +38,8 @@ export function intro(): void {
   p.intro("create-auth init");
 }
 
+const searchTheRest = "more:search";
+
 export async function askInit(q: InitQuestions): Promise<InitAnswers> {
   const select = (s: { choices: Choice[]; initial: string }, message: string) => () =>
     p.select({ message, options: s.choices, initialValue: s.initial }) as Promise<string>;
@@ -47,7 +50,14 @@ export async function askInit(q: InitQuestions): Promise<InitAnswers> {
         ? () =>
             p.multiselect({
               message: "Sign-in providers (--providers; space to choose, enter to confirm)",
-              options: q.providers!.choices,
+              options: [
+                ...q.providers!.choices,
+                {
+                  value: searchTheRest,
+                  label: "Another built-in provider…",
+                  hint: `search ${q.providers!.more.length} more`,
+                },
+              ],
               initialValues: q.providers!.initial,
               required: true,
             }) as Promise<string[]>
@@ -62,7 +72,17 @@ export async function askInit(q: InitQuestions): Promise<InitAnswers> {
       },
     },
   );
-  return answers as InitAnswers;
+  const chosen = answers as InitAnswers;
+  if (chosen.providers?.includes(searchTheRest)) {
+    const more = await p.autocompleteMultiselect({
+      message: "Search Auth.js's built-in providers (type to filter, space to choose, enter to confirm)",
+      options: q.providers!.more,
+      required: true,
+    });
+    if (p.isCancel(more)) throw cancelled();
+    chosen.providers = [...chosen.providers.filter((v) => v !== searchTheRest), ...(more as string[])];
+  }
+  return chosen;
 }
 
 /** A spinner while a slow step (the install) runs. */

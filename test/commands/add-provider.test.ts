@@ -142,7 +142,7 @@ describe("create-auth add-provider", () => {
   });
 
   it.each([
-    [["add-provider", "nope"], /Unknown provider kind "nope"; expected one of oauth, oidc/],
+    [["add-provider", "nope"], /Unknown provider "nope"\.\nSee create-auth add-provider --list for every provider/],
     [["add-provider", "social", "--api-version", "abc"], /--api-version: "abc" is not a VK API version/],
     [["add-provider", "social", "--api-version", ""], /--api-version/],
     [["add-provider", "social", "--api-version", "5"], /--api-version: "5" is not a VK API version/],
@@ -164,7 +164,7 @@ describe("create-auth add-provider", () => {
       /--id: /,
     ],
     [["add-provider", "oidc"], /add-provider oidc needs --id, --issuer\.\nPass --id <id> --issuer <url>/],
-    [["add-provider"], /Missing the provider kind\.\nPass one of: oauth, oidc, email, credentials, webauthn, social/],
+    [["add-provider"], /Missing the provider\.\nPass a provider such as github, google, resend, oidc or social/],
     [["add-provider", "social", "--issuer", "https://x.example"], /--issuer: not an option of social providers/],
     [["add-provider", "social", "--flow", "vk-id"], /--flow: expected oauth or vkid/],
     [
@@ -229,7 +229,8 @@ describe("create-auth add-provider", () => {
   it("--help has examples", async () => {
     const result = await inProcess(["add-provider", "--help"]);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toMatch(/Examples:\n\s+\$ create-auth add-provider social --api-version 5\.131/);
+    expect(result.stdout).toMatch(/Examples:\n\s+\$ create-auth add-provider github\n/);
+    expect(result.stdout).toMatch(/\$ create-auth add-provider social --api-version 5\.131/);
     expect(result.stdout).toMatch(/\$ create-auth add-provider social --flow vkid/);
     expect(result.stdout).toMatch(/--flow <flow> +how VK signs users in: oauth, vkid \(default: oauth\)/);
     expect(result.stdout).toMatch(/--no-install +add the provider's packages to package\.json without installing them/);

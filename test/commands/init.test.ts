@@ -133,8 +133,13 @@ describe("create-auth init: bad input is one line, exit 2, nothing written", () 
     ],
     [
       "unknown provider",
-      ["--providers", "credentials,github"],
-      /^error: --providers: invalid value "credentials,github"; expected a comma list of/,
+      ["--providers", "credentials,githb"],
+      /^error: --providers: Unknown provider "githb"; did you mean "github"\?$/,
+    ],
+    [
+      "a built-in that needs an issuer under --yes",
+      ["--providers", "github,keycloak"],
+      /^error: --providers: keycloak need options that init asks only in a terminal/,
     ],
     ["unknown schema", ["--schema", "sequelize"], /^error: --schema: invalid value "sequelize"/],
     ["unknown dialect", ["--dialect", "oracle"], /^error: --dialect: invalid value "oracle"/],

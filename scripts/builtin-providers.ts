@@ -1,0 +1,137 @@
+/**
+ * Reads the built-in providers of the installed @auth/core and writes
+ * src/catalog/builtin-providers.data.ts, the part of the provider catalog
+ * that @auth/core decides: ids, names, types, whether an issuer must be
+ * given, the default checks and the env names Auth.js reads.
+ *
+ *   npx tsx scripts/builtin-providers.ts          # rewrite the data file
+ *
+ * test/catalog/builtin-providers.test.ts derives the same data and fails on
+ * any difference, so an @auth/core upgrade shows up there, not in users' apps.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import {
+  type BuiltinType,
+  type DerivedProvider,
+  envRoot,
+  providerTypes,
+} from "../src/catalog/builtin-provider-types.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+export const coreProvidersDir = join(root, "node_modules/@auth/core/providers");
+/** Modules of that folder that are not providers. */
+const notProviders = new Set(["index", "oauth", "provider-types"]);
+
+type Config = Record<string, unknown> & { options?: Record<string, unknown> };
+
+const endpointUrl = (value: unknown) =>
+  typeof value === "string" ? value : ((value as { url?: unknown } | undefined)?.url as string | undefined);
+
+/** What Auth.js would use: the provider's defaults with the user's options on top (parseProviders merges them). */
+function effective(config: Config): Config {
+  return { ...config, ...(config.options ?? {}) };
+}
+
+/** Whether the endpoints Auth.js needs are known: discovery from an issuer, or URLs without holes. */
+function resolved(config: Config): boolean {
+  const urls = ["authorization", "token", "userinfo", "wellKnown", "issuer"].map((k) => endpointUrl(config[k]));
+  if (urls.some((u) => u?.includes("undefined"))) return false;
+  if (config.type === "oidc") return Boolean(config.issuer ?? config.wellKnown);
+  return true;
+}
+
+/**
+ * Modules whose imports are missing here (WebAuthn needs @simplewebauthn) are
+ * read as text: the first id, name and type in the returned object, and the
+ * type of the provider they delegate to.
+ */
+function readStatically(module: string): Config {
+  const source = readFileSync(join(coreProvidersDir, `${module}.js`), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+  const field = (name: string) => source.match(new RegExp(`\\b${name}: "([^"]+)"`))?.[1];
+  const delegate = source.match(/^import (\w+)[^;]* from "\.\/([\w-]+)\.js"/m);
+  const type = field("type") ?? (delegate ? readStatically(delegate[2]!).type : undefined);
+  return { id: field("id"), name: field("name"), type };
+}
+
+async function load(module: string): Promise<(options: Config) => Config> {
+  try {
+    const imported = (await import(pathToFileURL(join(coreProvidersDir, `${module}.js`)).href)) as {
+      default: (options: Config) => Config;
+    };
+    return imported.default;
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ERR_MODULE_NOT_FOUND") throw error;
+    return () => readStatically(module);
+  }
+}
+
+/** Calls the provider as Auth.js does with no options (a server for Nodemailer, which refuses none). */
+function call(factory: (options: Config) => Config, options: Config): Config {
+  try {
+    return effective(factory({ ...options }));
+  } catch {
+    return effective(factory({ ...options, server: "smtp://localhost:25" }));
+  }
+}
+
+export async function deriveBuiltinProviders(dir = coreProvidersDir): Promise<DerivedProvider[]> {
+  const modules = readdirSync(dir)
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => f.slice(0, -3))
+    .filter((m) => !notProviders.has(m))
+    .sort();
+  const derived: DerivedProvider[] = [];
+  for (const module of modules) {
+    const factory = await load(module);
+    const bare = call(factory, {});
+    const withIssuer = call(factory, { issuer: "https://issuer.example" });
+    const type = bare.type as BuiltinType;
+    if (!providerTypes.includes(type)) throw new Error(`${module}: unknown provider type ${String(bare.type)}`);
+    const id = String(bare.id);
+    const oauth = type === "oauth" || type === "oidc";
+    const prefix = envRoot(id);
+    derived.push({
+      module,
+      id,
+      name: String(bare.name),
+      type,
+      issuerRequired: oauth && !resolved(bare),
+      needsOwnOptions: oauth && !resolved(withIssuer),
+      // Auth.js's default when a provider declares none (lib/utils/providers.js).
+      checks: oauth ? ((bare.checks as string[] | undefined) ?? ["pkce"]) : [],
+      env: oauth
+        ? { id: `${prefix}_ID`, secret: `${prefix}_SECRET`, issuer: `${prefix}_ISSUER` }
+        : type === "email"
+          ? { key: `${prefix}_KEY` }
+          : {},
+    });
+  }
+  return derived;
+}
+
+export function renderDataModule(providers: DerivedProvider[], version: string): string {
+  return [
+    `// Generated by scripts/builtin-providers.ts from @auth/core ${version}; do not edit by hand.`,
+    'import type { DerivedProvider } from "./builtin-provider-types.js";',
+    "",
+    `export const coreVersion = ${JSON.stringify(version)};`,
+    "",
+    `export const derivedProviders: readonly DerivedProvider[] = ${JSON.stringify(providers, null, 2)};`,
+    "",
+  ].join("\n");
+}
+
+export const dataModulePath = join(root, "src/catalog/builtin-providers.data.ts");
+export const installedCoreVersion = () =>
+  (JSON.parse(readFileSync(join(root, "node_modules/@auth/core/package.json"), "utf8")) as { version: string }).version;
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const providers = await deriveBuiltinProviders();
+  writeFileSync(dataModulePath, renderDataModule(providers, installedCoreVersion()));
+  // Formatted as the linter wants, so a rerun on the same @auth/core changes nothing.
+  execFileSync(join(root, "node_modules/.bin/biome"), ["format", "--write", dataModulePath], { stdio: "ignore" });
+  console.log(`${providers.length} providers from @auth/core ${installedCoreVersion()} -> ${dataModulePath}`);
+}

@@ -1,0 +1,246 @@
+/**
+ * The built-in provider family: any provider @auth/core ships, by name.
+ * Declares its flags (per provider: an issuer, a sender, the hand-written
+ * options), validates them, and plans a module that imports the built-in
+ * from the framework's package and passes only what the user supplies.
+ * Pure: options in, a ProviderSnippet out.
+ */
+import type { BuiltinOption } from "../catalog/builtin-provider-extras.js";
+import { senderVariable } from "../catalog/builtin-provider-extras.js";
+import { envRoot } from "../catalog/builtin-provider-types.js";
+import type { BuiltinProvider } from "../catalog/builtin-providers.js";
+import type { DependencyName } from "../catalog/dependencies.js";
+import { type Framework, frameworkCatalog } from "../catalog/frameworks.js";
+import type { KindOption } from "../catalog/provider-kinds.js";
+import { bindingName } from "../generators/provider.js";
+import { jsLiteral, renderTemplate } from "../generators/render.js";
+import type { EnvVariable, ProviderSnippet } from "../generators/types.js";
+import { UsageError } from "../lib/errors.js";
+import { toFlag } from "../lib/options.js";
+import { hideUrlCredentials } from "../lib/redact.js";
+import { urlProblem } from "../schemas/provider-options.js";
+
+export interface BuiltinOptions {
+  module: string;
+  id: string;
+  issuer?: string;
+  from?: string;
+  /** The hand-written options' values by key, validated. */
+  extras: Record<string, string>;
+}
+
+export type BuiltinParsed = { kind: "builtin"; options: BuiltinOptions };
+
+/** Where each framework re-exports @auth/core's providers (the same modules, under its own name). */
+export const providerPackage: Record<Framework, string> = {
+  next: "next-auth",
+  sveltekit: "@auth/sveltekit",
+  express: "@auth/express",
+  none: "@auth/core",
+};
+
+const isOAuth = (p: BuiltinProvider) => p.type === "oauth" || p.type === "oidc";
+/** "Sign in <no-reply@example.com>" or a bare address; no line breaks (header injection). */
+const mailbox = /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
+
+/** The flags this provider takes, as the prompts and --list show them. */
+export function builtinFlags(p: BuiltinProvider): KindOption[] {
+  const flags: KindOption[] = [];
+  const issuerFromOption = p.options?.some((o) => o.property === "issuer");
+  // OAuth 2 built-ins carry their endpoints; an issuer matters where Auth.js discovers from it.
+  if (p.issuerRequired || (p.type === "oidc" && !issuerFromOption)) {
+    flags.push({
+      key: "issuer",
+      flag: "--issuer <url>",
+      description: `${p.name}: issuer URL${p.issuerRequired ? "" : " (only to replace the built-in one)"}`,
+      required: p.issuerRequired,
+      values: p.issuerType?.values,
+    });
+  }
+  if (p.type === "email")
+    flags.push({
+      key: "from",
+      flag: "--from <address>",
+      description: `sender, e.g. "Sign in <no-reply@example.com>" (also read from ${senderVariable(envRoot(p.id))})`,
+      required: false,
+    });
+  for (const o of p.options ?? [])
+    flags.push({
+      key: o.key,
+      flag: o.flag,
+      description: o.description,
+      required: o.required,
+      default: o.default,
+      values: o.values,
+    });
+  return flags;
+}
+
+/** Required flags not given: asked in a terminal, a usage error elsewhere. */
+export function builtinMissing(p: BuiltinProvider, given: Readonly<Record<string, unknown>>): KindOption[] {
+  return builtinFlags(p).filter((f) => f.required && (given[f.key] === undefined || given[f.key] === ""));
+}
+
+const quoted = (value: unknown) => JSON.stringify(String(value));
+
+function checkExtra(o: BuiltinOption, value: string): string | undefined {
+  const problem = o.url ? urlProblem(value) : undefined;
+  if (problem) return `${quoted(hideUrlCredentials(value))} ${problem}`;
+  if (o.values && !o.values.includes(value)) return `${quoted(value)} is not allowed; expected ${o.values.join(", ")}`;
+  if (o.pattern && !o.pattern.test.test(value)) return `${quoted(value)} is not valid; expected ${o.pattern.expected}`;
+  return undefined;
+}
+
+/** Validates raw flag values; a bad one is a one-line UsageError naming its flag. */
+export function parseBuiltin(p: BuiltinProvider, raw: Readonly<Record<string, unknown>>): BuiltinOptions {
+  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+  const flags = builtinFlags(p);
+  const foreign = Object.keys(given).find((key) => !flags.some((f) => f.key === key));
+  if (foreign !== undefined) {
+    const takes = flags.length ? `it takes ${flags.map((f) => f.flag.split(" ")[0]).join(", ")}` : "it takes none";
+    throw new UsageError(`${toFlag(foreign)}: not an option of add-provider ${p.module}; ${takes}.`);
+  }
+  const missing = builtinMissing(p, given);
+  if (missing.length) throw new UsageError(`${missing[0]!.flag.split(" ")[0]}: is required for ${p.name}.`);
+  const text = (key: string) => {
+    const value = given[key];
+    if (typeof value !== "string" || value.trim() === "") throw new UsageError(`${toFlag(key)}: expected a value.`);
+    return value.trim();
+  };
+  const options: BuiltinOptions = { module: p.module, id: p.id, extras: {} };
+  if (given.issuer !== undefined) {
+    const issuer = text("issuer");
+    const problem = urlProblem(issuer);
+    if (problem) throw new UsageError(`--issuer: ${quoted(hideUrlCredentials(issuer))} ${problem}`);
+    if (p.issuerType && !p.issuerType.values.includes(issuer))
+      throw new UsageError(
+        `--issuer: ${quoted(issuer)} is not one of ${p.name}'s; expected ${p.issuerType.values.join(", ")}`,
+      );
+    options.issuer = issuer;
+  }
+  if (given.from !== undefined) {
+    const from = text("from");
+    if (!mailbox.test(from))
+      throw new UsageError(`--from: ${quoted(from)} is not an email address; expected no-reply@example.com`);
+    options.from = from;
+  }
+  for (const o of p.options ?? []) {
+    if (given[o.key] === undefined) continue;
+    const value = text(o.key);
+    const problem = checkExtra(o, value);
+    if (problem) throw new UsageError(`${o.flag.split(" ")[0]}: ${problem}`);
+    options.extras[o.key] = value;
+  }
+  return options;
+}
+
+/** A value dotenv reads back unchanged when unquoted: only such values are written as examples. */
+const dotenvSafe = (value: string) => /^[^\s#"'`$\\\p{C}](?:[^#"'`$\\\p{C}]*[^\s#"'`$\\\p{C}])?$/u.test(value);
+
+interface Property {
+  key: string;
+  /** The expression written for it: a variable, a variable with a fallback, or a literal. */
+  value: string;
+}
+
+const fromEnv = (name: string, fallback?: string) =>
+  fallback === undefined ? `process.env.${name}` : `process.env.${name} || ${jsLiteral(fallback)}`;
+
+function properties(p: BuiltinProvider, o: BuiltinOptions): { props: Property[]; env: EnvVariable[] } {
+  const root = envRoot(p.id);
+  const props: Property[] = [];
+  const env: EnvVariable[] = [];
+  const variable = (name: string, description: string, example = "") =>
+    env.push({ name, description, example: dotenvSafe(example) ? example : "" });
+  if (isOAuth(p)) {
+    props.push({ key: "clientId", value: fromEnv(p.env.id!) }, { key: "clientSecret", value: fromEnv(p.env.secret!) });
+    variable(p.env.id!, `OAuth client ID of ${p.name}`);
+    variable(p.env.secret!, `${p.name}: ${p.secret ?? "OAuth client secret"} (a secret: never commit it)`);
+    if (o.issuer !== undefined) {
+      const value = fromEnv(p.env.issuer!, o.issuer);
+      props.push({ key: "issuer", value: p.issuerType ? `(${value}) as ${p.issuerType.name}` : value });
+      variable(p.env.issuer!, `Issuer URL of ${p.name}`, o.issuer);
+    }
+  } else if (p.module === "nodemailer") {
+    // Nodemailer refuses to start without a server; its own default is localhost:25.
+    props.push({ key: "server", value: fromEnv("EMAIL_SERVER", "smtp://localhost:25") });
+    variable("EMAIL_SERVER", "SMTP server for the sign-in links, e.g. smtp://user:password@smtp.example.com:587");
+  } else if (p.type === "email") {
+    props.push({ key: "apiKey", value: fromEnv(p.env.key!) });
+    variable(p.env.key!, `API key of ${p.name} (a secret: never commit it)`);
+  }
+  if (p.type === "email") {
+    const sender = senderVariable(root);
+    props.push({ key: "from", value: fromEnv(sender, o.from) });
+    variable(sender, `Sender of the sign-in emails (${p.name})`, o.from ?? "no-reply@example.com");
+  }
+  for (const extra of p.options ?? []) {
+    const given = o.extras[extra.key] ?? extra.default;
+    if (given === undefined) continue;
+    const value = extra.toValue ? extra.toValue(given) : given;
+    if (extra.env) {
+      const name = `${root}_${extra.env}`;
+      props.push({ key: extra.property, value: fromEnv(name, String(value)) });
+      variable(name, extra.description, String(value));
+    } else props.push({ key: extra.property, value: jsLiteral(value) });
+  }
+  return { props, env };
+}
+
+/** The import's name, from the display name as Auth.js's docs write it: GitHub, MicrosoftEntraID. */
+function factoryName(p: BuiltinProvider): string {
+  const letters = p.name.replace(/[^A-Za-z0-9]/g, "");
+  const name = letters.charAt(0).toUpperCase() + letters.slice(1);
+  return /^[A-Z]/.test(name) ? name : `Provider${name}`;
+}
+
+export interface BuiltinContext {
+  framework?: Framework;
+  importExtension?: "" | ".js";
+}
+
+export async function planBuiltin(
+  p: BuiltinProvider,
+  o: BuiltinOptions,
+  context: BuiltinContext = {},
+): Promise<ProviderSnippet> {
+  const binding = bindingName(o.id);
+  const factory = factoryName(p);
+  const file = `providers/${o.id}.ts`;
+  const ext = context.importExtension ?? "";
+  const { props, env } = properties(p, o);
+  const specifier = `${providerPackage[context.framework ?? "none"]}/providers/${p.module}`;
+  const contents = await renderTemplate("providers/builtin.ts.hbs", {
+    ...p,
+    binding,
+    factory,
+    specifier,
+    props,
+    oauth: isOAuth(p),
+    registerAt: p.console ?? p.docs,
+    issuerTypeName: p.issuerType && o.issuer !== undefined ? p.issuerType.name : undefined,
+    providersModule: providerPackage[context.framework ?? "none"].concat("/providers"),
+    basePath: frameworkCatalog[context.framework ?? "none"].basePath,
+  });
+  // @auth/core's Nodemailer imports nodemailer itself; the app must have it.
+  const dependencies: DependencyName[] = p.module === "nodemailer" ? ["nodemailer"] : [];
+  const emailNote =
+    "Email sign-in needs an adapter with createVerificationToken, useVerificationToken and getUserByEmail: https://authjs.dev/getting-started/authentication/email";
+  return {
+    id: o.id,
+    kind: p.module,
+    imports: [{ from: `./providers/${o.id}${ext}`, named: [binding] }],
+    entry: binding,
+    files: [{ path: file, contents }],
+    env,
+    dependencies,
+    devDependencies: p.module === "nodemailer" ? ["@types/nodemailer"] : [],
+    hasCallback: isOAuth(p),
+    registerAt: isOAuth(p) ? (p.console ?? p.docs) : undefined,
+    notes: [
+      ...(p.type === "email" ? [emailNote] : []),
+      ...(p.notes ?? []),
+      ...(isOAuth(p) && !p.console ? [] : [`Set-up guide: ${p.docs}`]),
+    ],
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * One way in for every provider name `add-provider` and `init` take: this
+ * project's kinds (oauth, oidc, email, credentials, webauthn/passkey,
+ * social) and every built-in of @auth/core (github, keycloak, resend…).
+ * Resolves a name, lists what it needs, validates its options and plans
+ * its module; the commands and generators go through here only.
+ */
+import { type BuiltinProvider, findBuiltin, generatedBuiltins } from "../catalog/builtin-providers.js";
+import type { Framework } from "../catalog/frameworks.js";
+import {
+  type KindOption,
+  kindCatalog,
+  missingOptions,
+  type ProviderKind,
+  questions,
+} from "../catalog/provider-kinds.js";
+import type { GenerateContext } from "../generators/provider.js";
+import type { ProviderSnippet } from "../generators/types.js";
+import { UsageError } from "../lib/errors.js";
+import { closestWord } from "../lib/suggest.js";
+import { type ParsedProvider, parseProviderOptions } from "../schemas/provider-options.js";
+import { type BuiltinParsed, builtinMissing, parseBuiltin, planBuiltin } from "./builtin.js";
+
+export type AnyParsedProvider = ParsedProvider | BuiltinParsed;
+
+export type ResolvedName = { kind: ProviderKind; builtin?: undefined } | { builtin: BuiltinProvider; kind?: undefined };
+
+/** Every name a user can type, kinds and their aliases first. */
+export function providerNames(): string[] {
+  const kinds = kindCatalog.flatMap((k) => [k.kind, ...(k.aliases ?? [])]);
+  return [...kinds, ...generatedBuiltins.map((p) => p.module)];
+}
+
+/** A kind, an alias or a built-in (by module or id), any case; anything else is a usage error with a suggestion. */
+export function resolveProviderName(input: string): ResolvedName {
+  const wanted = input.trim().toLowerCase();
+  const kind = kindCatalog.find((k) => k.kind === wanted || k.aliases?.includes(wanted));
+  if (kind) return { kind: kind.kind };
+  const builtin = findBuiltin(wanted);
+  if (builtin?.servedBy) return { kind: builtin.servedBy };
+  if (builtin) return { builtin };
+  const guess = closestWord(wanted, [...providerNames(), ...generatedBuiltins.map((p) => p.id)]);
+  throw new UsageError(
+    `Unknown provider ${JSON.stringify(input)}${guess ? `; did you mean ${JSON.stringify(guess)}?` : "."}`,
+    "See create-auth add-provider --list for every provider.",
+  );
+}
+
+/** `add-provider email --service resend`: the email kind handing over to an email service. */
+export function emailService(service: unknown): BuiltinProvider {
+  const name = String(service);
+  const builtin = findBuiltin(name);
+  if (builtin?.type !== "email" || builtin.servedBy) {
+    const services = generatedBuiltins.filter((p) => p.type === "email").map((p) => p.module);
+    throw new UsageError(
+      `--service: ${JSON.stringify(name)} is not an email service; expected ${services.join(", ")}.`,
+    );
+  }
+  return builtin;
+}
+
+/** Options still needed beyond `given` (asked in a terminal, an error elsewhere). */
+export function missingFor(resolved: ResolvedName, given: Readonly<Record<string, unknown>>): KindOption[] {
+  return resolved.builtin ? builtinMissing(resolved.builtin, given) : missingOptions(resolved.kind, given);
+}
+
+/** What a terminal asks: the needed options, and for kinds the choices worth making. */
+export function questionsFor(resolved: ResolvedName, given: Readonly<Record<string, unknown>>): KindOption[] {
+  return resolved.builtin ? builtinMissing(resolved.builtin, given) : questions(resolved.kind, given);
+}
+
+export function parseResolved(resolved: ResolvedName, raw: Readonly<Record<string, unknown>>): AnyParsedProvider {
+  if (resolved.builtin) return { kind: "builtin", options: parseBuiltin(resolved.builtin, raw) };
+  return { kind: resolved.kind, options: parseProviderOptions(resolved.kind, raw) } as ParsedProvider;
+}
+
+/** A name and raw values, validated: what the generators take. */
+export function parseAnyProvider(name: string, raw: Readonly<Record<string, unknown>>): AnyParsedProvider {
+  return parseResolved(resolveProviderName(name), raw);
+}
+
+export interface SnippetContext extends GenerateContext {
+  framework?: Framework;
+}
+
+export async function generateSnippet(provider: AnyParsedProvider, context: SnippetContext): Promise<ProviderSnippet> {
+  if (provider.kind === "builtin") {
+    const entry = findBuiltin(provider.options.module)!;
+    return planBuiltin(entry, provider.options, context);
+  }
+  const { generateProvider } = await import("../generators/provider.js");
+  return generateProvider(provider.kind, provider.options, context);
+}
