@@ -62,7 +62,7 @@ export function appEnv(extra: Record<string, string> = {}): Record<string, strin
 }
 
 /** The installed template of an app: installed on first use, then reused while the fixture and catalog stay the same. */
-async function template(name: AppName): Promise<string> {
+export async function installedApp(name: AppName): Promise<string> {
   const fixture = join(root, "fixtures/apps", name);
   const packages = [...initPackages[name], ...common].map((p) => `${p}@${dependencyVersions[p]}`);
   const hash = createHash("sha256");
@@ -116,7 +116,7 @@ async function betterSqliteBuild(version: string): Promise<string> {
 
 /** A fresh copy of app `name` in a temp dir, its node_modules hard-linked from the installed template. */
 export async function freshApp(name: AppName, defer: (fn: () => unknown) => void): Promise<string> {
-  const source = await template(name);
+  const source = await installedApp(name);
   const dir = mkdtempSync(join(tmpdir(), `create-auth-${name}-`));
   defer(() => rmSync(dir, { recursive: true, force: true }));
   for (const entry of readdirSync(source)) {

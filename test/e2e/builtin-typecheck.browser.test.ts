@@ -1,14 +1,10 @@
 /**
  * Every built-in provider add-provider generates, for each framework,
- * type-checks against @auth/core's real provider types: one TypeScript
- * program per framework holding all of them.
- *
- * next-auth, @auth/sveltekit and @auth/express are not dependencies of this
- * repository, so each is stood in by a package of the same name whose
- * `providers/<module>` re-exports `@auth/core/providers/<module>`, which is
- * all the real ones ship there (next-auth 5.0.0-beta.32, @auth/express
- * 0.12.3, @auth/sveltekit 1.11.3). The options passed are checked against
- * the real @auth/core.
+ * type-checks against the framework's real Auth.js package: one TypeScript
+ * program per framework holding all of them. next-auth, @auth/sveltekit and
+ * @auth/express come from the browser layer's installed apps (the versions
+ * init installs); the framework-neutral modules from this repository's
+ * @auth/core.
  */
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -16,8 +12,9 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { generatedBuiltins } from "../../src/catalog/builtin-providers.js";
 import { type Framework, frameworks } from "../../src/catalog/frameworks.js";
-import { builtinFlags, parseBuiltin, planBuiltin, providerPackage } from "../../src/families/builtin.js";
+import { builtinFlags, parseBuiltin, planBuiltin } from "../../src/families/builtin.js";
 import { root, tempDir } from "../helpers.js";
+import { installedApp } from "./apps.js";
 
 /** A value each required flag accepts. */
 const sample: Record<string, string> = {
@@ -34,37 +31,10 @@ function write(path: string, contents: string) {
   writeFileSync(path, contents);
 }
 
-function standIn(dir: string, name: string, modules: string[]) {
-  const base = join(dir, "node_modules", name);
-  write(
-    join(base, "package.json"),
-    JSON.stringify({
-      name,
-      type: "module",
-      exports: {
-        "./providers": { types: "./providers/index.d.ts" },
-        "./providers/*": { types: "./providers/*.d.ts" },
-      },
-    }),
-  );
-  write(join(base, "providers/index.d.ts"), 'export * from "@auth/core/providers";\n');
-  for (const m of modules)
-    write(
-      join(base, "providers", `${m}.d.ts`),
-      `export * from "@auth/core/providers/${m}";\nexport { default } from "@auth/core/providers/${m}";\n`,
-    );
-}
-
 async function project(framework: Framework): Promise<{ dir: string; files: string[] }> {
   const dir = tempDir(`create-auth-builtins-${framework}-`);
-  mkdirSync(join(dir, "node_modules/@auth"), { recursive: true });
-  symlinkSync(join(root, "node_modules/@auth/core"), join(dir, "node_modules/@auth/core"), "dir");
-  if (framework !== "none")
-    standIn(
-      dir,
-      providerPackage[framework],
-      generatedBuiltins.map((p) => p.module),
-    );
+  const modules = framework === "none" ? root : await installedApp(framework);
+  symlinkSync(join(modules, "node_modules"), join(dir, "node_modules"), "dir");
   write(join(dir, "package.json"), '{ "name": "app", "private": true, "type": "module" }\n');
   const files: string[] = [];
   const entries: string[] = [];
