@@ -1,6 +1,6 @@
 // Bad input and a hostile environment end in one line and an exit code, never a stack trace, and change nothing.
 import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
@@ -138,6 +138,42 @@ describe("folders that cannot be made", () => {
     expect(result.timedOut).toBe(false);
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
+  });
+});
+
+describe("a disk that fills up part-way", () => {
+  it("init and add-provider leave nothing behind: no temporary file, no folder, the project as it was", async ({
+    skip,
+  }) => {
+    const mount = tempDir("create-auth-full-");
+    try {
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=32k", "tmpfs", mount], { stdio: "ignore" });
+    } catch {
+      skip("mounting a small tmpfs needs root (CI runs as root)");
+    }
+    try {
+      const init = await inProcess(["init", "--yes", "--no-install", "--dir", join(mount, "app")], { cwd: mount });
+      expect(init.exitCode).toBe(2);
+      oneLine(init.stderr);
+      expect(init.stderr).toMatch(/ENOSPC|no space/i);
+      expect(readdirSync(mount)).toEqual([]);
+
+      cpSync(fixture("projects", "next-app"), join(mount, "next"), { recursive: true });
+      // Fill what is left, so the provider module cannot be written.
+      const filler = join(mount, "filler");
+      try {
+        writeFileSync(filler, Buffer.alloc(64 * 1024));
+      } catch {
+        // Full: what was written of it stays as the filler.
+      }
+      const before = snapshot(join(mount, "next"));
+      const add = await inProcess(["add-provider", "social", "--no-install"], { cwd: join(mount, "next") });
+      expect(add.exitCode).toBe(2);
+      oneLine(add.stderr);
+      expect(snapshot(join(mount, "next"))).toEqual(before);
+    } finally {
+      execFileSync("umount", [mount]);
+    }
   });
 });
 

@@ -162,17 +162,18 @@ interface Staged {
 /** Puts back what the renames so far replaced: the old text (known from the plan) or no file. */
 function rollBack(renamed: Staged[]): void {
   for (const { target, change, mode } of renamed.reverse()) {
+    const temp = tempName(target);
     try {
       if (change.before === null) {
         rmSync(target, { force: true });
         continue;
       }
-      const temp = tempName(target);
       writeFileSync(temp, change.before, { mode: 0o600, flag: "wx" });
       renameSync(temp, target);
       chmodSync(target, mode);
     } catch {
-      // Best effort: the failure that started this is what gets reported.
+      // Best effort: the failure that started this is what gets reported; its temporary file goes.
+      rmSync(temp, { force: true });
     }
   }
 }
@@ -210,8 +211,9 @@ export function applyPlan(changes: FileChange[]): void {
       madeFolders.push(...makeFolders(dirname(target)));
       const temp = tempName(target);
       const mode = modeFor(target, change.before !== null);
-      writeFileSync(temp, change.after, { mode: 0o600, flag: "wx" });
+      // Counted before the write: a write that fails part-way (a full disk) has created the file already.
       staged.push({ temp, target, change, mode });
+      writeFileSync(temp, change.after, { mode: 0o600, flag: "wx" });
     }
     // Temporary files stay 0600; a file gets its own mode once in place.
     for (const entry of staged) {
