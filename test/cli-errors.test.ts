@@ -99,6 +99,25 @@ describe("files that are not what they should be", () => {
     expect(Object.keys(snapshot(cwd))).toEqual(["package.json"]);
   });
 
+  it("a package.json field of the wrong type is refused, naming it; a CRLF package.json stays CRLF", async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, "package.json"), '{ "name": "app", "dependencies": "oops" }\n');
+    const before = snapshot(cwd);
+    const refused = await inProcess(["init", "--yes", "--no-install"], { cwd });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^error: "dependencies" in .*package\.json is a string, where npm expects an object/,
+    );
+    expect(snapshot(cwd)).toEqual(before);
+
+    writeFileSync(join(cwd, "package.json"), '{\r\n  "name": "app"\r\n}\r\n');
+    const crlf = await inProcess(["init", "--yes", "--no-install"], { cwd });
+    expect(crlf.exitCode).toBe(0);
+    const written = readFileSync(join(cwd, "package.json"), "utf8");
+    expect(written).toContain('"@auth/core"');
+    expect(written.replace(/\r\n/g, "")).not.toContain("\n");
+  });
+
   it("a config far bigger than any auth config is refused before it is parsed", async () => {
     const cwd = tempDir();
     cpSync(fixture("projects", "next-app"), cwd, { recursive: true });

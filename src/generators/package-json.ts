@@ -40,6 +40,9 @@ const indentOf = (text: string) => /^[ \t]+(?=")/m.exec(text)?.[0] ?? "  ";
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
+const describeJson = (value: unknown) =>
+  Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
+
 /** The package.json of `dir` as an object; anything else (not JSON, an array, a string, a leading BOM) is a usage error. */
 export function parsePackageJson(text: string, dir: string): Json {
   const path = join(dir, "package.json");
@@ -55,8 +58,7 @@ export function parsePackageJson(text: string, dir: string): Json {
     );
   }
   if (!isObject(value)) {
-    const kind = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
-    throw new UsageError(`${path} holds ${kind}, not an object; fix it first (nothing was written).`);
+    throw new UsageError(`${path} holds ${describeJson(value)}, not an object; fix it first (nothing was written).`);
   }
   return value;
 }
@@ -74,8 +76,16 @@ export function mergePackageJson(existing: string | null, needs: PackageNeeds, d
       ? { name: packageName(dir), version: "0.0.0", private: true, type: "module" }
       : parsePackageJson(existing, dir);
   let changed = existing === null;
+  // A field of the wrong type is the user's to fix; replacing it would lose what they meant.
+  for (const key of ["dependencies", "devDependencies", "peerDependencies", "scripts", "allowScripts"]) {
+    if (key in pkg && !isObject(pkg[key])) {
+      throw new UsageError(
+        `"${key}" in ${join(dir, "package.json")} is ${describeJson(pkg[key])}, where npm expects an object; fix it first (nothing was written).`,
+      );
+    }
+  }
   const section = (key: string): Json => {
-    if (!isObject(pkg[key])) pkg[key] = {};
+    pkg[key] ??= {};
     return pkg[key] as Json;
   };
   const listed = (name: string) =>
@@ -123,6 +133,9 @@ export function mergePackageJson(existing: string | null, needs: PackageNeeds, d
     changed = true;
   }
   if (!changed) return { text: existing!, kept };
-  const eol = existing === null || existing.endsWith("\n") ? "\n" : "";
-  return { text: `${JSON.stringify(pkg, null, existing === null ? 2 : indentOf(existing))}${eol}`, kept };
+  // The file's own line ending and final newline: a CRLF package.json stays CRLF.
+  const eol = existing?.includes("\r\n") ? "\r\n" : "\n";
+  const final = existing === null || existing.endsWith("\n") ? eol : "";
+  const json = JSON.stringify(pkg, null, existing === null ? 2 : indentOf(existing));
+  return { text: `${json.replace(/\n/g, eol)}${final}`, kept };
 }

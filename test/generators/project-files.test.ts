@@ -73,6 +73,25 @@ describe("mergePackageJson", () => {
     expect(kept).toEqual(["left-pad is not in create-auth's version catalog and was not added; add it yourself"]);
   });
 
+  it("keeps CRLF line endings and the lack of a final newline", () => {
+    const crlf = '{\r\n  "name": "app",\r\n  "dependencies": {}\r\n}\r\n';
+    const merged = mergePackageJson(crlf, needs, "/x").text;
+    expect(merged).toMatch(/^\{\r\n {2}"name": "app",\r\n/);
+    expect(merged.replace(/\r\n/g, "")).not.toContain("\n");
+    expect(merged.endsWith("}\r\n")).toBe(true);
+    expect(mergePackageJson('{"name":"app"}', needs, "/x").text.endsWith("}")).toBe(true);
+  });
+
+  it.each([
+    ['{ "dependencies": "oops" }', /"dependencies" in \/x\/package\.json is a string, where npm expects an object/],
+    ['{ "scripts": ["build"] }', /"scripts" in .* is an array, where npm expects an object/],
+    ['{ "dependencies": [] }', /"dependencies" in .* is an array/],
+    ['{ "devDependencies": null }', /"devDependencies" in .* is null/],
+    ['{ "allowScripts": true }', /"allowScripts" in .* is a boolean/],
+  ])("refuses a field of the wrong type instead of replacing it: %s", (text, message) => {
+    expect(() => mergePackageJson(text, needs, "/x")).toThrow(message);
+  });
+
   it("packageName falls back to app", () => {
     expect(packageName("/tmp/---")).toBe("app");
   });
