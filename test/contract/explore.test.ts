@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 // Exploration alone (no contract cases) against the fixture adapters: every
 // broken one is caught with a short minimal sequence, the correct one passes.
 import { readdirSync } from "node:fs";
@@ -148,18 +149,65 @@ describe("exploration against the correct in-memory adapter", () => {
     }
   });
 
-  it("stops at the time limit when it comes first", async () => {
+  it("stops at the time limit when it comes first, and says the run is incomplete (a failure under strict)", async () => {
+    for (const strict of [false, true]) {
+      const result = await explore({
+        adapter: createMemoryAdapter() as AnyAdapter,
+        seed: 9,
+        timeLimitMs: 300,
+        runs: 1_000_000,
+        callTimeoutMs: 200,
+        nonce: "time",
+        strict,
+      });
+      expect(result.ok).toBe(!strict);
+      expect(result.durationMs).toBeLessThan(2_000);
+      expect(result.runs).toBeGreaterThan(0);
+      expect(result.warnings).toContainEqual(
+        expect.stringMatching(
+          /^exploration incomplete: the time limit \(0 s\) ended it after \d+ of 1000000 sequences/,
+        ),
+      );
+    }
+  });
+
+  it("a time alone is the budget: no incomplete warning", async () => {
     const result = await explore({
       adapter: createMemoryAdapter() as AnyAdapter,
       seed: 9,
-      timeLimitMs: 300,
-      runs: 1_000_000,
+      timeLimitMs: 200,
       callTimeoutMs: 200,
-      nonce: "time",
+      nonce: "time-only",
     });
     expect(result.ok).toBe(true);
-    expect(result.durationMs).toBeLessThan(2_000);
-    expect(result.runs).toBeGreaterThan(0);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("the same seed runs the same steps on a busy machine as on an idle one", async () => {
+    const steps = async () =>
+      (await run(createMemoryAdapter() as AnyAdapter, 21, { runs: 40, timeLimitMs: 120_000 })).steps;
+    const idle = await steps();
+    // Both cores kept busy by other processes while the same seed runs again.
+    const burners = [0, 1].map(() =>
+      spawn(process.execPath, ["-e", "const end = Date.now() + 20000; while (Date.now() < end);"], { stdio: "ignore" }),
+    );
+    try {
+      expect(await steps()).toBe(idle);
+    } finally {
+      for (const burner of burners) burner.kill();
+    }
+    expect(idle).toBeGreaterThan(40);
+  });
+
+  it("lets timers run during a long exploration of an adapter that answers from memory", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 50);
+    try {
+      await run(createMemoryAdapter() as AnyAdapter, 5, { runs: 60 });
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(0);
   });
 
   it("reports progress", async () => {
