@@ -66,7 +66,7 @@ describe.concurrent("verify-adapter: no false green, always an end", () => {
     const result = await verify("teardown-hangs-with-handle");
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(/✗ teardown\(\) never settled within 2 s/);
-    expect(result.stdout).toMatch(/^FAIL 56 cases: 0 failed, 56 passed/m);
+    expect(result.stdout).toMatch(/^FAIL (\d+) cases: 0 failed, \1 passed/m);
     expect(result.seconds).toBeLessThan(12);
   });
 

@@ -1,5 +1,6 @@
 import { verificationTokenSchema } from "../../schemas/adapter-models.js";
 import { defineCases } from "../case.js";
+import { ContractFailure } from "../failure.js";
 
 export const verificationTokenCases = defineCases([
   {
@@ -39,6 +40,37 @@ export const verificationTokenCases = defineCases([
       const key = { identifier: token.identifier, token: token.token };
       t.model(verificationTokenSchema, await t.call("useVerificationToken", key), "first useVerificationToken");
       t.isNull(await t.call("useVerificationToken", key), "second useVerificationToken");
+    },
+  },
+  {
+    id: "verification-token.use.simultaneous-single-use",
+    title: "one sign-in link opened in two tabs at once signs in once: one use gets the token, the other null",
+    section: "§3, §4.2",
+    capability: "email",
+    needs: ["createVerificationToken", "useVerificationToken"],
+    async run(t) {
+      const token = await t.createVerificationToken();
+      const key = { identifier: token.identifier, token: token.token };
+      const situation = {
+        when: "for one of two simultaneous uses of one sign-in link",
+        consequence: "that tab shows an error instead of an expired link",
+      };
+      // Started together, as two tabs do: a read-then-delete lets both read the token before either deletes it.
+      const outcomes = await Promise.all([0, 1].map(() => t.callOffPath("useVerificationToken", situation, key)));
+      const winners = outcomes.filter((o) => !o.threw && o.value != null);
+      if (winners.length === 2) {
+        throw new ContractFailure(
+          "useVerificationToken gave the token to both of two simultaneous uses: one sign-in link signed in twice (delete it in the same statement that reads it, or in a transaction)",
+          { expected: "the token once, null once", received: "the token twice" },
+        );
+      }
+      if (winners.length === 0) {
+        throw new ContractFailure("neither of two simultaneous uses of a valid sign-in link got the token", {
+          expected: "the token once",
+          received: outcomes.every((o) => o.threw) ? "two errors" : "null",
+        });
+      }
+      t.model(verificationTokenSchema, (winners[0] as { value: unknown }).value, "useVerificationToken result");
     },
   },
   {
