@@ -303,6 +303,7 @@ describe("create-auth add-provider", () => {
     expect(result.stdout).toMatch(/Examples:\n\s+\$ create-auth add-provider github\n/);
     expect(result.stdout).toMatch(/\$ create-auth add-provider social --api-version 5\.131/);
     expect(result.stdout).toMatch(/\$ create-auth add-provider social --flow vkid/);
+    expect(result.stdout).toMatch(/\$ create-auth add-provider social --domain vk\.com/);
     expect(result.stdout).toMatch(/--flow <flow> +how VK signs users in: oauth, vkid \(default: oauth\)/);
     expect(result.stdout).toMatch(/--domain <domain> +VK's domain, .*: vk\.ru, vk\.com \(default: vk\.ru\)/);
     expect(result.stdout).toMatch(/--no-install +add the provider's packages to package\.json without installing them/);
