@@ -244,7 +244,7 @@ export const builtinExtras: Readonly<Record<string, BuiltinExtras>> = {
     ],
   },
   // Names this project's own kinds serve: their modules do more than the built-ins.
-  vk: { servedBy: "social", console: "https://id.vk.com/about/business/go" },
+  vk: { servedBy: "social", console: "https://id.vk.ru/about/business/go" },
   credentials: { servedBy: "credentials" },
   email: { servedBy: "email" },
   passkey: { servedBy: "webauthn" },

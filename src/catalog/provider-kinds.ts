@@ -17,6 +17,10 @@ export const oidcChecks = ["none", "state", "nonce", "pkce"] as const;
 /** VK's two sign-in flows: the classic OAuth 2.0 dialog (the spec's default) and VK ID's OAuth 2.1. */
 export const vkFlows = ["oauth", "vkid"] as const;
 
+/** VK's domains: vk.ru since VK moved its OAuth and API hosts there in October 2025, vk.com before. */
+export const vkDomains = ["vk.ru", "vk.com"] as const;
+export type VkDomain = (typeof vkDomains)[number];
+
 export interface KindOption {
   /** camelCase key, as commander names the flag's value. */
   key: string;
@@ -164,14 +168,22 @@ export const kindCatalog: readonly KindEntry[] = [
         default: "oauth",
         values: vkFlows,
         hints: {
-          oauth: "classic oauth.vk.com dialog with a pinned --api-version: apps created on vk.com before VK ID",
-          vkid: "VK ID (id.vk.com, OAuth 2.1 with PKCE): apps created in the VK ID console, which the classic dialog refuses",
+          oauth: "classic OAuth dialog with a pinned --api-version: apps created on vk.com before VK ID",
+          vkid: "VK ID (OAuth 2.1 with PKCE): apps created in the VK ID console, which the classic dialog refuses",
         },
         ask: true,
         settledBy: ["apiVersion"],
       }),
       opt("apiVersion", "--api-version <version>", "VK API version sent as v= on every endpoint (--flow oauth)", {
         default: "5.126",
+      }),
+      opt("domain", "--domain <domain>", "VK's domain, the host of every endpoint (both flows)", {
+        default: "vk.ru",
+        values: vkDomains,
+        hints: {
+          "vk.ru": "oauth.vk.ru, api.vk.ru and id.vk.ru, where VK has served sign-in since October 2025",
+          "vk.com": "oauth.vk.com, api.vk.com and id.vk.com, for apps that still need VK's old hosts",
+        },
       }),
     ],
     // The generated profile schemas use the zod API common to v3 and v4.

@@ -220,6 +220,7 @@ Examples:
   $ create-auth add-provider resend --from "Sign in <no-reply@example.com>"
   $ create-auth add-provider social --api-version 5.131
   $ create-auth add-provider social --flow vkid
+  $ create-auth add-provider social --domain vk.com
   $ create-auth add-provider oidc --id corp --name "Corp SSO" --issuer https://login.corp.example
   $ create-auth add-provider oauth --id acme --authorization https://acme.example/oauth/authorize --token https://acme.example/oauth/token --userinfo https://acme.example/api/me
   $ create-auth add-provider email --from "Sign in <no-reply@example.com>"

@@ -5,7 +5,7 @@
  * dependencies and notes). Nothing touches disk.
  */
 import { type DependencyName, dependencyVersions } from "../catalog/dependencies.js";
-import { kindEntry, type ProviderKind } from "../catalog/provider-kinds.js";
+import { kindEntry, type ProviderKind, type VkDomain } from "../catalog/provider-kinds.js";
 import type { ProviderOptions } from "../schemas/provider-options.js";
 import { isBindingName, renderTemplate } from "./render.js";
 import type { EnvVariable, PlannedFile, ProviderSnippet } from "./types.js";
@@ -141,13 +141,25 @@ function planOAuth(
   };
 }
 
+/** The origins of VK's services on `domain`: the OAuth dialog, the API, VK ID and the developer docs. */
+export const vkOrigins = (domain: VkDomain) => ({
+  oauth: `https://oauth.${domain}`,
+  api: `https://api.${domain}`,
+  id: `https://id.${domain}`,
+  dev: `https://dev.${domain}`,
+});
+
 /** VK: the classic OAuth 2.0 dialog (the default, §2.8/§9) or VK ID; each a provider module and its profile schema. */
 function planVk(o: ProviderOptions<"social">, names: { binding: string; file: string }): Plan {
   const profileFile = names.file.replace(/\.ts$/, "-profile.ts");
+  const origins = vkOrigins(o.domain);
   const common = {
     ...o,
     name: o.name ?? "VK",
     profileModule: `./${profileFile.slice("providers/".length, -".ts".length)}`,
+    origins,
+    // Said in the module's header so a reader knows how to get the other hosts back.
+    otherDomain: o.domain === "vk.ru" ? "vk.com" : "vk.ru",
   };
   if (o.flow === "vkid") {
     return {
@@ -157,7 +169,12 @@ function planVk(o: ProviderOptions<"social">, names: { binding: string; file: st
         { template: "social-vkid.ts.hbs", path: names.file },
         { template: "social-vkid-profile.ts.hbs", path: profileFile },
       ],
-      view: common,
+      view: {
+        ...common,
+        authorizationUrl: `${origins.id}/authorize`,
+        tokenUrl: `${origins.id}/oauth2/auth`,
+        userinfoUrl: `${origins.id}/oauth2/user_info`,
+      },
       hasCallback: true,
       notes: [
         `VK ID adds a device_id to the callback that its token request needs, and Auth.js passes on only the code: run your auth route handler inside withVkIdCallback() from ${names.file} (examples at the top of that file).`,
@@ -175,9 +192,9 @@ function planVk(o: ProviderOptions<"social">, names: { binding: string; file: st
     ],
     view: {
       ...common,
-      authorizationUrl: url("https://oauth.vk.com/authorize", { response_type: "code", scope: "email" }),
-      tokenUrl: url("https://oauth.vk.com/access_token", {}),
-      userinfoUrl: url("https://api.vk.com/method/users.get", { fields: "photo_100" }),
+      authorizationUrl: url(`${origins.oauth}/authorize`, { response_type: "code", scope: "email" }),
+      tokenUrl: url(`${origins.oauth}/access_token`, {}),
+      userinfoUrl: url(`${origins.api}/method/users.get`, { fields: "photo_100" }),
     },
     hasCallback: true,
     notes: [],

@@ -14,6 +14,7 @@ import {
   oidcChecks,
   type ProviderKind,
   resolveKind,
+  vkDomains,
   vkFlows,
 } from "../catalog/provider-kinds.js";
 import { UsageError } from "../lib/errors.js";
@@ -276,9 +277,16 @@ export const socialSchema = z
         (v) => ({ message: `${quoted(v)} is not a VK API version; expected MAJOR.MINOR such as 5.126` }),
       )
       .optional(),
+    domain: z
+      .enum(vkDomains, {
+        errorMap: (_issue, ctx) => ({
+          message: `${quoted(ctx.data)} is not one of VK's domains; expected ${joinOr(vkDomains)}`,
+        }),
+      })
+      .default("vk.ru"),
   })
   .superRefine((o, ctx) => {
-    // VK ID's endpoints (id.vk.com) are versioned by their path, not by v=: a version there would be silently ignored.
+    // VK ID's endpoints (id.vk.ru) are versioned by their path, not by v=: a version there would be silently ignored.
     if (o.flow === "vkid" && o.apiVersion !== undefined)
       report(ctx, {
         path: "apiVersion",

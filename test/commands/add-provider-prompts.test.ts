@@ -34,7 +34,7 @@ describe("add-provider in a terminal", () => {
     expect(screen).toMatch(/oauth.*apps created on vk\.com before VK ID/);
     expect(screen).toMatch(/vkid.*VK ID console/);
     expect(result.exitCode).toBe(0);
-    expect(read("src/providers/vk.ts")).toContain('"https://id.vk.com/authorize"');
+    expect(read("src/providers/vk.ts")).toContain('"https://id.vk.ru/authorize"');
   });
 
   it("asks for the options a kind needs and that no flag gave", async () => {

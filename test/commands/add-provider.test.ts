@@ -24,7 +24,10 @@ describe("create-auth add-provider", () => {
     expect(read(dir, "src/auth.ts")).toContain('import { vk } from "./providers/vk";');
     expect(read(dir, "src/auth.ts")).toMatch(/providers: \[\n {4}GitHub,\n {4}vk,\n {2}\]/);
     const vk = read(dir, "src/providers/vk.ts");
-    for (const url of vk.match(/https:\/\/(oauth|api)\.vk\.com[^"]*/g)!) expect(url).toContain("v=5.131");
+    const urls = vk.match(/"https:\/\/(oauth|api)\.vk\.ru[^"]*"/g)!;
+    expect(urls).toHaveLength(3);
+    for (const url of urls) expect(url).toContain("v=5.131");
+    expect(vk).not.toMatch(/(?:oauth|api|id)\.vk\.com/);
     expect(existsSync(join(dir, "src/providers/vk-profile.ts"))).toBe(true);
     expect(read(dir, ".env.example")).toMatch(/^AUTH_VK_ID=$/m);
     expect(read(dir, ".env.local")).toMatch(/^AUTH_VK_SECRET=$/m);
@@ -42,17 +45,34 @@ describe("create-auth add-provider", () => {
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
     const vk = read(dir, "src/providers/vk.ts");
-    expect(vk).toContain('url: "https://id.vk.com/authorize"');
-    expect(vk).toContain('token: "https://id.vk.com/oauth2/auth"');
-    expect(vk).toContain('url: "https://id.vk.com/oauth2/user_info"');
+    expect(vk).toContain('url: "https://id.vk.ru/authorize"');
+    expect(vk).toContain('token: "https://id.vk.ru/oauth2/auth"');
+    expect(vk).toContain('url: "https://id.vk.ru/oauth2/user_info"');
     expect(vk).toContain('checks: ["pkce", "state"]');
-    expect(vk).not.toMatch(/oauth\.vk\.com\/authorize"|v=5\.\d+/);
+    expect(vk).not.toMatch(/oauth\.vk\.(?:ru|com)\/authorize"|v=5\.\d+|id\.vk\.com/);
     expect(read(dir, "src/providers/vk-profile.ts")).toContain("export function parseVkIdUser");
     expect(read(dir, ".env.example")).toMatch(/^AUTH_VK_ID=$/m);
     expect(read(dir, ".env.example")).not.toMatch(/AUTH_VK_SECRET/);
     expect(result.stdout).toMatch(/^note: VK ID adds a device_id to the callback .* withVkIdCallback\(\)/m);
     expect(result.stdout).toMatch(/^ {2}http:\/\/localhost:3000\/api\/auth\/callback\/vk$/m);
   });
+
+  it.each([[[]], [["--flow", "vkid"]]])(
+    "--domain vk.com %j: every endpoint on VK's old hosts, none on vk.ru",
+    async (flow) => {
+      const dir = project();
+      const result = await inProcess(["add-provider", "social", ...flow, "--domain", "vk.com", "--no-install"], {
+        cwd: dir,
+      });
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBe(0);
+      const vk = read(dir, "src/providers/vk.ts");
+      const endpoints = vk.match(/"https:\/\/(?:oauth|api|id)\.vk\.[a-z]+\/[^"]*"/g)!;
+      expect(endpoints).toHaveLength(3);
+      for (const url of endpoints) expect(new URL(JSON.parse(url)).hostname).toMatch(/^(oauth|api|id)\.vk\.com$/);
+      expect(`${vk}${read(dir, "src/providers/vk-profile.ts")}`).not.toMatch(/(?:oauth|api|id|dev)\.vk\.ru/);
+    },
+  );
 
   it("running the same command twice changes nothing the second time", async () => {
     const dir = project();
@@ -81,6 +101,45 @@ describe("create-auth add-provider", () => {
     expect(read(dir, "src/providers/vk.ts")).toContain("v=5.199");
     expect(read(dir, "src/auth.ts").match(/\bvk,/g)).toHaveLength(1);
   });
+
+  it.each([
+    { first: [], again: ["--domain", "vk.ru"] },
+    { first: ["--domain", "vk.com"], again: ["--domain", "vk.com"] },
+    { first: ["--flow", "vkid", "--domain", "vk.com"], again: ["--flow", "vkid", "--domain", "vk.com"] },
+  ])("the same domain again ($again) changes nothing", async ({ first, again }) => {
+    const dir = project();
+    expect((await inProcess(["add-provider", "social", ...first, "--no-install"], { cwd: dir })).exitCode).toBe(0);
+    const before = snapshot(dir);
+    const rerun = await inProcess(["add-provider", "social", ...again, "--no-install"], { cwd: dir });
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    expect(rerun.stdout).toMatch(/already set up in src\/auth\.ts; nothing changed/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it.each([[[]], [["--flow", "vkid"]]])(
+    "%j: another domain for VK already present is refused, and --force moves it",
+    async (flow) => {
+      const dir = project();
+      await inProcess(["add-provider", "social", ...flow, "--no-install"], { cwd: dir });
+      const before = snapshot(dir);
+      const refused = await inProcess(["add-provider", "social", ...flow, "--domain", "vk.com", "--no-install"], {
+        cwd: dir,
+      });
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toMatch(
+        /src\/providers\/vk\.ts already exists with other contents\. Nothing was written\.\n.*--force/,
+      );
+      expect(snapshot(dir)).toEqual(before);
+      const forced = await inProcess(
+        ["add-provider", "social", ...flow, "--domain", "vk.com", "--force", "--no-install"],
+        { cwd: dir },
+      );
+      expect(forced.exitCode, forced.stderr).toBe(0);
+      expect(read(dir, "src/providers/vk.ts")).toMatch(/"https:\/\/(?:oauth|id)\.vk\.com\/authorize/);
+      expect(read(dir, "src/providers/vk.ts")).not.toMatch(/(?:oauth|api|id)\.vk\.ru/);
+      expect(read(dir, "src/auth.ts").match(/\bvk,/g)).toHaveLength(1);
+    },
+  );
 
   it("--dry-run prints the diff and writes nothing", async () => {
     const dir = project();
@@ -168,6 +227,15 @@ describe("create-auth add-provider", () => {
     [["add-provider", "social", "--issuer", "https://x.example"], /--issuer: not an option of social providers/],
     [["add-provider", "social", "--flow", "vk-id"], /--flow: expected oauth or vkid/],
     [
+      ["add-provider", "social", "--domain", "vk.org"],
+      /^error: --domain: "vk\.org" is not one of VK's domains; expected vk\.ru or vk\.com$/,
+    ],
+    [
+      ["add-provider", "social", "--flow", "vkid", "--domain", "oauth.vk.com"],
+      /^error: --domain: "oauth\.vk\.com" is not/,
+    ],
+    [["add-provider", "social", "--domain", ""], /^error: --domain needs a value/],
+    [
       ["add-provider", "social", "--flow", "vkid", "--api-version", "5.131"],
       /--api-version: applies to --flow oauth only; VK ID's endpoints take no API version/,
     ],
@@ -224,6 +292,9 @@ describe("create-auth add-provider", () => {
     for (const kind of ["oauth", "oidc", "email", "credentials", "webauthn (alias: passkey)", "social"])
       expect(result.stdout).toContain(`${kind} — `);
     expect(result.stdout).toMatch(/--api-version <version>/);
+    expect(result.stdout).toMatch(
+      /--domain <domain> +VK's domain, the host of every endpoint \(both flows\) \(default vk\.ru; one of vk\.ru, vk\.com\)/,
+    );
   });
 
   it("--help has examples", async () => {
@@ -232,7 +303,9 @@ describe("create-auth add-provider", () => {
     expect(result.stdout).toMatch(/Examples:\n\s+\$ create-auth add-provider github\n/);
     expect(result.stdout).toMatch(/\$ create-auth add-provider social --api-version 5\.131/);
     expect(result.stdout).toMatch(/\$ create-auth add-provider social --flow vkid/);
+    expect(result.stdout).toMatch(/\$ create-auth add-provider social --domain vk\.com/);
     expect(result.stdout).toMatch(/--flow <flow> +how VK signs users in: oauth, vkid \(default: oauth\)/);
+    expect(result.stdout).toMatch(/--domain <domain> +VK's domain, .*: vk\.ru, vk\.com \(default: vk\.ru\)/);
     expect(result.stdout).toMatch(/--no-install +add the provider's packages to package\.json without installing them/);
   });
 

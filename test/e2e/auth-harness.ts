@@ -34,27 +34,38 @@ export function recordingAdapter(base: Adapter = createMemoryAdapter()) {
 }
 
 /**
- * The generated config names real hosts (https://oauth.vk.com...). Auth.js and
+ * The generated config names real hosts (https://oauth.vk.ru...). Auth.js and
  * oauth4webapi call the global `fetch` at call time (callback.js:
  * `(provider[customFetch] ?? fetch)(...args)`, oauth4webapi:
  * `(options?.[customFetch] || fetch)(url.href, ...)`), so swapping it for the
  * duration of a test routes their server-side calls to the fakes without
- * touching the provider object. Anything not in `routes` still goes out as is.
+ * touching the provider object. Anything not in `routes` still goes out as is,
+ * except hosts under a domain of `refuse`: those fail at once, in the browser
+ * and on the server, so a config that names the wrong host fails without
+ * reaching the network. `requested` keeps the real host and path of every
+ * server-side request that was routed.
  */
-export function routeFetch(routes: Record<string, string>): { restore(): void; rewrite(url: URL): URL } {
+export function routeFetch(
+  routes: Record<string, string>,
+  { refuse = [] }: { refuse?: readonly string[] } = {},
+): { restore(): void; rewrite(url: URL): URL; requested: string[] } {
   const original = globalThis.fetch;
+  const requested: string[] = [];
+  const refused = (host: string) => refuse.some((domain) => host === domain || host.endsWith(`.${domain}`));
   const rewrite = (url: URL) => {
     const target = routes[url.origin];
-    if (!target) return url;
-    const routed = new URL(url.pathname + url.search + url.hash, target);
-    return routed;
-  };
-  const routed: typeof fetch = (input, init) => {
-    if (input instanceof Request) {
-      const url = rewrite(new URL(input.url));
-      return original(url.href === input.url ? input : new Request(url, input), init);
+    if (!target) {
+      if (refused(url.hostname)) throw new Error(`left for ${url.host}, which this test does not serve`);
+      return url;
     }
-    return original(rewrite(new URL(input)).href, init);
+    return new URL(url.pathname + url.search + url.hash, target);
+  };
+  const routed: typeof fetch = async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input);
+    const target = rewrite(url);
+    if (target !== url) requested.push(`${url.host}${url.pathname}`);
+    if (input instanceof Request) return original(target === url ? input : new Request(target, input), init);
+    return original(target.href, init);
   };
   globalThis.fetch = routed;
   return {
@@ -62,16 +73,17 @@ export function routeFetch(routes: Record<string, string>): { restore(): void; r
       globalThis.fetch = original;
     },
     rewrite,
+    requested,
   };
 }
 
 /**
  * For tests that repoint a provider's endpoints: every server-side request
- * through the global fetch for a host under `domain` (the real provider) is
- * refused and kept in `leaked`; `recording` is a customFetch that notes the
- * path of each request it sends.
+ * through the global fetch for a host under one of `domains` (the real
+ * provider) is refused and kept in `leaked`; `recording` is a customFetch that
+ * notes the path of each request it sends.
  */
-export function blockRealHosts(domain: string): {
+export function blockRealHosts(...domains: string[]): {
   leaked: string[];
   sent: string[];
   recording: typeof fetch;
@@ -83,7 +95,7 @@ export function blockRealHosts(domain: string): {
   const urlOf = (input: RequestInfo | URL) => new URL(input instanceof Request ? input.url : input);
   globalThis.fetch = (input, init) => {
     const url = urlOf(input);
-    if (url.hostname === domain || url.hostname.endsWith(`.${domain}`)) {
+    if (domains.some((domain) => url.hostname === domain || url.hostname.endsWith(`.${domain}`))) {
       leaked.push(url.href);
       return Promise.reject(new Error(`left for ${url.host}`));
     }

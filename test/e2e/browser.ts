@@ -26,7 +26,7 @@ export class Browser {
 
   constructor(
     private readonly app: { origin: string; handle: (request: Request) => Promise<Response> },
-    /** Where a URL really lives (the generated config names real hosts like https://oauth.vk.com). */
+    /** Where a URL really lives (the generated config names real hosts like https://oauth.vk.ru). */
     private readonly rewrite: (url: URL) => URL = (url) => url,
   ) {}
 

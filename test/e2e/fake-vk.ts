@@ -1,13 +1,16 @@
 /**
  * A fake VK with the quirks that break naive OAuth clients, so a generated
- * provider that passes here would pass against oauth.vk.com / api.vk.com:
+ * provider that passes here would pass against VK's OAuth and API hosts
+ * (oauth.vk.ru and api.vk.ru, or the vk.com ones):
  *  - every call needs `v=<api version>`, and this fake only speaks one version;
  *  - /authorize refuses PKCE ("Code challenge method is unsupported");
  *  - /access_token answers without `token_type` and puts `user_id` and
  *    `email` in the token response (email only when the email scope was asked);
  *  - the profile comes from /method/users.get as `{ response: [user] }`, with
  *    a numeric id and only the extra fields that were asked for.
- * Two listeners, one per VK host, so a config that calls the wrong host fails.
+ * Two listeners, one per VK service, so a config that calls the wrong one
+ * fails. They answer whatever host name the request was meant for: which
+ * real host a provider names is for the test to check, not for this fake.
  */
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -33,7 +36,8 @@ export interface FakeVkOptions {
 }
 
 export interface VkLogEntry {
-  host: "oauth.vk.com" | "api.vk.com";
+  /** Which listener answered: VK's OAuth dialog (oauth.vk.*) or its API (api.vk.*). */
+  server: "oauth" | "api";
   method: string;
   path: string;
   /** Query string parameters as sent. */
@@ -96,7 +100,7 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
         "unsupported_response_type",
         `response_type is ${query.response_type ?? "undefined"}`,
       );
-    // VK ID supports PKCE, but the classic oauth.vk.com flow does not: a PKCE config never gets a code.
+    // VK ID supports PKCE, but the classic OAuth dialog does not: a PKCE config never gets a code.
     if (query.code_challenge !== undefined || query.code_challenge_method !== undefined) {
       return oauthError(res, 400, "invalid_request", "Code challenge method is unsupported");
     }
@@ -178,12 +182,12 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
     return { status: 200 };
   };
 
-  const serve = (host: VkLogEntry["host"], routes: Record<string, { methods: string[]; handler: Handler }>) =>
+  const serve = (server: VkLogEntry["server"], routes: Record<string, { methods: string[]; handler: Handler }>) =>
     listen(async (req, res) => {
       const parsed = await readParams(req);
       const route = routes[parsed.url.pathname];
       const entry: VkLogEntry = {
-        host,
+        server,
         method: req.method ?? "GET",
         path: parsed.url.pathname,
         query: parsed.query,
@@ -194,7 +198,7 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
       if (!route?.methods.includes(entry.method)) {
         sendJson(res, 404, {
           error: "not_found",
-          error_description: `${entry.method} ${host}${entry.path} does not exist`,
+          error_description: `${entry.method} ${entry.path} does not exist on VK's ${server} server`,
         });
         return;
       }
@@ -204,12 +208,12 @@ export async function startFakeVk(options: FakeVkOptions): Promise<FakeVk> {
   const servers: Loopback[] = [];
   try {
     servers.push(
-      await serve("oauth.vk.com", {
+      await serve("oauth", {
         "/authorize": { methods: ["GET"], handler: authorize },
         "/access_token": { methods: ["GET", "POST"], handler: accessToken },
       }),
     );
-    servers.push(await serve("api.vk.com", { "/method/users.get": { methods: ["GET", "POST"], handler: usersGet } }));
+    servers.push(await serve("api", { "/method/users.get": { methods: ["GET", "POST"], handler: usersGet } }));
   } catch (error) {
     await Promise.all(servers.map((s) => s.close()));
     throw error;

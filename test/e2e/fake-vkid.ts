@@ -1,7 +1,9 @@
 /**
- * A fake VK ID (id.vk.com), written from VK ID's API reference ("Справочник
- * методов API VK ID": authorize, oauth2/auth, oauth2/user_info) and the
- * behaviour of VK's own web SDK, as picky as the docs say:
+ * A fake VK ID (id.vk.ru, or id.vk.com before VK's move; it answers on
+ * whatever host the provider is pointed at), written from VK ID's API
+ * reference ("Справочник методов API VK ID": authorize, oauth2/auth,
+ * oauth2/user_info) and the behaviour of VK's own web SDK, as picky as the
+ * docs say:
  *  - /authorize wants response_type=code, client_id, a trusted redirect_uri,
  *    state and PKCE (code_challenge with code_challenge_method s256, in any
  *    case); it redirects back with code, state, device_id, type=code_v2 and

@@ -15,6 +15,7 @@ import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Backend } from "../../src/catalog/backends.js";
+import { vkDomains } from "../../src/catalog/provider-kinds.js";
 import { generateAdapter } from "../../src/generators/adapter.js";
 import { root, tempDir } from "../helpers.js";
 import { AFTER_SIGN_IN, explain, routeFetch, signIn } from "./auth-harness.js";
@@ -95,7 +96,10 @@ describe("VK users without an email, with every generated adapter", () => {
         };
         const fake = await startFakeVk({ ...client, apiVersion: "5.126", user: vkUser });
         defer(() => fake.close());
-        const route = routeFetch({ "https://oauth.vk.com": fake.oauthOrigin, "https://api.vk.com": fake.apiOrigin });
+        const route = routeFetch(
+          { "https://oauth.vk.ru": fake.oauthOrigin, "https://api.vk.ru": fake.apiOrigin },
+          { refuse: vkDomains },
+        );
         try {
           const result = await signIn({
             provider: loaded.provider,

@@ -2,12 +2,14 @@
  * The generated `social` (VK) provider signs a user in through the real
  * Auth() against a fake VK that is as picky as the real one (fake-vk.ts):
  * version pinned on every call, no PKCE, no token_type, profile in
- * `response[0]`. The generated module is used exactly as written.
+ * `response[0]`. The generated module is used exactly as written, on VK's
+ * vk.ru hosts by default or the vk.com ones under --domain vk.com.
  */
 import { customFetch } from "@auth/core";
 import type { OAuthConfig } from "@auth/core/providers";
 import VK from "@auth/core/providers/vk";
 import { describe, expect, test, vi } from "vitest";
+import { type VkDomain, vkDomains } from "../../src/catalog/provider-kinds.js";
 import { AFTER_SIGN_IN, blockRealHosts, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
 import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
 import { type FakeVk, startFakeVk, type VkUser } from "./fake-vk.js";
@@ -26,14 +28,20 @@ const env = { AUTH_VK_ID: client.clientId, AUTH_VK_SECRET: client.clientSecret }
 describe("generated VK provider through Auth()", () => {
   const defer = useCleanup();
 
-  /** A fake VK that only speaks `expects`, with the real VK hosts routed to it for Auth.js (server side) and the browser. */
-  async function vkSpeaking(expects: string, vkUser: VkUser = user) {
+  /**
+   * A fake VK that only speaks `expects`, with VK's hosts on `domain` routed to it for Auth.js (server side)
+   * and the browser; VK's hosts on any other domain are refused, so a config naming them fails.
+   */
+  async function vkSpeaking(expects: string, vkUser: VkUser = user, domain: VkDomain = "vk.ru") {
     const fake = await startFakeVk({ ...client, apiVersion: expects, user: vkUser });
     defer(() => fake.close());
-    const route = routeFetch({ "https://oauth.vk.com": fake.oauthOrigin, "https://api.vk.com": fake.apiOrigin });
+    const route = routeFetch(
+      { [`https://oauth.${domain}`]: fake.oauthOrigin, [`https://api.${domain}`]: fake.apiOrigin },
+      { refuse: vkDomains },
+    );
     defer(route.restore);
     defer(withEnv(env));
-    return { fake, rewrite: route.rewrite };
+    return { fake, rewrite: route.rewrite, requested: route.requested };
   }
 
   async function generatedVk(flags: Record<string, unknown>) {
@@ -44,16 +52,22 @@ describe("generated VK provider through Auth()", () => {
     return loaded;
   }
 
-  /** [host, path, v from the query string] of every call the fake saw, in order (§9: the URLs carry v=). */
-  const calls = (fake: FakeVk) => fake.log.map((e) => [e.host, e.path, e.query.v]);
+  /** [server, path, v from the query string] of every call the fake saw, in order (§9: the URLs carry v=). */
+  const calls = (fake: FakeVk) => fake.log.map((e) => [e.server, e.path, e.query.v]);
 
   test.each([
-    { version: "5.126", flags: {}, strategy: "database" as const },
-    { version: "5.199", flags: { apiVersion: "5.199" }, strategy: "jwt" as const },
+    { version: "5.126", flags: {}, strategy: "database" as const, domain: "vk.ru" as const },
+    { version: "5.199", flags: { apiVersion: "5.199" }, strategy: "jwt" as const, domain: "vk.ru" as const },
+    {
+      version: "5.131",
+      flags: { apiVersion: "5.131", domain: "vk.com" },
+      strategy: "database" as const,
+      domain: "vk.com" as const,
+    },
   ])(
-    "api version $version ($strategy sessions): user and account reach the adapter, v= on every call",
-    async ({ version, flags, strategy }) => {
-      const { fake, rewrite } = await vkSpeaking(version);
+    "$domain, api version $version ($strategy sessions): user and account reach the adapter, v= on every call",
+    async ({ version, flags, strategy, domain }) => {
+      const { fake, rewrite, requested } = await vkSpeaking(version, user, domain);
       const { provider } = await generatedVk(flags);
 
       const result = await signIn({ provider, providerId: "vk", env, strategy, rewrite });
@@ -70,7 +84,7 @@ describe("generated VK provider through Auth()", () => {
 
       // The authorization URL Auth.js built from the generated config: real VK host, version, no PKCE.
       const authorize = result.authorizationUrl;
-      expect(authorize.origin + authorize.pathname).toBe("https://oauth.vk.com/authorize");
+      expect(authorize.origin + authorize.pathname).toBe(`https://oauth.${domain}/authorize`);
       expect(authorize.searchParams.get("v")).toBe(version);
       expect(authorize.searchParams.get("response_type")).toBe("code");
       expect(authorize.searchParams.has("code_challenge")).toBe(false);
@@ -94,10 +108,11 @@ describe("generated VK provider through Auth()", () => {
 
       // §9: v=<api_version> on the authorize, access_token and users.get calls, each on its own host.
       expect(calls(fake)).toEqual([
-        ["oauth.vk.com", "/authorize", version],
-        ["oauth.vk.com", "/access_token", version],
-        ["api.vk.com", "/method/users.get", version],
+        ["oauth", "/authorize", version],
+        ["oauth", "/access_token", version],
+        ["api", "/method/users.get", version],
       ]);
+      expect(requested).toEqual([`oauth.${domain}/access_token`, `api.${domain}/method/users.get`]);
       expect(
         fake.log.every((e) => e.error === undefined),
         JSON.stringify(fake.log, null, 1),
@@ -107,17 +122,24 @@ describe("generated VK provider through Auth()", () => {
     FLOW_TIMEOUT,
   );
 
-  test(
-    "every endpoint follows the provider's settings and customFetch: repointed at a local VK, nothing leaves for vk.com",
-    async () => {
+  test.each(vkDomains)(
+    "--domain %s: every endpoint follows the provider's settings and customFetch, repointed at a local VK as a user would; nothing leaves for VK",
+    async (domain) => {
       const fake = await startFakeVk({ ...client, apiVersion: "5.131", user });
       defer(() => fake.close());
       defer(withEnv(env));
-      const { provider } = await generatedVk({ apiVersion: "5.131" });
-      const { leaked, sent, recording, restore } = blockRealHosts("vk.com");
+      const flags = domain === "vk.ru" ? { apiVersion: "5.131" } : { apiVersion: "5.131", domain };
+      const { provider } = await generatedVk(flags);
+      const { leaked, sent, recording, restore } = blockRealHosts(...vkDomains);
       defer(restore);
       const vk = provider as OAuthConfig<Record<string, unknown>>;
       const endpoint = (value: unknown) => new URL(typeof value === "string" ? value : (value as { url: string }).url);
+      // What the generated module names before it is repointed: VK's hosts on the chosen domain.
+      expect([vk.authorization, vk.token, vk.userinfo].map((e) => endpoint(e).host)).toEqual([
+        `oauth.${domain}`,
+        `oauth.${domain}`,
+        `api.${domain}`,
+      ]);
       /** The same path and query (v= included) on the local fake. */
       const local = (value: unknown, origin: string) => {
         const url = endpoint(value);
@@ -138,9 +160,9 @@ describe("generated VK provider through Auth()", () => {
       expect(sent).toEqual(["/access_token", "/method/users.get"]);
       expect(leaked).toEqual([]);
       expect(calls(fake)).toEqual([
-        ["oauth.vk.com", "/authorize", "5.131"],
-        ["oauth.vk.com", "/access_token", "5.131"],
-        ["api.vk.com", "/method/users.get", "5.131"],
+        ["oauth", "/authorize", "5.131"],
+        ["oauth", "/access_token", "5.131"],
+        ["api", "/method/users.get", "5.131"],
       ]);
       expect(result.adapter.createUser[0]).toMatchObject({ email: user.email, name: "Ivan Petrov" });
     },
@@ -192,7 +214,7 @@ describe("generated VK provider through Auth()", () => {
 
       // VK refused at the first call, and the fake logged the version it was sent.
       expect(fake.log[0]).toMatchObject({
-        host: "oauth.vk.com",
+        server: "oauth",
         path: "/authorize",
         query: { v: "5.199" },
         status: 400,
@@ -214,7 +236,8 @@ describe("generated VK provider through Auth()", () => {
     "control: the stock @auth/core VK provider (PKCE on, no token_type fix) is refused by the fake",
     async () => {
       // Proves the fake is strict enough to catch what the generator must fix: same version as the stock provider (5.131).
-      const { fake, rewrite } = await vkSpeaking("5.131");
+      // The stock provider still names VK's vk.com hosts.
+      const { fake, rewrite } = await vkSpeaking("5.131", user, "vk.com");
       const result = await signIn({ provider: VK({}), providerId: "vk", env, rewrite });
 
       expect(fake.log[0]).toMatchObject({
@@ -232,13 +255,13 @@ describe("generated VK provider through Auth()", () => {
   test(
     "control: with PKCE off but no token_type fix, the stock provider still fails at the token response",
     async () => {
-      const { fake, rewrite } = await vkSpeaking("5.131");
+      const { fake, rewrite } = await vkSpeaking("5.131", user, "vk.com");
       const result = await signIn({ provider: VK({ checks: ["state"] }), providerId: "vk", env, rewrite });
 
       // VK issued a token, but oauth4webapi rejected the response for its missing token_type.
       expect(calls(fake)).toEqual([
-        ["oauth.vk.com", "/authorize", "5.131"],
-        ["oauth.vk.com", "/access_token", "5.131"],
+        ["oauth", "/authorize", "5.131"],
+        ["oauth", "/access_token", "5.131"],
       ]);
       expect(fake.issuedTokens).toHaveLength(1);
       expect(result.errors.join("\n")).toMatch(/token_type/);

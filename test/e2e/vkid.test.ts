@@ -8,6 +8,7 @@
 import { customFetch } from "@auth/core";
 import type { OAuthConfig } from "@auth/core/providers";
 import { describe, expect, test, vi } from "vitest";
+import { type VkDomain, vkDomains } from "../../src/catalog/provider-kinds.js";
 import { AFTER_SIGN_IN, blockRealHosts, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
 import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
 import { startFakeVkId, type VkIdUser } from "./fake-vkid.js";
@@ -37,11 +38,11 @@ interface VkIdModule {
 describe("generated VK ID provider through Auth()", () => {
   const defer = useCleanup();
 
-  async function setUp(vkUser: VkIdUser = user) {
+  async function setUp(vkUser: VkIdUser = user, domain?: VkDomain) {
     const fake = await startFakeVkId({ clientId, user: vkUser });
     defer(() => fake.close());
     defer(withEnv(env));
-    const loaded = await generated("social", { flow: "vkid" });
+    const loaded = await generated("social", { flow: "vkid", domain });
     defer(loaded.cleanup);
     // The module's helpers, imported as the app's route file would import them.
     const module = await loaded.module<VkIdModule>("providers/vk.ts");
@@ -52,7 +53,7 @@ describe("generated VK ID provider through Auth()", () => {
     "signs in (%s sessions): PKCE and state, the callback's device_id at the token exchange, tokens stored",
     async (strategy) => {
       const { fake, provider, module } = await setUp();
-      const route = routeFetch({ "https://id.vk.com": fake.origin });
+      const route = routeFetch({ "https://id.vk.ru": fake.origin }, { refuse: vkDomains });
       defer(route.restore);
 
       const result = await signIn({
@@ -69,7 +70,7 @@ describe("generated VK ID provider through Auth()", () => {
 
       // The authorization URL Auth.js built: VK ID's host, PKCE S256, state, the scopes, no secret.
       const authorize = result.authorizationUrl;
-      expect(authorize.origin + authorize.pathname).toBe("https://id.vk.com/authorize");
+      expect(authorize.origin + authorize.pathname).toBe("https://id.vk.ru/authorize");
       expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
         response_type: "code",
         client_id: clientId,
@@ -145,7 +146,7 @@ describe("generated VK ID provider through Auth()", () => {
         email: undefined,
         extra: { sex: "male", is_verified: true, birthday: "01.01.2000" },
       });
-      const route = routeFetch({ "https://id.vk.com": fake.origin });
+      const route = routeFetch({ "https://id.vk.ru": fake.origin }, { refuse: vkDomains });
       defer(route.restore);
       const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
       defer(() => warn.mockRestore());
@@ -167,12 +168,19 @@ describe("generated VK ID provider through Auth()", () => {
     FLOW_TIMEOUT,
   );
 
-  test(
-    "every endpoint follows the provider's settings and customFetch: repointed at a local VK ID, nothing leaves for id.vk.com",
-    async () => {
-      const { fake, provider, module } = await setUp();
-      const { leaked, sent, recording, restore } = blockRealHosts("vk.com");
+  test.each(vkDomains)(
+    "--domain %s: every endpoint follows the provider's settings and customFetch, repointed at a local VK ID as a user would; nothing leaves for VK",
+    async (domain) => {
+      const { fake, provider, module } = await setUp(user, domain);
+      const { leaked, sent, recording, restore } = blockRealHosts(...vkDomains);
       defer(restore);
+      // What the generated module names before it is repointed: VK ID on the chosen domain.
+      const urlOf = (value: unknown) => (typeof value === "string" ? value : (value as { url: string }).url);
+      expect([provider.authorization, provider.token, provider.userinfo].map(urlOf)).toEqual([
+        `https://id.${domain}/authorize`,
+        `https://id.${domain}/oauth2/auth`,
+        `https://id.${domain}/oauth2/user_info`,
+      ]);
       const local = (path: string) => `${fake.origin}${path}`;
       const repointed = {
         ...provider,
@@ -211,7 +219,7 @@ describe("generated VK ID provider through Auth()", () => {
     "control: without withVkIdCallback the sign-in stops with a message that says what to do, and VK ID refuses a code without its device_id",
     async () => {
       const { fake, provider } = await setUp();
-      const route = routeFetch({ "https://id.vk.com": fake.origin });
+      const route = routeFetch({ "https://id.vk.ru": fake.origin }, { refuse: vkDomains });
       defer(route.restore);
 
       const result = await signIn({ provider, providerId: "vk", env, rewrite: route.rewrite });

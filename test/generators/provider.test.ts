@@ -31,6 +31,8 @@ describe("generated provider modules", () => {
     await gen("socialJs", "social", { id: "vk-ru", name: "VK (RU)" }, ".js");
     await gen("socialVkid", "social", { id: "vkid", flow: "vkid" });
     await gen("socialVkidJs", "social", { id: "vk-id", flow: "vkid" }, ".js");
+    await gen("socialCom", "social", { id: "vk-com", apiVersion: "5.131", domain: "vk.com" });
+    await gen("socialVkidCom", "social", { id: "vkid-com", flow: "vkid", domain: "vk.com" });
     await gen("oauth", "oauth", {
       id: "acme",
       authorization: "https://acme.example/oauth/authorize",
@@ -164,14 +166,14 @@ describe("generated provider modules", () => {
     ]);
   });
 
-  it("social: every VK endpoint carries v=<api_version> (§9)", () => {
+  it("social: every VK endpoint is on vk.ru and carries v=<api_version> (§9)", () => {
     const vk = contents(snippets.social!, "providers/vk.ts");
-    const urls = vk.match(/https:\/\/(?:oauth|api)\.vk\.com[^"]*/g)!;
+    const urls = vk.match(/"https:\/\/(?:oauth|api)\.vk\.ru[^"]*"/g)!;
     expect(urls).toHaveLength(3);
-    for (const url of urls) expect(new URL(url).searchParams.get("v")).toBe("5.131");
-    expect(vk).toContain('"https://oauth.vk.com/authorize?response_type=code&scope=email&v=5.131"');
-    expect(vk).toContain('"https://oauth.vk.com/access_token?v=5.131"');
-    expect(vk).toContain('"https://api.vk.com/method/users.get?fields=photo_100&v=5.131"');
+    for (const url of urls) expect(new URL(JSON.parse(url)).searchParams.get("v")).toBe("5.131");
+    expect(vk).toContain('"https://oauth.vk.ru/authorize?response_type=code&scope=email&v=5.131"');
+    expect(vk).toContain('"https://oauth.vk.ru/access_token?v=5.131"');
+    expect(vk).toContain('"https://api.vk.ru/method/users.get?fields=photo_100&v=5.131"');
     expect(vk).toContain('checks: ["state"]');
     expect(vk).toMatch(/async conform\(response: Response\)/);
     expect(vk).toContain('token_type: "bearer"');
@@ -179,6 +181,36 @@ describe("generated provider modules", () => {
     expect(vk).toContain('from "./vk-profile"');
     expect(contents(snippets.socialJs!, "providers/vk-ru.ts")).toContain('from "./vk-ru-profile.js"');
     expect(contents(snippets.socialJs!, "providers/vk-ru.ts")).toContain("v=5.126");
+  });
+
+  it("social: vk.com appears only under --domain vk.com, in code and comments of both flows", () => {
+    const files = (snippet: ProviderSnippet) => snippet.files.map((f) => f.contents).join("\n");
+    for (const snippet of [snippets.social!, snippets.socialJs!, snippets.socialVkid!, snippets.socialVkidJs!]) {
+      expect(files(snippet)).not.toMatch(/[\w.]*\bvk\.com\//);
+      expect(files(snippet)).not.toMatch(/(?:oauth|api|id|dev)\.vk\.com/);
+      expect(files(snippet)).toMatch(/--domain vk\.com --force/);
+    }
+    expect(contents(snippets.socialVkid!, "providers/vkid.ts")).toContain('url: "https://id.vk.ru/authorize"');
+    expect(contents(snippets.socialVkid!, "providers/vkid-profile.ts")).toContain("https://id.vk.ru/oauth2/user_info");
+    expect(contents(snippets.social!, "providers/vk-profile.ts")).toContain(
+      "https://dev.vk.ru/ru/reference/objects/user",
+    );
+
+    const old = contents(snippets.socialCom!, "providers/vk-com.ts");
+    expect(old).toContain('"https://oauth.vk.com/authorize?response_type=code&scope=email&v=5.131"');
+    expect(old).toContain('"https://oauth.vk.com/access_token?v=5.131"');
+    expect(old).toContain('"https://api.vk.com/method/users.get?fields=photo_100&v=5.131"');
+    const oldVkid = contents(snippets.socialVkidCom!, "providers/vkid-com.ts");
+    expect(oldVkid).toContain('url: "https://id.vk.com/authorize"');
+    expect(oldVkid).toContain('token: "https://id.vk.com/oauth2/auth"');
+    expect(oldVkid).toContain('url: "https://id.vk.com/oauth2/user_info"');
+    for (const snippet of [snippets.socialCom!, snippets.socialVkidCom!]) {
+      expect(files(snippet)).not.toMatch(/vk\.ru\/|(?:oauth|api|id|dev)\.vk\.ru/);
+      expect(files(snippet)).toMatch(/for VK's vk\.ru hosts/);
+      expect(files(snippet)).toMatch(/--domain vk\.ru --force/);
+      // Plain code for users: none of this project's spec section numbers.
+      expect(files(snippet)).not.toMatch(/§/);
+    }
   });
 
   it("oauth/oidc/email/credentials/webauthn: the options reach the code", () => {

@@ -65,7 +65,12 @@ describe("kinds", () => {
 
 describe("--api-version (social)", () => {
   it.each(["5.126", "5.131", "5.199"])("accepts %s", (v) => {
-    expect(parseProviderOptions("social", { apiVersion: v })).toEqual({ id: "vk", flow: "oauth", apiVersion: v });
+    expect(parseProviderOptions("social", { apiVersion: v })).toEqual({
+      id: "vk",
+      flow: "oauth",
+      apiVersion: v,
+      domain: "vk.ru",
+    });
   });
   it.each(["abc", "", "5", "5.126&x=y", "5.126 ", " 5.126", "5.1.2", "v5.126"])("refuses %j", (v) => {
     expect(problem("social", { apiVersion: v })).toBe(
@@ -98,6 +103,32 @@ describe("--flow (social)", () => {
     // A version is for the classic dialog only: it settles the flow.
     expect(questions("social", { apiVersion: "5.131" })).toEqual([]);
     expect(missingOptions("social", {})).toEqual([]);
+  });
+});
+
+describe("--domain (social)", () => {
+  it("defaults to vk.ru, where VK's hosts are since October 2025, for both flows", () => {
+    expect(parseProviderOptions("social", {}).domain).toBe("vk.ru");
+    expect(parseProviderOptions("social", { flow: "vkid" }).domain).toBe("vk.ru");
+  });
+  it.each([
+    ["oauth", "vk.com"],
+    ["vkid", "vk.com"],
+    ["vkid", "vk.ru"],
+  ])("--flow %s accepts %s", (flow, domain) => {
+    expect(parseProviderOptions("social", { flow, domain })).toMatchObject({ flow, domain });
+  });
+  it.each(["vk.org", "VK.RU", "oauth.vk.ru", "", "vk.ru "])("refuses %j, naming the two", (domain) => {
+    expect(problem("social", { domain })).toBe(
+      `--domain: ${JSON.stringify(domain)} is not one of VK's domains; expected vk.ru or vk.com`,
+    );
+  });
+  it("is not asked in a terminal (vk.ru serves), but carries a line on each domain", () => {
+    expect(questions("social", { flow: "oauth" })).toEqual([]);
+    const domain = kindCatalog.find((k) => k.kind === "social")!.options.find((o) => o.key === "domain")!;
+    expect(domain).toMatchObject({ flag: "--domain <domain>", default: "vk.ru", values: ["vk.ru", "vk.com"] });
+    expect(domain.hints!["vk.ru"]).toMatch(/oauth\.vk\.ru, api\.vk\.ru and id\.vk\.ru/);
+    expect(domain.hints!["vk.com"]).toMatch(/oauth\.vk\.com, api\.vk\.com and id\.vk\.com/);
   });
 });
 
@@ -241,7 +272,7 @@ describe("other options", () => {
   });
   it("refuses another kind's flag instead of dropping it", () => {
     expect(problem("social", { issuer: "https://a.example" })).toMatch(
-      /^--issuer: not an option of social providers; they take --id, --name, --flow, --api-version/,
+      /^--issuer: not an option of social providers; they take --id, --name, --flow, --api-version, --domain/,
     );
     expect(problem("email", { apiVersion: undefined })).toBe("ok");
   });
@@ -255,6 +286,7 @@ describe("other options", () => {
       ["email", { maxAge: "60", from: "a@b.c" }],
       ["credentials", { fields: "a,b" }],
       ["social", { apiVersion: "5.131" }],
+      ["social", { apiVersion: "5.131", domain: "vk.com" }],
     ] as const) {
       const once = parseProviderOptions(kind, raw);
       expect(parseProviderOptions(kind, once)).toEqual(once);
