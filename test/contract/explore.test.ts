@@ -201,9 +201,10 @@ describe("exploration against the correct in-memory adapter", () => {
 
   it("lets timers run during a long exploration of an adapter that answers from memory", async () => {
     let ticks = 0;
-    const timer = setInterval(() => ticks++, 50);
+    // 1 ms: a warm exploration of 100 sequences takes tens of milliseconds, and without turns of the loop none fires.
+    const timer = setInterval(() => ticks++, 1);
     try {
-      await run(createMemoryAdapter() as AnyAdapter, 5, { runs: 60 });
+      await run(createMemoryAdapter() as AnyAdapter, 5, { runs: 100 });
     } finally {
       clearInterval(timer);
     }
