@@ -1,12 +1,12 @@
 // Bad input and a hostile environment end in one line and an exit code, never a stack trace, and change nothing.
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { fromSystemError, printable } from "../src/lib/errors.js";
 import { hideUrlCredentials } from "../src/lib/redact.js";
-import { cli, fixture, inProcess, root, snapshot, tempDir } from "./helpers.js";
+import { cli, fixture, inProcess, isRoot, nobody, root, snapshot, tempDir } from "./helpers.js";
 
 const memory = fixture("adapters", "memory.ts");
 /** One line of error, at most a hint after it, and no stack frame. */
@@ -59,6 +59,77 @@ describe("a flag that takes one value", () => {
 });
 
 describe("paths the system refuses", () => {
+  it("init where auth is a file, add-provider where providers is a pipe: one line, nothing written", async () => {
+    const app = tempDir();
+    writeFileSync(join(app, "package.json"), '{ "name": "app" }\n');
+    writeFileSync(join(app, "auth"), "not a folder\n");
+    const before = snapshot(app);
+    const init = await inProcess(["init", "--yes", "--no-install"], { cwd: app });
+    expect(init.exitCode).toBe(2);
+    oneLine(init.stderr);
+    expect(init.stderr).toMatch(/ENOTDIR.*auth[\s\S]*A file stands where a folder is needed/);
+    expect(snapshot(app)).toEqual(before);
+
+    const next = tempDir();
+    cpSync(fixture("projects", "next-app"), next, { recursive: true });
+    execFileSync("mkfifo", [join(next, "src/providers")]);
+    const add = await inProcess(["add-provider", "social", "--no-install"], { cwd: next });
+    expect(add.exitCode).toBe(2);
+    oneLine(add.stderr);
+  });
+
+  it("an .env.example that is a symbolic link loop: one line", async () => {
+    const next = tempDir();
+    cpSync(fixture("projects", "next-app"), next, { recursive: true });
+    symlinkSync(join(next, ".env.example"), join(next, ".env.example"));
+    const result = await inProcess(["add-provider", "social", "--no-install"], { cwd: next });
+    expect(result.exitCode).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/ELOOP.*\.env\.example/);
+  });
+
+  it("an auth config the user cannot read: one line (a real process as another user)", async ({ skip }) => {
+    if (!isRoot) skip("running as another user needs root (CI runs as root)");
+    const next = tempDir();
+    cpSync(fixture("projects", "next-app"), next, { recursive: true });
+    execFileSync("chown", ["-R", `${nobody}:${nobody}`, next]);
+    chmodSync(join(next, "src/auth.ts"), 0o000);
+    const asNobody = (cwd: string) =>
+      cli(["add-provider", "social", "--no-install", "--config", "src/auth.ts"], {
+        cwd,
+        uid: nobody,
+        env: { CI: "true" },
+      });
+    const unreadable = await asNobody(next);
+    expect(unreadable.exitCode).toBe(2);
+    oneLine(unreadable.stderr);
+    expect(unreadable.stderr).toMatch(/EACCES.*auth\.ts[\s\S]*permissions/);
+
+    // A project folder the user may not write: said as it is, not as another run holding the lock.
+    chmodSync(join(next, "src/auth.ts"), 0o644);
+    execFileSync("chown", ["-R", "0:0", next]);
+    chmodSync(next, 0o755);
+    const unwritable = await asNobody(next);
+    expect(unwritable.exitCode).toBe(2);
+    oneLine(unwritable.stderr);
+    expect(unwritable.stderr).toMatch(/^error: EACCES: permission denied, mkdir .*\.create-auth\.lock/);
+    expect(unwritable.stderr).not.toMatch(/Another create-auth run/);
+  });
+
+  it("a DATABASE_URL with port 99999: one line", async () => {
+    const app = tempDir();
+    const init = await inProcess(["init", "--yes", "--no-install", "--backend", "postgres"], { cwd: app });
+    expect(init.exitCode).toBe(0);
+    symlinkSync(join(root, "node_modules"), join(app, "node_modules"), "dir");
+    const result = await inProcess(["migrate"], {
+      cwd: app,
+      env: { DATABASE_URL: "postgres://u:secret@127.0.0.1:99999/app" },
+    });
+    expect([1, 2]).toContain(result.exitCode);
+    oneLine(result.stderr);
+    expect(result.stderr).not.toContain("secret");
+  });
+
   it("a --dir that is a symbolic link loop: one line naming it", async () => {
     const cwd = tempDir();
     symlinkSync(join(cwd, "b"), join(cwd, "a"));
