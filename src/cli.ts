@@ -10,8 +10,6 @@ import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { CliError, ExitCode, fromSystemError, printable, UsageError } from "./lib/errors.js";
 import { type Io, processIo } from "./lib/io.js";
-import { refuseAmbiguousValues } from "./lib/options.js";
-import { closestWord } from "./lib/suggest.js";
 import { version } from "./version.js";
 
 /** What every command module exports. */
@@ -55,10 +53,11 @@ function looksLikePath(word: string, cwd: string): boolean {
  * commander hand it any word it does not know; a word that is not a path
  * is refused here as the unknown command it is.
  */
-function refuseUnknownCommand(program: Command, command: Command, cwd: string): void {
+async function refuseUnknownCommand(program: Command, command: Command, cwd: string): Promise<void> {
   const word = program.args[0];
   if (command.name() !== "init" || word === undefined || word === "init" || word.startsWith("-")) return;
   if (looksLikePath(word, cwd)) return;
+  const { closestWord } = await import("./lib/suggest.js");
   const suggestion = closestWord(word, Object.keys(commands));
   throw new UsageError(
     `unknown command '${word}'${suggestion ? ` (did you mean ${suggestion}?)` : ""}.`,
@@ -99,8 +98,13 @@ Exit codes: 0 success, 1 the adapter breaks the contract or an edit was refused,
       .description(summary);
   }
   program.hook("preSubcommand", async (_program, command) => {
-    refuseUnknownCommand(program, command, io.cwd);
-    (await commands[command.name()]!.load()).configure(command, setExitCode, io);
+    await refuseUnknownCommand(program, command, io.cwd);
+    // Loaded here, not at the top: --help and --version need neither.
+    const [module, { refuseAmbiguousValues }] = await Promise.all([
+      commands[command.name()]!.load(),
+      import("./lib/options.js"),
+    ]);
+    module.configure(command, setExitCode, io);
     refuseAmbiguousValues(command);
   });
   return program;
