@@ -70,6 +70,25 @@ export async function installedApp(name: AppName): Promise<string> {
   hash.update(packages.join(" ")).update(process.version).update("locked-v3");
   const dir = join(root, ".cache/e2e-apps", `${name}-${hash.digest("hex").slice(0, 12)}`);
   if (existsSync(join(dir, ".ready"))) return dir;
+  // Test files in other workers may want the same app at the same time: one installs, the others wait for it.
+  mkdirSync(join(root, ".cache/e2e-apps"), { recursive: true });
+  const { lock } = (await import("proper-lockfile")).default;
+  const release = await lock(join(root, ".cache/e2e-apps"), {
+    lockfilePath: join(root, ".cache/e2e-apps/.install.lock"),
+    realpath: false,
+    stale: 60_000,
+    retries: { retries: 1200, minTimeout: 500, maxTimeout: 1000 },
+  });
+  try {
+    if (!existsSync(join(dir, ".ready"))) await install(dir, fixture, packages);
+  } finally {
+    await release();
+  }
+  return dir;
+}
+
+/** Installs an app into `dir` from its fixture, with the packages init adds. */
+async function install(dir: string, fixture: string, packages: string[]): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(fixture, dir, { recursive: true });
@@ -85,7 +104,6 @@ export async function installedApp(name: AppName): Promise<string> {
   cpSync(await betterSqliteBuild(versionOf(installed)), join(installed, "build"), { recursive: true });
   cpSync(join(fixture, "package.json"), join(dir, "package.json"));
   writeFileSync(join(dir, ".ready"), new Date().toISOString());
-  return dir;
 }
 
 const versionOf = (dir: string) =>
