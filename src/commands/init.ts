@@ -12,7 +12,6 @@ import { z } from "zod";
 import { type Backend, backends, dialectOf, dialects, schemaFlavours } from "../catalog/backends.js";
 import { builtinProviders, byPopularity, generatedBuiltins } from "../catalog/builtin-providers.js";
 import { type Framework, frameworkCatalog, frameworks } from "../catalog/frameworks.js";
-import { kindCatalog } from "../catalog/provider-kinds.js";
 import {
   type AnyParsedProvider,
   missingFor,
@@ -20,6 +19,7 @@ import {
   type ResolvedName,
   resolveProviderName,
 } from "../families/index.js";
+import { kindCatalog } from "../families/registry.js";
 import type { InitPlan } from "../generators/init.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";

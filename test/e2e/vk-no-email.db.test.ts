@@ -15,7 +15,7 @@ import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { Backend } from "../../src/catalog/backends.js";
-import { vkDomains } from "../../src/catalog/provider-kinds.js";
+import { vkDomains } from "../../src/families/social.js";
 import { generateAdapter } from "../../src/generators/adapter.js";
 import { root, tempDir } from "../helpers.js";
 import { AFTER_SIGN_IN, explain, routeFetch, signIn } from "./auth-harness.js";
