@@ -14,7 +14,7 @@ import type { Adapter } from "@auth/core/adapters";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Backend } from "../../src/catalog/backends.js";
+import type { Backend } from "../../src/backends/index.js";
 import { vkDomains } from "../../src/families/social.js";
 import { generateAdapter } from "../../src/generators/adapter.js";
 import { root, tempDir } from "../helpers.js";

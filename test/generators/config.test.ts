@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { backends } from "../../src/catalog/backends.js";
+import { backends } from "../../src/backends/index.js";
 import { parseProvider } from "../../src/families/registry.js";
 import { generateAdapter } from "../../src/generators/adapter.js";
 import { generateConfig, specifier } from "../../src/generators/config.js";
