@@ -5,7 +5,7 @@
  * secret, which ones to offer first, and which names this project's own
  * provider kinds serve instead.
  */
-import type { ProviderKind } from "./provider-kinds.js";
+import type { ProviderKind } from "../families/registry.js";
 
 export interface BuiltinOption {
   /** camelCase key of the flag's value, as commander names it. */

@@ -10,8 +10,9 @@ import {
   byPopularity,
   generatedBuiltins,
 } from "../catalog/builtin-providers.js";
-import { type KindEntry, type KindOption, kindCatalog, type ProviderKind } from "../catalog/provider-kinds.js";
 import { builtinFlags } from "../families/builtin.js";
+import type { KindOption } from "../families/family.js";
+import { type KindEntry, kindCatalog, type ProviderKind } from "../families/registry.js";
 
 type Group = { title: string; kinds: ProviderKind[]; builtins: BuiltinProvider[] };
 

@@ -9,10 +9,10 @@ import { accessSync, constants, existsSync, mkdtempSync, rmdirSync, statSync } f
 import { dirname, join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
-import { type Backend, backends, dialectOf, dialects, schemaFlavours } from "../catalog/backends.js";
+import { type Backend, backendEntry, backendHints, backends, dialectOf } from "../backends/index.js";
+import { dialects, schemaFlavours } from "../catalog/backends.js";
 import { builtinProviders, byPopularity, generatedBuiltins } from "../catalog/builtin-providers.js";
 import { type Framework, frameworkCatalog, frameworks } from "../catalog/frameworks.js";
-import { kindCatalog } from "../catalog/provider-kinds.js";
 import {
   type AnyParsedProvider,
   missingFor,
@@ -20,6 +20,7 @@ import {
   type ResolvedName,
   resolveProviderName,
 } from "../families/index.js";
+import { kindCatalog } from "../families/registry.js";
 import type { InitPlan } from "../generators/init.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
@@ -154,11 +155,7 @@ async function complete(options: Options, io: Io, facts: FrameworkFacts) {
     backend: given.backend
       ? undefined
       : {
-          choices: choice(backends, {
-            sqlite: "embedded, no server (better-sqlite3)",
-            memory: "in-process, for tests",
-            skeleton: "every method to fill in",
-          }),
+          choices: choice(backends, backendHints()),
           initial: defaults.backend,
         },
     schema: given.schema ? undefined : { choices: choice(schemaFlavours), initial: defaults.schema },
@@ -274,7 +271,8 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   io.out.write(await reportPlan(plan, root, io, false));
   if (options.install) await installDependencies(root, options.packageManager, io);
   // The embedded database needs no server: its tables are created now (again: a no-op), once its driver is installed.
-  const tablesReady = options.install && parsed.backend === "sqlite" && plan.schemaPath !== undefined;
+  const tablesReady =
+    options.install && backendEntry(parsed.backend).embedded === true && plan.schemaPath !== undefined;
   if (tablesReady) {
     const { applySchema } = await import("../workspace/migrate.js");
     const result = await applySchema(root, plan.schemaPath!, io.env).catch((error: unknown) => {

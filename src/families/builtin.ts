@@ -11,14 +11,14 @@ import { envRoot } from "../catalog/builtin-provider-types.js";
 import type { BuiltinProvider } from "../catalog/builtin-providers.js";
 import type { DependencyName } from "../catalog/dependencies.js";
 import { type Framework, frameworkCatalog } from "../catalog/frameworks.js";
-import type { KindOption } from "../catalog/provider-kinds.js";
 import { bindingName } from "../generators/provider.js";
 import { jsLiteral, renderTemplate } from "../generators/render.js";
 import type { EnvVariable, ProviderSnippet } from "../generators/types.js";
 import { UsageError } from "../lib/errors.js";
 import { toFlag } from "../lib/options.js";
 import { hideUrlCredentials } from "../lib/redact.js";
-import { urlProblem } from "../schemas/provider-options.js";
+import type { KindOption } from "./family.js";
+import { dotenvSafe, mailbox, urlProblem } from "./shared.js";
 
 export interface BuiltinOptions {
   module: string;
@@ -40,8 +40,6 @@ export const providerPackage: Record<Framework, string> = {
 };
 
 const isOAuth = (p: BuiltinProvider) => p.type === "oauth" || p.type === "oidc";
-/** "Sign in <no-reply@example.com>" or a bare address; no line breaks (header injection). */
-const mailbox = /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
 
 /** The flags this provider takes, as the prompts and --list show them. */
 export function builtinFlags(p: BuiltinProvider): KindOption[] {
@@ -133,9 +131,6 @@ export function parseBuiltin(p: BuiltinProvider, raw: Readonly<Record<string, un
   }
   return options;
 }
-
-/** A value dotenv reads back unchanged when unquoted: only such values are written as examples. */
-const dotenvSafe = (value: string) => /^[^\s#"'`$\\\p{C}](?:[^#"'`$\\\p{C}]*[^\s#"'`$\\\p{C}])?$/u.test(value);
 
 interface Property {
   key: string;

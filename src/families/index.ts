@@ -3,23 +3,24 @@
  * project's kinds (oauth, oidc, email, credentials, webauthn/passkey,
  * social) and every built-in of @auth/core (github, keycloak, resend…).
  * Resolves a name, lists what it needs, validates its options and plans
- * its module; the commands and generators go through here only.
+ * its module; the commands and generators go through here only. The kinds
+ * are the families of registry.ts, the built-ins builtin.ts.
  */
 import { type BuiltinProvider, findBuiltin, generatedBuiltins } from "../catalog/builtin-providers.js";
 import type { Framework } from "../catalog/frameworks.js";
-import {
-  type KindOption,
-  kindCatalog,
-  missingOptions,
-  type ProviderKind,
-  questions,
-} from "../catalog/provider-kinds.js";
-import type { GenerateContext } from "../generators/provider.js";
 import type { ProviderSnippet } from "../generators/types.js";
 import { UsageError } from "../lib/errors.js";
 import { closestWord } from "../lib/suggest.js";
-import { type ParsedProvider, parseProviderOptions } from "../schemas/provider-options.js";
 import { type BuiltinParsed, builtinMissing, parseBuiltin, planBuiltin } from "./builtin.js";
+import type { GenerateContext, KindOption } from "./family.js";
+import {
+  kindCatalog,
+  missingOptions,
+  type ParsedProvider,
+  type ProviderKind,
+  parseProviderOptions,
+  questions,
+} from "./registry.js";
 
 export type AnyParsedProvider = ParsedProvider | BuiltinParsed;
 

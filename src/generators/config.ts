@@ -5,7 +5,7 @@
  * strategy. Pure: returns planned files, paths relative to the project root.
  */
 import { posix } from "node:path";
-import type { Backend } from "../catalog/backends.js";
+import type { Backend } from "../backends/index.js";
 import type { Framework } from "../catalog/frameworks.js";
 import { renderTemplate } from "./render.js";
 import type { ImportSpec, PlannedFile, ProviderSnippet } from "./types.js";

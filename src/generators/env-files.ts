@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import ignore from "ignore";
-import type { Backend } from "../catalog/backends.js";
+import { type Backend, backendEntry } from "../backends/index.js";
 import { addEnvEntries, envValue, fillEmptyValue } from "../workspace/env-file.js";
 import { addIgnoreEntries } from "../workspace/gitignore.js";
 import type { EnvVariable } from "./types.js";
@@ -58,15 +58,15 @@ export function providerEnvFiles(existing: EnvFiles, variables: EnvVariable[], h
 }
 
 /**
- * .env.local holds secrets; the embedded database file (and its -wal/-shm)
- * holds users and sessions. .env.example documents the variables and stays
+ * .env.local holds secrets; a backend's own files (sqlite: the database file
+ * and its -wal/-shm) hold users and sessions. .env.example documents the variables and stays
  * tracked, also under a rule such as Next.js's `.env*`.
  */
 export function gitignore(existing: string | null, backend?: Backend): string {
   const text = addIgnoreEntries(existing, [
     ...(existing === null ? [{ pattern: "node_modules", paths: ["node_modules/"] }] : []),
     ".env.local",
-    ...(backend === "sqlite" ? [{ pattern: "auth.db*", paths: ["auth.db", "auth.db-wal", "auth.db-shm"] }] : []),
+    ...(backend ? (backendEntry(backend).ignored ?? []) : []),
   ]);
   return ignore().add(text).ignores(".env.example") ? addUnignore(text, "!.env.example") : text;
 }

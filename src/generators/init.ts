@@ -8,7 +8,8 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
-import { type Backend, type Dialect, dialectOf, type SchemaFlavour } from "../catalog/backends.js";
+import { type Backend, dialectOf } from "../backends/index.js";
+import type { Dialect, SchemaFlavour } from "../catalog/backends.js";
 import type { Framework } from "../catalog/frameworks.js";
 import type { AnyParsedProvider } from "../families/index.js";
 import { envValue } from "../workspace/env-file.js";

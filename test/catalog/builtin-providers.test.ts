@@ -4,7 +4,7 @@ import { deriveBuiltinProviders, installedCoreVersion } from "../../scripts/buil
 import { builtinExtras } from "../../src/catalog/builtin-provider-extras.js";
 import { coreVersion, derivedProviders } from "../../src/catalog/builtin-providers.data.js";
 import { builtinProviders, findBuiltin } from "../../src/catalog/builtin-providers.js";
-import { providerKinds } from "../../src/catalog/provider-kinds.js";
+import { providerKinds } from "../../src/families/registry.js";
 
 const regenerate = "run npx tsx scripts/builtin-providers.ts and commit src/catalog/builtin-providers.data.ts";
 

@@ -1,6 +1,7 @@
 // Every backend × schema flavour renders a plan (in-process and fast; the generated code's types are checked elsewhere).
 import { describe, expect, it } from "vitest";
-import { backends, dialectOf, schemaFlavours } from "../../src/catalog/backends.js";
+import { backends, dialectOf } from "../../src/backends/index.js";
+import { schemaFlavours } from "../../src/catalog/backends.js";
 import { runInit } from "../../src/commands/init.js";
 import { capturedIo, tempDir } from "../helpers.js";
 

@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../../src/catalog/backends.js";
+import type { Backend } from "../../src/backends/index.js";
 import type { AnyAdapter } from "../../src/contract/adapter.js";
 import { type ExploreResult, explore } from "../../src/contract/explore/run.js";
 import { generateAdapter } from "../../src/generators/adapter.js";

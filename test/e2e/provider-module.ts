@@ -14,10 +14,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Provider } from "@auth/core/providers";
 import ts from "typescript";
-import type { ProviderKind } from "../../src/catalog/provider-kinds.js";
+import { type ProviderKind, parseProviderOptions } from "../../src/families/registry.js";
 import { generateProvider } from "../../src/generators/provider.js";
 import type { ImportSpec, ProviderSnippet } from "../../src/generators/types.js";
-import { parseProviderOptions } from "../../src/schemas/provider-options.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 

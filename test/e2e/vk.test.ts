@@ -9,7 +9,7 @@ import { customFetch } from "@auth/core";
 import type { OAuthConfig } from "@auth/core/providers";
 import VK from "@auth/core/providers/vk";
 import { describe, expect, test, vi } from "vitest";
-import { type VkDomain, vkDomains } from "../../src/catalog/provider-kinds.js";
+import { type VkDomain, vkDomains } from "../../src/families/social.js";
 import { AFTER_SIGN_IN, blockRealHosts, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
 import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
 import { type FakeVk, startFakeVk, type VkUser } from "./fake-vk.js";

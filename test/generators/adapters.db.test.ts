@@ -12,7 +12,7 @@ import { execa } from "execa";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Backend, backends } from "../../src/catalog/backends.js";
+import { type Backend, backends } from "../../src/backends/index.js";
 import { generateAdapter } from "../../src/generators/adapter.js";
 import { cli, root, tempDir } from "../helpers.js";
 

@@ -3,11 +3,11 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { backends } from "../../src/catalog/backends.js";
+import { backends } from "../../src/backends/index.js";
+import { parseProvider } from "../../src/families/registry.js";
 import { generateAdapter } from "../../src/generators/adapter.js";
 import { generateConfig, specifier } from "../../src/generators/config.js";
 import { generateProvider } from "../../src/generators/provider.js";
-import { parseProvider } from "../../src/schemas/provider-options.js";
 import { root, tempDir } from "../helpers.js";
 
 // A stand-in for the generated auth/adapter.ts: only its export shape matters here.

@@ -3,9 +3,10 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { tsImport } from "tsx/esm/api";
-import { type GenerateContext, generateProvider } from "../../src/generators/provider.js";
+import type { GenerateContext } from "../../src/families/family.js";
+import { parseProvider } from "../../src/families/registry.js";
+import { generateProvider } from "../../src/generators/provider.js";
 import type { ProviderSnippet } from "../../src/generators/types.js";
-import { parseProvider } from "../../src/schemas/provider-options.js";
 import { root, tempDir } from "../helpers.js";
 
 /** The tsconfig a typical app would have (bundler resolution, strict). */

@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   kindCatalog,
   missingOptions,
+  parseProviderOptions,
   providerKinds,
   questions,
   resolveKind,
-} from "../../src/catalog/provider-kinds.js";
+} from "../../src/families/registry.js";
 import { UsageError } from "../../src/lib/errors.js";
-import { parseProviderOptions } from "../../src/schemas/provider-options.js";
 
 /** The one-line message parseProviderOptions throws, or "ok". */
 function problem(kind: Parameters<typeof parseProviderOptions>[0], raw: Record<string, unknown>): string {

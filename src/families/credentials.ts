@@ -1,0 +1,60 @@
+/** `add-provider credentials`: a sign-in form checked by the app's own authorize(). */
+import { z } from "zod";
+import { defineFamily, idOption, nameOption, opt } from "./family.js";
+import { commonOptions, idSchema, list, pascal, quoted } from "./shared.js";
+
+/** Field names become object keys in the generated code and form field names. */
+const fieldName = /^[a-zA-Z][a-zA-Z0-9_]{0,49}$/;
+
+export const credentialsSchema = z.object({
+  ...commonOptions,
+  id: idSchema.default("credentials"),
+  fields: list
+    .superRefine((values, ctx) => {
+      const bad = values.find((v) => !fieldName.test(v));
+      if (bad !== undefined || values.length === 0) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `${quoted(bad ?? "")} is not a field name; expected names such as email,password (a letter, then letters, digits or _)`,
+        });
+      }
+    })
+    .transform((values) => [...new Set(values)])
+    .default(["email", "password"]),
+});
+
+export const credentialsFamily = defineFamily({
+  kind: "credentials",
+  title: "Credentials",
+  description: "a sign-in form checked by your own authorize() function",
+  options: [
+    idOption("credentials"),
+    nameOption("Credentials"),
+    opt("fields", "--fields <list>", "comma-separated form fields", { default: "email,password" }),
+  ],
+  schema: credentialsSchema,
+  plan: (o, names, context) => {
+    const fields = o.fields.map((key) => ({
+      key,
+      label: pascal(key),
+      type: key === "password" ? "password" : key === "email" ? "email" : "text",
+    }));
+    // The generated password check reads an email and a password; other forms keep the skeleton.
+    const passwords =
+      context.passwordsModule && o.fields.includes("email") && o.fields.includes("password")
+        ? `${context.passwordsModule}${context.importExtension ?? ""}`
+        : undefined;
+    return {
+      env: [],
+      files: [{ template: "credentials.ts.hbs", path: names.file }],
+      view: { ...o, name: o.name ?? "Credentials", fields, passwords: passwords ?? false },
+      hasCallback: false,
+      notes: [
+        passwords
+          ? "Add a user who signs in with a password: npm run auth:add-user -- you@example.com"
+          : `Write the password check in ${names.file} (// TODO: check the password here); until then every sign-in is refused.`,
+        'Auth.js keeps credentials sign-ins in JWT sessions only: keep session: { strategy: "jwt" } (the default).',
+      ],
+    };
+  },
+});

@@ -1,0 +1,96 @@
+/**
+ * What a provider family declares, in one module per family: its names,
+ * its flags as --list, commander and the prompts show them, its zod
+ * options, the packages its code needs and a pure plan of its files.
+ */
+import type { z } from "zod";
+import type { DependencyName } from "../catalog/dependencies.js";
+import type { EnvVariable } from "../generators/types.js";
+
+export interface KindOption {
+  /** camelCase key, as commander names the flag's value. */
+  key: string;
+  /** commander flag definition, e.g. "--api-version <version>". */
+  flag: string;
+  description: string;
+  /** Needed whatever else is given (alternatives such as --issuer/--well-known are checked by the schema). */
+  required: boolean;
+  default?: string;
+  values?: readonly string[];
+  /** One line per value, shown where a prompt offers the values. */
+  hints?: Readonly<Record<string, string>>;
+  /** Asked in a terminal when not given, though the default serves elsewhere (a choice worth making consciously). */
+  ask?: boolean;
+  /** Keys of options that settle this choice when given (e.g. --api-version implies --flow oauth): then it is not asked. */
+  settledBy?: readonly string[];
+}
+
+export interface GenerateContext {
+  /** Extension of relative imports in the user's project: ".js" under NodeNext resolution, else "". */
+  importExtension?: "" | ".js";
+  /**
+   * Credentials: the module (a specifier from the provider's file, without
+   * extension) exporting verifyUserPassword(), which init generates with a
+   * SQL backend; without it the provider is a skeleton to fill in.
+   */
+  passwordsModule?: string;
+}
+
+/** Where a provider's module goes and the const it exports. */
+export interface PlanNames {
+  binding: string;
+  file: string;
+}
+
+/** A family's files before rendering: src/generators/provider.ts renders them and adds the import and entry. */
+export interface FamilyPlan {
+  env: EnvVariable[];
+  /** Template names under templates/providers/, beside the path each renders to. */
+  files: { template: string; path: string }[];
+  view: Record<string, unknown>;
+  hasCallback: boolean;
+  notes: string[];
+}
+
+export interface ProviderFamily<K extends string = string, S extends z.ZodTypeAny = z.ZodTypeAny> {
+  kind: K;
+  title: string;
+  description: string;
+  aliases?: readonly string[];
+  options: readonly KindOption[];
+  /** Packages the generated code imports beyond the auth library itself; versions from catalog/dependencies.ts. */
+  dependencies?: readonly DependencyName[];
+  /** Validates what commander and the prompts give; issue messages are the part after "--flag: ". */
+  schema: S;
+  /** Options needed beyond the `required` ones when their alternatives are not given either (e.g. --issuer or --well-known). */
+  alternatives?: (has: (key: string) => boolean) => string[];
+  /** Pure: validated options in, files to render out. A method, so a family of one schema is a family of any. */
+  plan(options: z.output<S>, names: PlanNames, context: GenerateContext): FamilyPlan;
+}
+
+/** Keeps a family's kind literal and ties its plan's options to its schema. */
+export const defineFamily = <const K extends string, S extends z.ZodTypeAny>(
+  family: ProviderFamily<K, S>,
+): ProviderFamily<K, S> => family;
+
+export const opt = (key: string, flag: string, description: string, extra: Partial<KindOption> = {}): KindOption => ({
+  key,
+  flag,
+  description,
+  required: false,
+  ...extra,
+});
+
+export const idOption = (fallback?: string) =>
+  opt(
+    "id",
+    "--id <id>",
+    "provider id, part of the callback URL /api/auth/callback/<id> (lowercase letters, digits, - and _)",
+    fallback ? { default: fallback } : { required: true },
+  );
+
+export const nameOption = (fallback: string) =>
+  opt("name", "--name <name>", `name on the sign-in button ("Sign in with <name>"; default ${fallback})`);
+
+/** "--api-version" of "--api-version <version>". */
+export const flagOf = (option: KindOption) => option.flag.split(" ")[0]!;
