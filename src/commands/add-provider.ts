@@ -9,7 +9,6 @@ import { relative } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { builtinProviders } from "../catalog/builtin-providers.js";
-import { frameworkCatalog } from "../catalog/frameworks.js";
 import {
   emailService,
   missingFor,
@@ -19,6 +18,7 @@ import {
   resolveProviderName,
 } from "../families/index.js";
 import { kindCatalog } from "../families/registry.js";
+import { frameworkCatalog } from "../frameworks/index.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";

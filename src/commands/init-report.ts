@@ -4,7 +4,7 @@
  * steps, which ask only for what is still missing.
  */
 import { relative, resolve } from "node:path";
-import { frameworkCatalog } from "../catalog/frameworks.js";
+import { frameworkCatalog } from "../frameworks/index.js";
 import type { InitPlan } from "../generators/init.js";
 import type { Io } from "../lib/io.js";
 import { shellQuote } from "../lib/shell.js";

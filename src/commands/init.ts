@@ -12,7 +12,6 @@ import { z } from "zod";
 import { type Backend, backendEntry, backendHints, backends, dialectOf } from "../backends/index.js";
 import { dialects, schemaFlavours } from "../catalog/backends.js";
 import { builtinProviders, byPopularity, generatedBuiltins } from "../catalog/builtin-providers.js";
-import { type Framework, frameworkCatalog, frameworks } from "../catalog/frameworks.js";
 import {
   type AnyParsedProvider,
   missingFor,
@@ -21,6 +20,7 @@ import {
   resolveProviderName,
 } from "../families/index.js";
 import { kindCatalog } from "../families/registry.js";
+import { type Framework, frameworkCatalog, frameworks } from "../frameworks/index.js";
 import type { InitPlan } from "../generators/init.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";

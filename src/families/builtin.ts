@@ -10,7 +10,7 @@ import { senderVariable } from "../catalog/builtin-provider-extras.js";
 import { envRoot } from "../catalog/builtin-provider-types.js";
 import type { BuiltinProvider } from "../catalog/builtin-providers.js";
 import type { DependencyName } from "../catalog/dependencies.js";
-import { type Framework, frameworkCatalog } from "../catalog/frameworks.js";
+import { type Framework, frameworkCatalog } from "../frameworks/index.js";
 import { bindingName } from "../generators/provider.js";
 import { jsLiteral, renderTemplate } from "../generators/render.js";
 import type { EnvVariable, ProviderSnippet } from "../generators/types.js";
@@ -30,14 +30,6 @@ export interface BuiltinOptions {
 }
 
 export type BuiltinParsed = { kind: "builtin"; options: BuiltinOptions };
-
-/** Where each framework re-exports @auth/core's providers (the same modules, under its own name). */
-export const providerPackage: Record<Framework, string> = {
-  next: "next-auth",
-  sveltekit: "@auth/sveltekit",
-  express: "@auth/express",
-  none: "@auth/core",
-};
 
 const isOAuth = (p: BuiltinProvider) => p.type === "oauth" || p.type === "oidc";
 
@@ -204,7 +196,7 @@ export async function planBuiltin(
   const file = `providers/${o.id}.ts`;
   const ext = context.importExtension ?? "";
   const { props, env } = properties(p, o);
-  const specifier = `${providerPackage[context.framework ?? "none"]}/providers/${p.module}`;
+  const specifier = `${frameworkCatalog[context.framework ?? "none"].authPackage}/providers/${p.module}`;
   const contents = await renderTemplate("providers/builtin.ts.hbs", {
     ...p,
     binding,
@@ -214,7 +206,7 @@ export async function planBuiltin(
     oauth: isOAuth(p),
     registerAt: p.console ?? p.docs,
     issuerTypeName: p.issuerType && o.issuer !== undefined ? p.issuerType.name : undefined,
-    providersModule: providerPackage[context.framework ?? "none"].concat("/providers"),
+    providersModule: frameworkCatalog[context.framework ?? "none"].authPackage.concat("/providers"),
     basePath: frameworkCatalog[context.framework ?? "none"].basePath,
   });
   // @auth/core's Nodemailer imports nodemailer itself; the app must have it.

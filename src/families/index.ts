@@ -7,7 +7,7 @@
  * are the families of registry.ts, the built-ins builtin.ts.
  */
 import { type BuiltinProvider, findBuiltin, generatedBuiltins } from "../catalog/builtin-providers.js";
-import type { Framework } from "../catalog/frameworks.js";
+import type { Framework } from "../frameworks/index.js";
 import type { ProviderSnippet } from "../generators/types.js";
 import { UsageError } from "../lib/errors.js";
 import { closestWord } from "../lib/suggest.js";

@@ -7,8 +7,8 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import type { Framework } from "../catalog/frameworks.js";
 import type { AnyParsedProvider } from "../families/index.js";
+import { type Framework, frameworkCatalog, frameworks } from "../frameworks/index.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { gitignore, providerEnvFiles } from "./env-files.js";
@@ -103,12 +103,7 @@ function authPackageFramework(root: string, detected: Framework): Framework {
   } catch {
     return detected;
   }
-  const order: [string, Framework][] = [
-    ["next-auth", "next"],
-    ["@auth/sveltekit", "sveltekit"],
-    ["@auth/express", "express"],
-  ];
-  return order.find(([name]) => name in deps)?.[1] ?? detected;
+  return frameworks.find((f) => f !== "none" && frameworkCatalog[f].authPackage in deps) ?? detected;
 }
 
 /** `../auth/passwords` from a folder to a .ts file: POSIX separators, no extension, always relative. */

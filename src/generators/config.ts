@@ -6,7 +6,7 @@
  */
 import { posix } from "node:path";
 import type { Backend } from "../backends/index.js";
-import type { Framework } from "../catalog/frameworks.js";
+import { type Framework, frameworkCatalog } from "../frameworks/index.js";
 import { renderTemplate } from "./render.js";
 import type { ImportSpec, PlannedFile, ProviderSnippet } from "./types.js";
 
@@ -41,13 +41,6 @@ export interface ConfigInput {
   serverHint?: string;
 }
 
-const configTypes: Record<Framework, string> = {
-  next: "NextAuthConfig",
-  sveltekit: "SvelteKitAuthConfig",
-  express: "AuthConfig",
-  none: "AuthConfig",
-};
-
 export async function generateConfig(input: ConfigInput): Promise<PlannedFile[]> {
   const dir = posix.dirname(input.configPath);
   const framework = input.framework ?? "none";
@@ -69,7 +62,7 @@ export async function generateConfig(input: ConfigInput): Promise<PlannedFile[]>
     next: framework === "next",
     sveltekit: framework === "sveltekit",
     express: framework === "express",
-    configType: configTypes[framework],
+    configType: frameworkCatalog[framework].configType,
     routeFile: input.routeFile ?? "",
     serverHint: input.serverHint ?? "",
     envModule: input.envPath ? specifier(input.configPath, input.envPath, input.importExtension) : "",

@@ -6,7 +6,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Framework } from "../catalog/frameworks.js";
+import { type Framework, frameworkCatalog, frameworks } from "../frameworks/index.js";
 import { readIfExists } from "./plan.js";
 
 export interface FrameworkFacts {
@@ -84,15 +84,23 @@ export function detectFramework(root: string): FrameworkFacts {
   const srcDir = isDir(join(root, "src"));
   const has = (file: string) => isFile(join(root, file));
   const configOf = (base: string) => ["js", "mjs", "cjs", "ts"].map((e) => `${base}.${e}`).find(has);
-  let framework: Framework = "none";
-  let reason = "no Next.js, SvelteKit or Express in package.json";
-  const nextConfig = configOf("next.config");
-  const svelteConfig = configOf("svelte.config");
-  if ("next" in deps) [framework, reason] = ["next", "next in package.json"];
-  else if ("@sveltejs/kit" in deps) [framework, reason] = ["sveltekit", "@sveltejs/kit in package.json"];
-  else if ("express" in deps) [framework, reason] = ["express", "express in package.json"];
-  else if (nextConfig) [framework, reason] = ["next", nextConfig];
-  else if (svelteConfig) [framework, reason] = ["sveltekit", svelteConfig];
+  // A dependency is the surer sign, so every framework's is looked at before any config file.
+  const byDependency = frameworks.find((f) => {
+    const name = frameworkCatalog[f].detection.dependency;
+    return name !== undefined && name in deps;
+  });
+  const byConfig = frameworks
+    .map((f) => {
+      const base = frameworkCatalog[f].detection.configFile;
+      return { framework: f, file: base === undefined ? undefined : configOf(base) };
+    })
+    .find(({ file }) => file !== undefined);
+  const named = frameworks.filter((f) => f !== "none").map((f) => frameworkCatalog[f].title);
+  const [framework, reason]: [Framework, string] = byDependency
+    ? [byDependency, `${frameworkCatalog[byDependency].detection.dependency} in package.json`]
+    : byConfig
+      ? [byConfig.framework, byConfig.file!]
+      : ["none", `no ${named.slice(0, -1).join(", ")} or ${named.at(-1)} in package.json`];
   const appDir = isDir(join(root, "app")) ? "app" : srcDir ? "src/app" : "app";
   return {
     framework,

@@ -11,8 +11,8 @@ import { dirname, join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { generatedBuiltins } from "../../src/catalog/builtin-providers.js";
-import { type Framework, frameworks } from "../../src/catalog/frameworks.js";
 import { builtinFlags, parseBuiltin, planBuiltin } from "../../src/families/builtin.js";
+import { type Framework, frameworks } from "../../src/frameworks/index.js";
 import { root, tempDir } from "../helpers.js";
 import { installedApp } from "./apps.js";
 
