@@ -13,7 +13,7 @@
  * and nothing else. Node 20 has no public cache API and runs without one.
  *
  * The launcher (bin/create-auth.js) calls this before it loads the CLI, so
- * this module imports nothing but Node's own modules.
+ * this module imports nothing but Node's own modules and make-folders.ts.
  */
 import { lstatSync, realpathSync, type Stats } from "node:fs";
 import module from "node:module";

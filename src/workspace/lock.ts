@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { CliError, ExitCode, fromSystemError } from "../lib/errors.js";
+import { CliError, ExitCode } from "../lib/errors.js";
 
 const lockName = ".create-auth.lock";
 
@@ -27,8 +27,9 @@ export async function withProjectLock<T>(root: string, work: () => Promise<T>): 
       retries: { retries: 60, minTimeout: 50, maxTimeout: 250, factor: 1.2 },
     });
   } catch (error) {
-    // Only a lock held by another run means waiting helps; anything else (a folder this user may not write) is what it is.
-    if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw fromSystemError(error) ?? error;
+    // Only a lock held by another run means waiting helps; anything else (a folder this user may not write)
+    // goes to the error sink as the system error it is.
+    if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
     throw new CliError(`Another create-auth run is changing ${root}; nothing was written.`, {
       exitCode: ExitCode.failed,
       hint: `Wait for it to finish and run the command again (${(error as Error).message}).`,
