@@ -11,12 +11,14 @@ import type { Command } from "commander";
 import { z } from "zod";
 import { type CapabilityName, capabilityNames } from "../contract/capabilities.js";
 import type { ContractCase } from "../contract/case.js";
+import { allCases } from "../contract/cases/index.js";
 import { defaultExploreBudget, parseExploreBudget } from "../contract/exploration.js";
 import { newNonce, newSeed } from "../contract/random.js";
 import { fileReporters, type ReporterName, reporterNames, reporters } from "../contract/reporters/index.js";
-import type { Reporter } from "../contract/reporters/reporter.js";
-import type { RunSummary } from "../contract/runner.js";
-import { supervise } from "../contract/supervisor.js";
+import type { RunEvent } from "../contract/runner.js";
+import { selectRun } from "../contract/select.js";
+import { openWorker } from "../contract/supervisor.js";
+import { explorePart, runVerification } from "../contract/verification.js";
 import { CliError, ExitCode, type ExitCodeValue, LoadError, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { makeFolders } from "../lib/make-folders.js";
@@ -134,62 +136,62 @@ function listCases(cases: ContractCase[]): string {
 export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseVerifyAdapterOptions(input);
   if (options.list) {
-    const { allCases } = await import("../contract/cases/index.js");
     io.out.write(listCases(allCases));
     return ExitCode.ok;
   }
   const outputs = planOutputs(options.reporter, options.outputFile, io.cwd);
-  const stream = io.out as NodeJS.WriteStream;
-  const active: Array<{ file?: string; report: Reporter; text: string[] }> = [];
-  let summary: RunSummary | undefined;
-
-  const outcome = await supervise(
-    {
-      modulePath: options.module,
-      cwd: io.cwd,
-      exportName: options.export,
-      only: options.only,
-      skip: options.skip,
-      seed: options.seed ?? newSeed(),
-      nonce: newNonce(),
-      timeoutMs: options.timeout,
-      concurrency: options.concurrency,
-      require: options.require,
-      strict: options.strict,
-      explore: parseExploreBudget(options.explore),
-      explorePath: options.explorePath,
-    },
-    { setupMs: options.setupTimeout, caseMs: options.timeout, teardownMs: options.teardownTimeout },
+  const explore = parseExploreBudget(options.explore);
+  // The selection is checked before the module loads: a typo in --only costs nothing.
+  const selection = await selectRun(allCases, options.only, options.skip, explore ? [explorePart] : []);
+  const opened = await openWorker(
+    { type: "load", modulePath: options.module, cwd: io.cwd, exportName: options.export },
+    { setupMs: options.setupTimeout, teardownMs: options.teardownTimeout },
     io,
-    {
-      loaded(exportName) {
-        const context = {
-          modulePath: options.module,
-          exportName,
-          color: options.color ?? shouldColor(stream, io.env),
-          interactive: showsProgress(stream, io.env),
-        };
-        for (const [name, file] of outputs) active.push({ file, report: reporters[name](context), text: [] });
-      },
-      event(event) {
-        if (event.type === "run:end") summary = event.summary;
-        for (const reporter of active) {
-          const text = reporter.report(event);
-          if (text === undefined) continue;
-          if (reporter.file) reporter.text.push(text);
-          else io.out.write(text);
-        }
-      },
-    },
   );
-  if (outcome.kind === "usage-error") throw new UsageError(outcome.message, outcome.hint);
-  if (outcome.kind === "load-error") throw new LoadError(outcome.message, { hint: outcome.hint });
+  if (opened.kind === "load-error") throw new LoadError(opened.message, { hint: opened.hint });
+  const { session } = opened;
+
+  const stream = io.out as NodeJS.WriteStream;
+  const context = {
+    modulePath: options.module,
+    exportName: session.exportName,
+    color: options.color ?? shouldColor(stream, io.env),
+    interactive: showsProgress(stream, io.env),
+  };
+  const active = [...outputs].map(([name, file]) => ({ file, report: reporters[name](context), text: [] as string[] }));
+  const report = (event: RunEvent) => {
+    for (const reporter of active) {
+      const text = reporter.report(event);
+      if (text === undefined) continue;
+      if (reporter.file) reporter.text.push(text);
+      else io.out.write(text);
+    }
+  };
+
+  const end = await runVerification({
+    adapter: session.adapter,
+    selection,
+    seed: options.seed ?? newSeed(),
+    nonce: newNonce(),
+    timeoutMs: options.timeout,
+    concurrency: options.concurrency,
+    require: options.require,
+    strict: options.strict,
+    explore,
+    explorePath: options.explorePath,
+    modulePath: options.module,
+    exportName: session.exportName,
+    onEvent: report,
+  });
+  const teardownError = await session.close();
+  const summary = teardownError ? { ...end.summary, teardownError, ok: false } : end.summary;
+  report({ ...end, summary });
   for (const { file, text } of active) {
     if (!file) continue;
     makeFolders(dirname(file));
     writeFileSync(file, text.join(""));
   }
-  return summary?.ok ? ExitCode.ok : ExitCode.failed;
+  return summary.ok ? ExitCode.ok : ExitCode.failed;
 }
 
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {

@@ -1,30 +1,50 @@
 /**
- * Every call the suite makes into the adapter goes through here, so that a
- * method that never settles is found once, named in the report, and not
- * called again: one hang costs one timeout, not one per case.
+ * The one way into the adapter, for the cases and the exploration alike:
+ * every call is counted, a method that never settles is found once, named
+ * in the report and not called again (one hang costs one timeout, not one
+ * per case), and an adapter that stops answering altogether ends the run.
  */
 import { type AdapterMethod, type AnyAdapter, hasMethod } from "./adapter.js";
 
-export interface CallInFlight {
-  method: AdapterMethod;
-  caseId: string;
+/**
+ * The adapter cannot answer any more (its process ended, or it stopped
+ * answering): the run stops, and the message says why.
+ */
+export class AdapterGone extends Error {
+  override name = "AdapterGone";
 }
 
-/**
- * Calls started and not yet settled, across the whole process. The worker
- * reads it when the process ends unexpectedly, to name the call that ended it.
- */
-export const callsInFlight = new Set<CallInFlight>();
-
-/** Methods that did not settle within a case's time limit, and where. */
+/** Methods that did not settle within their time limit, and whether the adapter as a whole stopped answering. */
 export class HungMethods {
   private readonly hung = new Map<AdapterMethod, string>();
+  private calls = 0;
+  private settledSinceHang = 0;
+  /** Why the run must stop: two hangs in a row with no call settling between them. */
+  stopped: string | undefined;
 
-  mark(methods: Iterable<AdapterMethod>, caseId: string): void {
-    for (const method of methods) if (!this.hung.has(method)) this.hung.set(method, caseId);
+  /** A call returned or threw: the adapter still answers. */
+  settled(): void {
+    this.calls++;
+    this.settledSinceHang++;
   }
 
-  /** The case in which `method` hung, if it did. */
+  mark(methods: Iterable<AdapterMethod>, where: string): void {
+    const fresh = [...methods].filter((m) => !this.hung.has(m));
+    if (fresh.length === 0) return;
+    const answeredBefore = this.hung.size === 0 || this.settledSinceHang > 0;
+    for (const method of fresh) this.hung.set(method, where);
+    this.settledSinceHang = 0;
+    if (answeredBefore || this.stopped) return;
+    const names = [...this.hung.keys()];
+    this.stopped = `${names.length} methods never settled after ${this.calls} calls (${names.join(", ")}); the adapter stopped answering`;
+  }
+
+  /** The adapter cannot answer any more (its process ended): the first reason given stands. */
+  gone(reason: string): void {
+    this.stopped ??= reason;
+  }
+
+  /** Where `method` first hung, if it did. */
   where(method: AdapterMethod): string | undefined {
     return this.hung.get(method);
   }
@@ -34,7 +54,53 @@ export class HungMethods {
   }
 }
 
-/** One case's (or one exploration's) view of the adapter. */
+export const timedOut = Symbol("timed out");
+
+/**
+ * Calls a method with a limit of its own: the result, what it threw, or
+ * `timedOut` (and the method is marked hung). Used where one call, not a
+ * whole case, has the limit: the exploration's steps and its cleanup.
+ */
+export async function callWithin(
+  adapter: AnyAdapter,
+  hung: HungMethods,
+  method: AdapterMethod,
+  args: unknown[],
+  limitMs: number,
+  where: string,
+): Promise<{ threw: false; value: unknown } | { threw: true; error: unknown } | typeof timedOut> {
+  if (hung.stopped) throw new AdapterGone(hung.stopped);
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<typeof timedOut>((resolve) => {
+    timer = setTimeout(() => resolve(timedOut), limitMs);
+  });
+  try {
+    const settled = await Promise.race([
+      Promise.resolve()
+        .then(() => adapter[method]!(...args))
+        .then(
+          (value) => ({ threw: false as const, value }),
+          (error: unknown) => ({ threw: true as const, error }),
+        ),
+      limit,
+    ]);
+    if (settled === timedOut) hung.mark([method], where);
+    else if (settled.threw && settled.error instanceof AdapterGone) {
+      hung.gone(settled.error.message);
+      throw settled.error;
+    } else hung.settled();
+    return settled;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface CallInFlight {
+  method: AdapterMethod;
+  caseId: string;
+}
+
+/** One case's view of the adapter; the case as a whole has the time limit. */
 export class AdapterCalls {
   private readonly pending = new Set<CallInFlight>();
 
@@ -56,14 +122,19 @@ export class AdapterCalls {
 
   /** Calls the method as it is; whatever it throws is thrown. */
   async invoke(method: AdapterMethod, args: unknown[]): Promise<unknown> {
+    if (this.hung.stopped) throw new AdapterGone(this.hung.stopped);
     const call: CallInFlight = { method, caseId: this.caseId };
     this.pending.add(call);
-    callsInFlight.add(call);
     try {
-      return await this.adapter[method]!.apply(this.adapter, args);
+      const value = await this.adapter[method]!.apply(this.adapter, args);
+      this.hung.settled();
+      return value;
+    } catch (error) {
+      if (error instanceof AdapterGone) this.hung.gone(error.message);
+      else this.hung.settled();
+      throw error;
     } finally {
       this.pending.delete(call);
-      callsInFlight.delete(call);
     }
   }
 
@@ -71,7 +142,6 @@ export class AdapterCalls {
   markPendingAsHung(): AdapterMethod[] {
     const methods = [...new Set([...this.pending].map((c) => c.method))];
     this.hung.mark(methods, this.caseId);
-    for (const call of this.pending) callsInFlight.delete(call);
     this.pending.clear();
     return methods;
   }

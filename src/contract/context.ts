@@ -13,7 +13,7 @@ import {
   verificationTokenSchema,
 } from "../schemas/adapter-models.js";
 import { type AdapterMethod, type AnyAdapter, hasMethod } from "./adapter.js";
-import type { AdapterCalls } from "./calls.js";
+import { type AdapterCalls, AdapterGone } from "./calls.js";
 import { Cleanup } from "./cleanup.js";
 import { DataFactory } from "./data.js";
 import { ContractFailure, describeValue } from "./failure.js";
@@ -64,6 +64,8 @@ export class CaseContext {
     try {
       return { threw: false, value: await this.calls.invoke(method, args) };
     } catch (error) {
+      // Not the adapter's answer: the run is stopping.
+      if (error instanceof AdapterGone) throw error;
       return { threw: true, error };
     }
   }

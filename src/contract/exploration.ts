@@ -4,7 +4,8 @@
  * summary, so the same reporters show it and the same verdict includes it.
  */
 import { UsageError } from "../lib/errors.js";
-import type { AdapterMethod, AnyAdapter } from "./adapter.js";
+import type { AnyAdapter } from "./adapter.js";
+import type { HungMethods } from "./calls.js";
 import type { Leftovers } from "./cleanup.js";
 import type { ExploreFailure } from "./explore/run.js";
 
@@ -53,7 +54,7 @@ export interface ExplorationJob {
   callTimeoutMs: number;
   strict: boolean;
   /** Methods that never settled in the cases: not called again. */
-  exclude: AdapterMethod[];
+  hung?: HungMethods;
   replayPath?: string;
   /** How the reproduction imports the module. */
   modulePath: string;
@@ -68,7 +69,7 @@ export async function runExploration(job: ExplorationJob): Promise<ExplorationRe
     runs: job.budget.runs,
     timeLimitMs: job.budget.timeLimitMs,
     callTimeoutMs: job.callTimeoutMs,
-    exclude: job.exclude,
+    hung: job.hung,
     strict: job.strict,
     nonce: job.nonce,
     replayPath: job.replayPath,

@@ -1,48 +1,43 @@
 /**
- * What the verify-adapter command (the supervisor) and the process that
- * loads the user's module (the worker) say to each other. The job goes to
- * the worker's stdin as one JSON line. The worker writes
- * one JSON message per line on file descriptor 3, synchronously, so that a
- * message written just before the module ends the process still arrives.
+ * What verify-adapter (the supervisor) and the process that loads the user's
+ * module (the worker) say to each other, as frames (wire.ts): requests on
+ * the worker's stdin, answers on file descriptor 3, written synchronously so
+ * that an answer written just before the module ends the process arrives.
+ *
+ * The worker only loads the module and answers adapter calls. The cases, the
+ * exploration and the verdict run in the supervisor, so nothing the module
+ * writes to any descriptor can report a pass: a forged answer is one more
+ * answer from the adapter, checked like the others.
  */
-import type { CapabilityName } from "./capabilities.js";
-import type { ExploreBudget } from "./exploration.js";
-import type { RunEvent } from "./runner.js";
+import type { AdapterMethod } from "./adapter.js";
 
-export interface WorkerJob {
-  /** As the user wrote it, resolved from `cwd`. */
-  modulePath: string;
-  cwd: string;
-  exportName?: string;
-  /** --only and --skip patterns; the worker selects the cases (a usage error comes back before any import). */
-  only: string[];
-  skip: string[];
-  seed: number;
-  nonce: string;
-  timeoutMs: number;
-  concurrency: number;
-  require: CapabilityName[];
-  strict: boolean;
-  /** null: no exploration. */
-  explore: ExploreBudget;
-  /** Replays one exploration sequence (from a failure's replay flags). */
-  explorePath?: string;
-}
+export type WorkerRequest =
+  | {
+      type: "load";
+      /** As the user wrote it, resolved from `cwd`. */
+      modulePath: string;
+      cwd: string;
+      exportName?: string;
+    }
+  | { type: "call"; id: number; method: AdapterMethod; args: unknown[] }
+  /** The run is over: run teardown() and say "done". */
+  | { type: "teardown" };
 
-/** The worker's message channel. */
+/** The worker's answer channel. */
 export const channelFd = 3;
 
-export type WorkerPhase = "import" | "setup" | "factory" | "cases" | "exploration" | "teardown";
+export type WorkerPhase = "import" | "setup" | "factory" | "serving" | "teardown";
+
+/** How a thrown value looks on the wire: an Error's name and message, else its description. */
+export type ThrownOnWire = { name: string; message: string } | { description: string };
 
 export type WorkerMessage =
   | { type: "phase"; phase: WorkerPhase }
-  /** Sent every second while the worker's event loop turns: silence means it is blocked. */
-  | { type: "alive" }
-  | { type: "usage-error"; message: string; hint?: string }
-  | { type: "loaded"; exportName: string }
+  | { type: "ready"; exportName: string; methods: AdapterMethod[] }
   | { type: "load-error"; message: string; hint?: string }
-  | { type: "event"; event: RunEvent }
+  | { type: "returned"; id: number; value: unknown }
+  | { type: "threw"; id: number; thrown: ThrownOnWire }
   | { type: "teardown-error"; message: string }
   | { type: "done" }
   /** Sent from the worker's exit handler: the process is ending before "done". */
-  | { type: "exit"; code: number; calledExit: boolean; during?: string; crash?: string };
+  | { type: "exit"; code: number; calledExit: boolean; crash?: string };

@@ -4,7 +4,7 @@
  */
 import { describeThrown } from "../lib/errors.js";
 import { type AnyAdapter, hasMethod } from "./adapter.js";
-import { AdapterCalls, HungMethods } from "./calls.js";
+import { AdapterCalls, AdapterGone, HungMethods } from "./calls.js";
 import { type CapabilityName, type CapabilityStatus, capabilityStatus } from "./capabilities.js";
 import { type CaseInfo, type ContractCase, caseInfo } from "./case.js";
 import type { Leftovers } from "./cleanup.js";
@@ -38,6 +38,8 @@ export interface CaseOptions {
 }
 
 export interface RunOptions extends Omit<CaseOptions, "hung" | "nonce" | "strict"> {
+  /** Shared with an exploration that follows, so a method that hung is not called again. */
+  hung?: HungMethods;
   /** Default: a fresh random nonce. */
   nonce?: string;
   strict?: boolean;
@@ -66,6 +68,7 @@ function failureOf(error: unknown, calls: AdapterCalls, timeoutMs: number): NonN
       message: `did not finish within ${timeoutMs} ms: ${which}; later cases will not call it (raise --timeout for a slow database)`,
     };
   }
+  if (error instanceof AdapterGone) return { message: error.message };
   if (error instanceof ContractFailure)
     return { message: error.message, expected: error.expected, received: error.received };
   return { message: `the case stopped on an unexpected error: ${describeThrown(error)}` };
@@ -126,10 +129,23 @@ export async function runCase(
   });
 }
 
+/** A case the run did not get to: the adapter could no longer answer. */
+function notRun(contractCase: ContractCase): CaseResult {
+  return {
+    case: caseInfo(contractCase),
+    status: "skipped",
+    durationMs: 0,
+    skipReason: "not run: the run stopped",
+    warnings: [],
+    notes: [],
+    leftovers: {},
+  };
+}
+
 export async function runContract(options: RunOptions): Promise<RunSummary> {
   const emit = options.onEvent ?? (() => undefined);
   const started = performance.now();
-  const hung = new HungMethods();
+  const hung = options.hung ?? new HungMethods();
   const caseOptions: CaseOptions = {
     seed: options.seed,
     timeoutMs: options.timeoutMs,
@@ -153,7 +169,7 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
       const index = next++;
       const contractCase = options.cases[index]!;
       emit({ type: "case:start", case: caseInfo(contractCase) });
-      const result = await runCase(options.adapter, contractCase, caseOptions);
+      const result = hung.stopped ? notRun(contractCase) : await runCase(options.adapter, contractCase, caseOptions);
       results[index] = result;
       emit({ type: "case:end", result });
     }
@@ -161,7 +177,11 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
 
   const unmetRequirements = capabilities.filter((c) => !c.supported && options.require.includes(c.name));
-  const summary = summarize(results, { seed: options.seed, unmetRequirements, hung: hung.entries(), started });
+  const summary = summarize(
+    results,
+    { seed: options.seed, unmetRequirements, hung: hung.entries(), started },
+    hung.stopped,
+  );
   emit({ type: "run:end", summary, results });
   return summary;
 }

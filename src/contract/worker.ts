@@ -1,47 +1,68 @@
 /**
- * The worker: the only process that loads the user's module. It runs the
- * whole job and reports every step to the supervisor, which alone decides
- * the verdict. Whatever the module does here (process.exit, a promise that
- * never settles, a loop, a handle left open) can end or stall this process,
- * never the command's exit code.
+ * The worker: the only process that loads the user's module. It imports the
+ * module, runs setup() and the factory, then answers the adapter calls the
+ * supervisor sends, one frame each, until it is told to tear down. It never
+ * judges an answer: the cases and the verdict live in the supervisor.
+ *
+ * What the worker itself relies on is captured before the module loads, so
+ * a module that replaces Promise, JSON, timers, Date or Buffer methods in
+ * this process garbles nothing but its own answers.
  */
 import { writeSync } from "node:fs";
-import { isAbsolute } from "node:path";
-import { describeThrown, LoadError, UsageError } from "../lib/errors.js";
-import type { AdapterMethod } from "./adapter.js";
-import { callsInFlight } from "./calls.js";
-import { allCases } from "./cases/index.js";
-import type { RecordKind } from "./cleanup.js";
-import { runExploration } from "./exploration.js";
+import { serialize } from "node:v8";
+import { describeThrown, LoadError } from "../lib/errors.js";
+import { type AdapterMethod, type AnyAdapter, presentMethods } from "./adapter.js";
 import { loadAdapterModule } from "./loader.js";
-import { channelFd, type WorkerJob, type WorkerMessage, type WorkerPhase } from "./protocol.js";
-import { type RunEvent, runContract } from "./runner.js";
-import { type Selection, selectRun } from "./select.js";
+import { channelFd, type ThrownOnWire, type WorkerMessage, type WorkerRequest } from "./protocol.js";
+import { cloneable, encodeFrame, FrameReader } from "./wire.js";
 
+const apply = Reflect.apply;
+const { then } = Promise.prototype;
+const resolveWith = Promise.resolve.bind(Promise);
+const isError = (value: unknown): value is Error => value instanceof Error;
+const errorName = (error: Error) => {
+  try {
+    return String(error.name);
+  } catch {
+    return "Error";
+  }
+};
 const pause = new Int32Array(new SharedArrayBuffer(4));
+const wait = Atomics.wait;
 
 function send(message: WorkerMessage): void {
-  const bytes = Buffer.from(`${JSON.stringify(message)}\n`);
+  let bytes: Buffer;
+  try {
+    bytes = encodeFrame(message);
+  } catch {
+    // A result V8 cannot clone (a function inside, a host object): send what a JSON round trip would keep.
+    bytes = encodeFrame(message.type === "returned" ? { ...message, value: cloneable(message.value) } : message);
+  }
   for (let offset = 0; offset < bytes.length; ) {
     try {
       offset += writeSync(channelFd, bytes, offset);
     } catch (error) {
       // A full pipe: wait for the supervisor to read, without returning to the event loop.
       if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
-      Atomics.wait(pause, 0, 0, 2);
+      wait(pause, 0, 0, 2);
     }
   }
 }
 
-let phase: WorkerPhase = "import";
+function onTheWire(thrown: unknown): ThrownOnWire {
+  if (isError(thrown)) {
+    try {
+      return { name: errorName(thrown), message: String(thrown.message) };
+    } catch {
+      // A getter that throws: fall through to the description.
+    }
+  }
+  return { description: describeThrown(thrown) };
+}
+
 let calledExit = false;
 let crash: string | undefined;
 let finished = false;
-
-function enter(next: WorkerPhase): void {
-  phase = next;
-  send({ type: "phase", phase });
-}
 
 function watchTheExit(): void {
   const exit = process.exit;
@@ -53,118 +74,106 @@ function watchTheExit(): void {
     crash = describeThrown(error);
   });
   process.on("exit", (code) => {
-    if (finished) return;
-    const call = [...callsInFlight].at(-1);
-    send({
-      type: "exit",
-      code,
-      calledExit,
-      during: call ? `${call.method} in case ${call.caseId}` : undefined,
-      crash,
-    });
+    if (!finished) send({ type: "exit", code, calledExit, crash });
   });
 }
 
-/** The exploration's name for --only/--skip. */
-const explorePart = "explore";
-
-async function run(job: WorkerJob): Promise<void> {
-  watchTheExit();
-  let selection: Selection;
+/** One adapter call: its result or what it threw goes back under the call's id; a call that never settles, never. */
+function answer(adapter: AnyAdapter, id: number, method: AdapterMethod, args: unknown[]): void {
+  const returned = (value: unknown) => send({ type: "returned", id, value });
+  const threw = (thrown: unknown) => send({ type: "threw", id, thrown: onTheWire(thrown) });
+  let result: unknown;
   try {
-    selection = await selectRun(allCases, job.only, job.skip, job.explore ? [explorePart] : []);
+    result = apply(adapter[method]!, adapter, args);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    send({ type: "usage-error", message: error.message, hint: error.hint });
-    finished = true;
+    threw(error);
     return;
   }
-  let loaded: Awaited<ReturnType<typeof loadAdapterModule>>;
-  let adapter: Awaited<ReturnType<typeof loaded.adapter>>;
+  apply(then, resolveWith(result), [returned, threw]);
+}
+
+type Loaded = Awaited<ReturnType<typeof loadAdapterModule>>;
+
+async function load(
+  request: Extract<WorkerRequest, { type: "load" }>,
+): Promise<(Loaded & { ready: AnyAdapter }) | undefined> {
+  let loaded: Loaded | undefined;
+  let phase: "import" | "setup" | "factory" = "import";
+  const enter = (next: typeof phase) => {
+    phase = next;
+    send({ type: "phase", phase });
+  };
   try {
-    loaded = await loadAdapterModule(job.modulePath, { exportName: job.exportName, cwd: job.cwd });
-    send({ type: "loaded", exportName: loaded.exportName });
+    loaded = await loadAdapterModule(request.modulePath, { exportName: request.exportName, cwd: request.cwd });
     enter("setup");
     await loaded.setup();
     enter("factory");
-    adapter = await loaded.adapter();
+    const adapter = await loaded.adapter();
+    send({ type: "phase", phase: "serving" });
+    send({ type: "ready", exportName: loaded.exportName, methods: presentMethods(adapter) });
+    // Serving: the supervisor's calls keep the process alive now.
+    process.stdin.ref();
+    return Object.assign(loaded, { ready: adapter });
   } catch (error) {
     const message = error instanceof LoadError ? error.message : describeThrown(error);
     // teardown() still runs (it may close a pool or drop a schema); its own failure must not hide this one.
-    if (phase !== "import") await loaded!.close().catch(() => undefined);
+    if (phase !== "import") await loaded?.close().catch(() => undefined);
     send({ type: "load-error", message, hint: error instanceof LoadError ? error.hint : undefined });
     finished = true;
-    return;
+    return undefined;
   }
+}
 
-  enter("cases");
-  // Only a turning event loop sends these: the supervisor takes silence for a blocked process.
-  const heartbeat = setInterval(() => send({ type: "alive" }), 1000);
-  let end: Extract<RunEvent, { type: "run:end" }> | undefined;
-  await runContract({
-    adapter,
-    cases: selection.cases,
-    seed: job.seed,
-    nonce: job.nonce,
-    timeoutMs: job.timeoutMs,
-    concurrency: job.concurrency,
-    require: job.require,
-    strict: job.strict,
-    onEvent: (event) => {
-      if (event.type === "run:end") end = event;
-      else send({ type: "event", event });
-    },
-  });
-  if (end && job.explore && selection.parts.includes(explorePart)) {
-    enter("exploration");
-    const exploration = await runExploration({
-      adapter,
-      budget: job.explore,
-      seed: job.seed,
-      nonce: job.nonce,
-      callTimeoutMs: job.timeoutMs,
-      strict: job.strict,
-      exclude: end.summary.hung.map((h) => h.method as AdapterMethod),
-      replayPath: job.explorePath,
-      // As an import from the folder verify-adapter ran in: "./x.ts", never the bare "x.ts".
-      modulePath: isAbsolute(job.modulePath) || job.modulePath.startsWith(".") ? job.modulePath : `./${job.modulePath}`,
-      exportName: loaded.exportName,
-    });
-    const leftovers = { ...end.summary.leftovers };
-    for (const [kind, n] of Object.entries(exploration.leftovers) as Array<[RecordKind, number]>)
-      leftovers[kind] = (leftovers[kind] ?? 0) + n;
-    end = { ...end, summary: { ...end.summary, exploration, leftovers, ok: end.summary.ok && exploration.ok } };
-  }
-  clearInterval(heartbeat);
-  if (end) send({ type: "event", event: end });
-
-  enter("teardown");
+async function tearDown(loaded: Loaded): Promise<void> {
+  send({ type: "phase", phase: "teardown" });
+  process.stdin.unref();
   try {
     await loaded.close();
   } catch (error) {
-    send({ type: "teardown-error", message: error instanceof Error ? error.message : describeThrown(error) });
+    send({ type: "teardown-error", message: isError(error) ? error.message : describeThrown(error) });
   }
   send({ type: "done" });
   finished = true;
   // The supervisor ends this process now, whatever the module left open.
 }
 
-/** The job arrives on stdin, as one JSON line, once the command has parsed its flags. */
-async function readJob(): Promise<WorkerJob | undefined> {
-  let text = "";
-  for await (const chunk of process.stdin) text += chunk;
-  return text.trim() ? (JSON.parse(text) as WorkerJob) : undefined;
-}
-
-export async function startWorker(): Promise<void> {
-  // tsx's module hooks take longest to start: start them while the job is on its way.
+export function startWorker(): void {
+  watchTheExit();
+  // tsx's module hooks take longest to start: start them while the first request is on its way.
   const warm = import("tsx/esm/api").then((tsx) => tsx.register({ namespace: "create-auth-warm-up" }));
   warm.catch(() => undefined);
-  const job = await readJob();
-  // No job: the command ended without a run (a usage error, say).
-  if (!job) {
-    finished = true;
-    process.exit(0);
-  }
-  await run(job);
+  // Warm V8's serializer too: the first call's answer should not pay for it.
+  serialize(null);
+
+  const reader = new FrameReader();
+  let adapter: AnyAdapter | undefined;
+  let loading: Promise<(Loaded & { ready: AnyAdapter }) | undefined> | undefined;
+  const early: Array<Extract<WorkerRequest, { type: "call" }>> = [];
+  const handle = (request: WorkerRequest) => {
+    if (request.type === "load" && !loading) {
+      // Until the module is ready, only what it started may keep this process alive: when nothing
+      // is left, the process ends and the supervisor can say the import or setup never settled.
+      process.stdin.unref();
+      loading = load(request);
+      void loading.then((loaded) => {
+        adapter = loaded?.ready;
+        if (adapter) for (const call of early.splice(0)) answer(adapter, call.id, call.method, call.args);
+      });
+    } else if (request.type === "call") {
+      if (adapter) answer(adapter, request.id, request.method, request.args);
+      else early.push(request);
+    } else if (request.type === "teardown") {
+      void loading?.then((loaded) => loaded && tearDown(loaded));
+    }
+  };
+  process.stdin.on("data", (chunk: Buffer) => {
+    for (const request of reader.push(chunk)) handle(request as WorkerRequest);
+  });
+  // No request ever came (the command ended before a run): end plainly.
+  process.stdin.on("end", () => {
+    if (!loading) {
+      finished = true;
+      process.exit(0);
+    }
+  });
 }

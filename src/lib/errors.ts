@@ -48,8 +48,20 @@ export class LoadError extends CliError {
   }
 }
 
+/**
+ * A value thrown in another process (verify-adapter's worker), carried as
+ * its description, so it reads the same here as it did there.
+ */
+export class DescribedThrow extends Error {
+  constructor(readonly description: string) {
+    super(description);
+    this.name = "DescribedThrow";
+  }
+}
+
 /** Describes any thrown value, Error or not, in one line. */
 export function describeThrown(value: unknown): string {
+  if (value instanceof DescribedThrow) return value.description;
   if (value instanceof Error) return `${value.name}: ${value.message}`;
   if (typeof value === "string") return `thrown string ${JSON.stringify(value)}`;
   if (value === undefined) return "thrown undefined";

@@ -14,22 +14,23 @@ describe("verify-adapter --explore", () => {
     expect(result.stdout).toMatch(/^PASS \d+ cases: .*, exploration passed/m);
   });
 
-  it("a long exploration of a correct adapter that answers from memory passes: the worker's heartbeat keeps running", async () => {
-    // --timeout 1000 makes the silence limit 7 s, so 8 s of exploration that never yielded would be taken for a hang.
+  it("--explore 20s on a correct adapter passes: a long exploration is never taken for a hang", async () => {
+    const started = performance.now();
     const result = await inProcess([
       "verify-adapter",
       memory,
       "--only",
       "explore",
       "--explore",
-      "8s",
+      "20s",
       "--timeout",
       "1000",
     ]);
     expect(result.stderr).toBe("");
-    expect(result.stdout).not.toMatch(/stopped responding/);
+    expect(result.stdout).toMatch(/✓ the adapter agreed with the model of the contract at every step/);
     expect(result.exitCode).toBe(0);
-  }, 40_000);
+    expect((performance.now() - started) / 1000).toBeGreaterThanOrEqual(20);
+  }, 60_000);
 
   it("--explore 0 and --skip explore turn it off", async () => {
     for (const args of [

@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import createMemoryAdapter from "../../fixtures/adapters/memory.js";
 import type { AdapterMethod, AnyAdapter } from "../../src/contract/adapter.js";
+import { HungMethods } from "../../src/contract/calls.js";
 import { type ExploreResult, explore, formatSnippet } from "../../src/contract/explore/run.js";
 import { fixture } from "../helpers.js";
 
@@ -355,7 +356,7 @@ describe("calls that settle late", () => {
           new Promise((_, reject) => setTimeout(() => reject(new Error(`late failure for ${token}`)), 60)),
         getSessionAndUser: async () => ({ session: {}, user: {} }),
       };
-      const hung = new Map<AdapterMethod, string>();
+      const hung = new HungMethods();
       const probe = new Probe(adapter, { callTimeoutMs: 20, strict: false, hung, warnings: new Set(), usable });
       probe.created.sessions.push("stale-token");
       const leftovers = noLeftovers();

@@ -22,8 +22,14 @@ const failingIds = (report: { cases: { id: string; status: string }[] }) =>
   report.cases.filter((c) => c.status === "failed").map((c) => c.id);
 
 describe("@auth/drizzle-adapter on PGlite", () => {
-  it("passes the whole contract with every capability", async () => {
-    const { exitCode, report, stderr } = await json("drizzle-adapter.ts", ["--require", "all"]);
+  // PGlite starts a WebAssembly PostgreSQL in setup(): seconds of CPU, many more on a loaded machine.
+  it("passes the whole contract with every capability", { timeout: 180_000 }, async () => {
+    const { exitCode, report, stderr } = await json("drizzle-adapter.ts", [
+      "--require",
+      "all",
+      "--setup-timeout",
+      "120000",
+    ]);
     expect(stderr).toBe("");
     expect(failingIds(report)).toEqual([]);
     expect(report).toMatchObject({ ok: true, skipped: 0 });

@@ -76,7 +76,14 @@ describe.each(versions)("Node %s", (major) => {
         await run(
           `verify-adapter ${name}`,
           binary!,
-          [join(root, "bin/create-auth.js"), "verify-adapter", join("fixtures/published", name)],
+          // PGlite's setup() is seconds of CPU: room for a loaded machine.
+          [
+            join(root, "bin/create-auth.js"),
+            "verify-adapter",
+            join("fixtures/published", name),
+            "--setup-timeout",
+            "120000",
+          ],
           root,
           expectedExit,
         );

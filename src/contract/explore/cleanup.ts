@@ -4,6 +4,7 @@
  * there. Never throws: a record that will not go is a leftover, not a crash.
  */
 import type { AdapterMethod, AnyAdapter } from "../adapter.js";
+import { callWithin, type HungMethods, timedOut } from "../calls.js";
 import type { Model } from "./model.js";
 import type { Probe } from "./probe.js";
 
@@ -23,41 +24,25 @@ export const noLeftovers = (): Leftovers => ({
   authenticators: 0,
 });
 
-/** One call that never throws and never waits longer than the limit; undefined when it failed. */
+/** One call that never throws and never waits longer than the limit; not ok when it failed. */
 async function quietly(
   adapter: AnyAdapter,
   usable: Set<AdapterMethod>,
-  hung: Map<AdapterMethod, string>,
+  hung: HungMethods,
   timeoutMs: number,
   method: AdapterMethod,
   ...args: unknown[]
 ): Promise<{ ok: boolean; value?: unknown }> {
-  if (!usable.has(method) || hung.has(method)) return { ok: false };
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const result = adapter[method]!(...args);
-    if (typeof (result as PromiseLike<unknown> | null)?.then !== "function") return { ok: true, value: result };
-    const limit = new Promise<{ ok: boolean }>((resolve) => {
-      timer = setTimeout(() => resolve({ ok: false }), timeoutMs);
-    });
-    // A rejection is a failed call like a throw (the race alone would also keep a late one handled).
-    const settled = Promise.resolve(result).then(
-      (value) => ({ ok: true, value }),
-      () => ({ ok: false }),
-    );
-    return await Promise.race([settled, limit]);
-  } catch {
-    return { ok: false };
-  } finally {
-    clearTimeout(timer);
-  }
+  if (!usable.has(method) || hung.where(method) || hung.stopped) return { ok: false };
+  const settled = await callWithin(adapter, hung, method, args, timeoutMs, "the exploration's cleanup");
+  return settled === timedOut || settled.threw ? { ok: false } : { ok: true, value: settled.value };
 }
 
 export async function cleanUp(
   p: Probe,
   m: Model,
   usable: Set<AdapterMethod>,
-  hung: Map<AdapterMethod, string>,
+  hung: HungMethods,
   timeoutMs: number,
   into: Leftovers,
 ): Promise<void> {

@@ -5,10 +5,14 @@
  */
 import { describeThrown } from "../../lib/errors.js";
 import type { AdapterMethod, AnyAdapter } from "../adapter.js";
+import { callWithin, type HungMethods, timedOut } from "../calls.js";
 import { describeValue } from "../failure.js";
 import { resolveArgs, type TraceCall, type TraceStep } from "./trace.js";
 
 /** A divergence between adapter and model: the sequence fails and is shrunk. */
+/** Where a method that hung in the exploration is said to have hung. */
+const explorationName = "the exploration";
+
 export class Divergence extends Error {
   constructor(
     message: string,
@@ -25,8 +29,8 @@ export class Divergence extends Error {
 export interface ProbeOptions {
   callTimeoutMs: number;
   strict: boolean;
-  /** Methods that never settled earlier in this exploration: not called again. */
-  hung: Map<AdapterMethod, string>;
+  /** Methods that never settled (in the cases or earlier in this exploration): not called again. */
+  hung: HungMethods;
   /** Warnings of the whole exploration (deduplicated by text). */
   warnings: Set<string>;
   /** Methods the sequence may call. */
@@ -34,8 +38,6 @@ export interface ProbeOptions {
 }
 
 export type Outcome = { threw: false; value: any } | { threw: true; error: unknown };
-
-const pending = Symbol("pending");
 
 export class Probe {
   readonly trace: TraceStep[] = [];
@@ -60,37 +62,29 @@ export class Probe {
 
   /** Starts one call; a throw is an outcome, a call that never settles a divergence. */
   private async invoke(call: TraceCall): Promise<Outcome> {
-    const hungBefore = this.options.hung.get(call.method);
-    if (hungBefore) throw new Divergence(hungBefore, "a result", "no answer", call);
+    const hungIn = this.options.hung.where(call.method);
+    if (hungIn) {
+      const when = hungIn === explorationName ? `within ${this.options.callTimeoutMs} ms` : `in ${hungIn}`;
+      throw new Divergence(`${call.method} never settled ${when}; not called again`, "a result", "no answer", call);
+    }
     this.calls++;
-    let result: unknown;
-    try {
-      result = this.adapter[call.method]!(...resolveArgs(call.args));
-    } catch (error) {
-      return { threw: true, error };
+    const settled = await callWithin(
+      this.adapter,
+      this.options.hung,
+      call.method,
+      resolveArgs(call.args),
+      this.options.callTimeoutMs,
+      explorationName,
+    );
+    if (settled === timedOut) {
+      throw new Divergence(
+        `${call.method} never settled within ${this.options.callTimeoutMs} ms; not called again`,
+        "a result",
+        "no answer",
+        call,
+      );
     }
-    if (typeof (result as PromiseLike<unknown> | null)?.then !== "function") return { threw: false, value: result };
-    let timer: NodeJS.Timeout | undefined;
-    const limit = new Promise<typeof pending>((resolve) => {
-      timer = setTimeout(() => resolve(pending), this.options.callTimeoutMs);
-    });
-    try {
-      const settled = await Promise.race([
-        Promise.resolve(result).then(
-          (value): Outcome => ({ threw: false, value }),
-          (error): Outcome => ({ threw: true, error }),
-        ),
-        limit,
-      ]);
-      if (settled === pending) {
-        const message = `${call.method} never settled within ${this.options.callTimeoutMs} ms; not called again`;
-        this.options.hung.set(call.method, message);
-        throw new Divergence(message, "a result", "no answer", call);
-      }
-      return settled;
-    } finally {
-      clearTimeout(timer);
-    }
+    return settled;
   }
 
   /** A step of the sequence: recorded for the reproduction. */

@@ -42,6 +42,7 @@
 import fc from "fast-check";
 import { describeThrown } from "../../lib/errors.js";
 import { type AdapterMethod, type AnyAdapter, presentMethods } from "../adapter.js";
+import { AdapterGone, HungMethods } from "../calls.js";
 import { cleanUp, describeLeftovers, type Leftovers, noLeftovers } from "./cleanup.js";
 import { foldingKeys, foldingWarning } from "./collation.js";
 import { commandArbitraries } from "./commands/index.js";
@@ -60,8 +61,10 @@ export interface ExploreOptions {
   timeLimitMs?: number;
   /** Per adapter call limit; a call that never settles is a divergence "X never settled". */
   callTimeoutMs: number;
-  /** Methods not to call (absent methods, or methods found hanging). */
+  /** Methods not to call. */
   exclude?: AdapterMethod[];
+  /** Methods found hanging (by the cases, say): not called; the exploration adds the ones it finds. */
+  hung?: HungMethods;
   /** Failure policy: when true, tolerated deviations (warnings) also fail. */
   strict?: boolean;
   /** Per-run nonce mixed into generated values so concurrent runs never collide. */
@@ -117,11 +120,11 @@ function batchSeed(seed: number, batch: number): number {
 export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
-  const exclude = new Set(options.exclude ?? []);
-  const usable = new Set(presentMethods(options.adapter).filter((m) => !exclude.has(m)));
+  const hung = options.hung ?? new HungMethods();
+  const exclude = new Set(options.exclude);
+  const usable = new Set(presentMethods(options.adapter).filter((m) => !exclude.has(m) && hung.where(m) === undefined));
   const arbitraries = commandArbitraries(usable);
   const warnings = new Set<string>();
-  const hung = new Map<AdapterMethod, string>();
   const leftovers = noLeftovers();
   const maxRuns = options.runs ?? (options.timeLimitMs === undefined ? defaultRuns : Number.POSITIVE_INFINITY);
   const timeLimit = options.timeLimitMs ?? Number.POSITIVE_INFINITY;
@@ -197,7 +200,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         await cleanUp(probe, model, usable, hung, options.callTimeoutMs, leftovers);
         options.onProgress?.({ runs, steps });
         // An adapter answering from memory settles every call as a microtask: without a turn of the
-        // event loop here, timers (the worker's heartbeat) would never run during a long exploration.
+        // event loop here, no timer (progress, the host's own) would run during a long exploration.
         await new Promise((resolve) => setImmediate(resolve));
       }
       return true;
@@ -237,7 +240,10 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     return result({
       ok: false,
       failure: {
-        message: `exploration stopped on an unexpected error: ${describeThrown(internal)}`,
+        message:
+          internal instanceof AdapterGone
+            ? internal.message
+            : `exploration stopped on an unexpected error: ${describeThrown(internal)}`,
         steps: [],
         snippet: "",
         replay,

@@ -1,0 +1,84 @@
+/**
+ * Frames between verify-adapter (the supervisor) and the worker that holds
+ * the user's module: a 4-byte length, then the value in V8's serialization
+ * (structured clone), so Dates, undefined, BigInts and nested records keep
+ * their types across the process boundary. Nothing in a frame can run code
+ * when read, and a frame larger than the limit ends the channel.
+ */
+import { deserialize, serialize } from "node:v8";
+
+/** Far above any adapter result (a user with hundreds of 4 KB tokens); below what would strain memory. */
+export const maxFrameBytes = 64 * 1024 * 1024;
+
+// Captured when this module loads, before the worker loads the user's module,
+// which may replace them in its process (fixtures/modules/hostile/patches-intrinsics.ts).
+const apply = Reflect.apply;
+const readLength = Buffer.prototype.readUInt32BE;
+const writeLength = Buffer.prototype.writeUInt32BE;
+const copyBytes = Buffer.prototype.copy;
+const slice = Buffer.prototype.subarray;
+const allocUnsafe = Buffer.allocUnsafe;
+const concat = Buffer.concat;
+
+export function encodeFrame(value: unknown): Buffer {
+  const body = serialize(value);
+  const frame = allocUnsafe(4 + body.length);
+  apply(writeLength, frame, [body.length, 0]);
+  apply(copyBytes, body, [frame, 4]);
+  return frame;
+}
+
+export class FrameError extends Error {}
+
+/** Collects chunks and hands out whole frames; a malformed one is a FrameError. */
+export class FrameReader {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+
+  push(chunk: Buffer): unknown[] {
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    const values: unknown[] = [];
+    for (;;) {
+      if (this.buffered < 4) return values;
+      const head = this.chunks.length === 1 ? this.chunks[0]! : concat(this.chunks);
+      this.chunks = [head];
+      const length = apply(readLength, head, [0]) as number;
+      if (length > maxFrameBytes) throw new FrameError(`a frame of ${length} bytes (the limit is ${maxFrameBytes})`);
+      if (this.buffered < 4 + length) return values;
+      try {
+        values.push(deserialize(apply(slice, head, [4, 4 + length])));
+      } catch (error) {
+        throw new FrameError(`a frame that does not decode (${(error as Error).message})`);
+      }
+      const rest: Buffer = apply(slice, head, [4 + length]);
+      this.chunks = rest.length > 0 ? [rest] : [];
+      this.buffered = rest.length;
+    }
+  }
+}
+
+/**
+ * What an adapter returned, made cloneable: functions and symbols (methods
+ * on a class instance, an ORM's helpers) are dropped as a JSON round trip
+ * would, everything else keeps its type. Getters run here, in the worker.
+ */
+export function cloneable(value: unknown, seen = new Map<object, unknown>()): unknown {
+  if (typeof value === "function" || typeof value === "symbol") return undefined;
+  if (typeof value !== "object" || value === null) return value;
+  if (value instanceof Date || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value;
+  if (seen.has(value)) return seen.get(value);
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    seen.set(value, copy);
+    for (const item of value) copy.push(cloneable(item, seen));
+    return copy;
+  }
+  const copy: Record<string, unknown> = {};
+  seen.set(value, copy);
+  for (const key of Object.keys(value)) {
+    const item = cloneable((value as Record<string, unknown>)[key], seen);
+    if (item !== undefined || (value as Record<string, unknown>)[key] === undefined) copy[key] = item;
+  }
+  return copy;
+}
