@@ -181,12 +181,13 @@ export async function sweep(p: Probe, m: Model, focus?: UserRecord[]): Promise<v
   const mine = focus ? new Set(focus) : undefined;
   const users = mine ? m.users.filter((u) => mine.has(u)) : m.users;
   const emails = new Set<string>(m.formerEmails);
+  const looks: Array<() => Promise<void>> = [];
   for (const user of users) {
-    await lookUser(p, m, user);
+    looks.push(() => lookUser(p, m, user));
     emails.add(user.email);
-    await lookAuthenticatorList(p, m, user.id, user);
+    looks.push(() => lookAuthenticatorList(p, m, user.id, user));
   }
-  for (const email of emails) await lookEmail(p, m, email);
+  for (const email of emails) looks.push(() => lookEmail(p, m, email));
   const ids = mine ? new Set(m.accounts.filter((a) => mine.has(a.user)).map((a) => a.providerAccountId)) : undefined;
   const keys = new Set<string>();
   for (const a of m.accounts) {
@@ -194,14 +195,19 @@ export async function sweep(p: Probe, m: Model, focus?: UserRecord[]): Promise<v
     const key = `${a.provider}\u0000${a.providerAccountId}`;
     if (keys.has(key)) continue;
     keys.add(key);
-    await lookAccountKey(p, m, a.provider, a.providerAccountId);
+    looks.push(() => lookAccountKey(p, m, a.provider, a.providerAccountId));
   }
   const tokens = new Set(m.sessions.filter((s) => !mine || mine.has(s.user)).map((s) => s.sessionToken));
-  for (const token of tokens) await lookSession(p, m, token);
+  for (const token of tokens) looks.push(() => lookSession(p, m, token));
   const credentials = new Set(
     m.authenticators.filter((a) => !mine || mine.has(a.user)).map((a) => a.fields.credentialID),
   );
-  for (const id of credentials) await lookCredential(p, m, id);
+  for (const id of credentials) looks.push(() => lookCredential(p, m, id));
+  // Lookups change nothing, so they go out together, as a busy service's reads do (and an adapter in
+  // another process answers them in one exchange); the first problem in this order is the one reported.
+  const settled = await Promise.allSettled(looks.map((look) => look()));
+  const problem = settled.find((s) => s.status === "rejected");
+  if (problem) throw problem.reason;
 }
 
 export { nth };

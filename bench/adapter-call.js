@@ -1,0 +1,76 @@
+// What an adapter call costs now that verify-adapter's run lives in the
+// command and the adapter in the worker: microseconds per call across the
+// process boundary, beside the same call made in one process, and how many
+// calls the default run makes. Usage: npm run build && node bench/adapter-call.js [calls]
+import { fileURLToPath } from "node:url";
+import { median } from "./measure.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const calls = Number(process.argv[2] ?? 5000);
+const { openWorker } = await import(`${root}dist/contract/supervisor.js`);
+const { runVerification } = await import(`${root}dist/contract/verification.js`);
+const { allCases } = await import(`${root}dist/contract/cases/index.js`);
+
+const io = { env: process.env, err: process.stderr };
+const opened = await openWorker(
+  { type: "load", modulePath: "fixtures/adapters/memory.ts", cwd: root },
+  { setupMs: 30_000, teardownMs: 10_000 },
+  io,
+);
+if (opened.kind !== "ready") throw new Error(opened.message);
+const remote = opened.session.adapter;
+const user = await remote.createUser({ id: "u", email: "bench@example.com", emailVerified: null });
+
+/** Median µs per call over five rounds of `calls` sequential calls. */
+async function perCall(adapter) {
+  const rounds = [];
+  for (let round = 0; round < 5; round++) {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < calls; i++) await adapter.getUser(user.id);
+    rounds.push(Number(process.hrtime.bigint() - started) / 1e3 / calls);
+  }
+  return median(rounds);
+}
+
+// The same shape of call without the boundary: a store lookup and a copy, as the memory adapter does.
+const store = new Map([[user.id, user]]);
+const local = { getUser: async (id) => structuredClone(store.get(id) ?? null) };
+
+const remoteUs = await perCall(remote);
+const localUs = await perCall(local);
+
+// The default run's calls, counted on their way to the worker.
+let counted = 0;
+const counting = Object.fromEntries(
+  Object.entries(remote).map(([name, method]) => [
+    name,
+    (...args) => {
+      counted++;
+      return method(...args);
+    },
+  ]),
+);
+const started = performance.now();
+await runVerification({
+  adapter: counting,
+  selection: { cases: allCases, parts: ["explore"] },
+  seed: 1,
+  nonce: "bench",
+  timeoutMs: 5000,
+  concurrency: 1,
+  require: [],
+  strict: false,
+  explore: { runs: 40, timeLimitMs: 120_000 },
+  modulePath: "./fixtures/adapters/memory.ts",
+  exportName: "default",
+  onEvent: () => undefined,
+});
+const runMs = performance.now() - started;
+await opened.session.close();
+
+console.log(`\nadapter calls, median of 5 rounds of ${calls} (node ${process.version})`);
+console.log(`${"getUser across the process boundary".padEnd(52)} ${remoteUs.toFixed(1).padStart(8)} µs/call`);
+console.log(`${"the same lookup in one process".padEnd(52)} ${localUs.toFixed(1).padStart(8)} µs/call`);
+console.log(
+  `${"default run (cases + 40 sequences)".padEnd(52)} ${String(counted).padStart(8)} calls, ${runMs.toFixed(0)} ms; boundary ≈ ${((counted * (remoteUs - localUs)) / 1000).toFixed(0)} ms of it`,
+);
