@@ -45,6 +45,7 @@ import { type AdapterMethod, type AnyAdapter, presentMethods } from "../adapter.
 import { AdapterGone, HungMethods } from "../calls.js";
 import { cleanUp, describeLeftovers, type Leftovers, noLeftovers } from "./cleanup.js";
 import { foldingKeys, foldingWarning } from "./collation.js";
+import { Crowd } from "./commands/crowd.js";
 import { commandArbitraries } from "./commands/index.js";
 import { Model } from "./model.js";
 import { Divergence, Probe } from "./probe.js";
@@ -73,6 +74,8 @@ export interface ExploreOptions {
   replayPath?: string;
   /** Longest time spent shrinking a failure (default 30 s); the smallest failure found so far is reported. */
   shrinkTimeLimitMs?: number;
+  /** How large the crowds some sequences start from are, and how often (default 1; --explore-depth). */
+  depth?: number;
   /** Longest sequence generated (default 30 commands). */
   maxSteps?: number;
   onProgress?: (p: { runs: number; steps: number }) => void;
@@ -173,9 +176,15 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
 
   // A replay path is "batch:fast-check path@commands path" (the last part tells fast-check which commands ran).
   const [replayRun, replayCommands] = options.replayPath?.split("@") ?? [];
+  // About one sequence in eight starts from a crowd (one in four at depth 2…); shrinking drops it when it is not needed.
+  const depth = options.depth ?? 1;
+  const crowds = usable.has("createUser")
+    ? fc.oneof({ arbitrary: fc.constant(null), weight: 8 }, { arbitrary: fc.nat(), weight: depth })
+    : fc.constant(null);
   const property = fc.asyncProperty(
     fc.commands(arbitraries, { maxCommands: options.maxSteps ?? 30, size: "max", replayPath: replayCommands }),
-    async (commands) => {
+    crowds,
+    async (commands, crowd) => {
       if (shrinkDeadline === undefined && elapsed() > timeLimit) {
         unrun++;
         return true; // out of time: counted as unrun, reported as incomplete
@@ -186,6 +195,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
       const model = new Model(Math.floor(Date.now() / 1000) * 1000, saltFrom(`${options.nonce}:${attempt}`), folding);
       const probe = new Probe(options.adapter, { ...probeOptions, strict: options.strict ?? false });
       try {
+        if (crowd !== null) await new Crowd(crowd, depth).run(model, probe);
         await fc.asyncModelRun(() => ({ model, real: probe }), commands);
         await sweep(probe, model);
       } catch (error) {

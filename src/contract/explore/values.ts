@@ -11,7 +11,7 @@
  * Values are generators (gen.ts) over a seeded source, not fast-check
  * arbitraries: see there why.
  */
-import { constant, constantFrom, type Gen, int, map, nat, oneof, type Rng } from "./gen.js";
+import { constant, constantFrom, type Gen, int, map, nat, oneof, type Rng, tuple } from "./gen.js";
 
 export * from "./gen.js";
 
@@ -81,8 +81,31 @@ const text =
 const sized = (max: number, spaces = false): Gen<string> =>
   oneof([6, text(1, 12, spaces)], [1, text(1, 1)], [1, text(Math.max(1, max - 20), max, spaces)]);
 
+/**
+ * Characters that mean something to a query language rather than to the
+ * user: SQL LIKE's wildcards and escape, regular expressions, key-value
+ * key syntax (Redis's `:` separators, glob `*?[]`, cluster hash tags `{}`),
+ * quotes. A store that builds a pattern or a key from a value without
+ * escaping it finds the wrong record, or none.
+ */
+const querySyntax = "%_\\*?[]{}().^$|+:'\"";
+
+/** Text with query syntax inside it: `a%b`, `x_y`, `{k}:*`. */
+const syntaxText =
+  (max: number): Gen<string> =>
+  (s) => {
+    if (s.simple) return "a%a";
+    const length = int(3, Math.min(max, 24))(s);
+    let out = "";
+    for (let i = 0; i < length; i++) {
+      const special = i > 0 && i < length - 1 && s.next() < 0.4;
+      out += special ? querySyntax[Math.floor(s.next() * querySyntax.length)] : textOf(s, 1, false);
+    }
+    return trimmed(out) ? out : "a%a";
+  };
+
 /** A value used as (part of) a lookup key. */
-export const keyText = (max = 120) => sized(max);
+export const keyText = (max = 120) => oneof([8, sized(max)], [1, syntaxText(max)]);
 
 /** Text over a fixed alphabet (digits, hex, base64url). */
 const over =
@@ -96,7 +119,7 @@ const over =
   };
 
 const digits = (max: number) => over("0123456789", 1, max);
-const base64url = (min: number, max: number) =>
+export const base64url = (min: number, max: number) =>
   over("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", min, max);
 const hex = (length: number) => over("0123456789abcdef", length, length);
 
@@ -141,6 +164,17 @@ export const emailDomain = constantFrom(
   "例え.test",
 );
 
+/** A domain of 63-character labels: with a 64-character local part, an address near the 254-character limit. */
+const longDomain: Gen<string> = (s) =>
+  `${over(lowerAlphanumeric, 63, 63)(s)}.${over(lowerAlphanumeric, 63, 63)(s)}.${over(lowerAlphanumeric, 40, 48)(s)}.example.test`;
+const lowerAlphanumeric = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** A whole address: usual ones mostly, now and then one as long as mail allows (254 characters). */
+export const emailAddress: Gen<string> = oneof(
+  [12, (s) => `${emailLocal(s)}@${emailDomain(s)}`],
+  [1, (s) => `${over(lowerAlphanumeric, 40, 50)(s)}@${longDomain(s)}`],
+);
+
 /** A provider id as configured in an app: short ASCII ids mostly, anything sometimes. */
 export const providerBase: Gen<string> = oneof(
   [4, constantFrom("github", "google", "GitHub", "vk", "apple", "azure-ad", "email", "a", "x")],
@@ -155,7 +189,16 @@ export const providerAccountIdBase: Gen<string> = oneof(
   [2, keyText(100)],
 );
 
-export const opaqueToken: Gen<string> = oneof([3, uuid], [2, base64url(1, 64)], [1, keyText(100)]);
+/** A JWT's shape: three base64url parts; Google's id_tokens and Microsoft's access tokens run to 2–4 KB. */
+const jwt = (min: number, max: number): Gen<string> =>
+  map(tuple(base64url(20, 60), base64url(min, max), base64url(43, 86)), (parts) => parts.join("."));
+
+export const opaqueToken: Gen<string> = oneof(
+  [3, uuid],
+  [2, base64url(1, 64)],
+  [1, keyText(100)],
+  [1, jwt(1800, 4000)],
+);
 
 /** Verification tokens are stored hashed (hex) but a custom hash may yield anything. */
 export const verificationTokenBase: Gen<string> = oneof([3, hex(64)], [1, keyText(64)]);
@@ -175,9 +218,9 @@ export const counter: Gen<number> = oneof([3, constant(0)], [3, int(1, 1000)], [
  */
 export const expirySeconds: Gen<number> = oneof([3, int(600, 3600)], [6, int(3601, 400 * 24 * 3600)]);
 
-export type Variation = "case" | "char" | "append" | "drop";
+export type Variation = "case" | "char" | "append" | "drop" | "wildcard";
 export const variation: Gen<{ kind: Variation; at: number }> = (s) => ({
-  kind: constantFrom<Variation>("case", "char", "append", "drop")(s),
+  kind: constantFrom<Variation>("case", "char", "append", "drop", "wildcard")(s),
   at: nat(s),
 });
 
@@ -211,6 +254,12 @@ export function vary(value: string, protect: string, { kind, at }: { kind: Varia
     case "append": {
       const i = pick(free)!;
       chars.splice(i, 0, nextChar(chars[i]!));
+      break;
+    }
+    case "wildcard": {
+      // One character replaced by what a pattern would read as "any character" or "anything".
+      const i = pick(free)!;
+      chars[i] = "_%*?."[at % 5]!;
       break;
     }
     case "drop": {

@@ -71,7 +71,7 @@ export class LinkAccount extends Step {
     super();
   }
   override check(m: Model) {
-    return m.liveUsers().length > 0 && m.liveAccounts().length < 10;
+    return m.liveUsers().length > 0 && m.liveAccounts().length < 10 + m.crowd.accounts;
   }
   async run(m: Model, p: Probe) {
     const user = nth(m.liveUsers(), this.pick)!;

@@ -79,7 +79,7 @@ export class CreateUserTwice extends Step {
     super();
   }
   override check(m: Model) {
-    return m.liveUsers().length < 5;
+    return m.liveUsers().length < 5 + m.crowd.users;
   }
   async run(m: Model, p: Probe) {
     const email = userEmail(m, this.u.email);
@@ -146,7 +146,7 @@ export class TwoDevices extends Step {
     super();
   }
   override check(m: Model) {
-    return m.liveUsers().length > 0 && m.liveSessions().length < 9;
+    return m.liveUsers().length > 0 && m.liveSessions().length < 9 + m.crowd.sessions;
   }
   async run(m: Model, p: Probe) {
     const user = nth(m.liveUsers(), this.pick)!;

@@ -53,7 +53,7 @@ export class CreateSession extends Step {
     super();
   }
   override check(m: Model) {
-    return m.liveUsers().length > 0 && m.liveSessions().length < 10;
+    return m.liveUsers().length > 0 && m.liveSessions().length < 10 + m.crowd.sessions;
   }
   async run(m: Model, p: Probe) {
     const user = nth(m.liveUsers(), this.s.pick)!;

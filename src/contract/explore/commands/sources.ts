@@ -10,8 +10,7 @@ import { collationKey, collationSafe } from "../collation.js";
 import type { KeyRules, Model } from "../model.js";
 import {
   constantFrom,
-  emailDomain,
-  emailLocal,
+  emailAddress,
   expirySeconds,
   type Gen,
   nat,
@@ -40,7 +39,7 @@ export function source(base: Gen<string>, weights = { fresh: 5, reuse: 2, varian
   return (s) => ({ mode: mode(s), base: base(s), of: nat(s), v: variation(s) });
 }
 
-export const emailBase: Gen<string> = (s) => `${emailLocal(s)}@${emailDomain(s)}`;
+export const emailBase: Gen<string> = emailAddress;
 
 /** A fresh email carries the salt in its domain: `local@<salt>.example.test`. */
 export function saltEmail(m: Model, base: string): string {

@@ -79,7 +79,7 @@ export class CreateUser extends Step {
     super();
   }
   override check(m: Model) {
-    return m.liveUsers().length < 6;
+    return m.liveUsers().length < 6 + m.crowd.users;
   }
   async run(m: Model, p: Probe) {
     const input = userInput(m, this.u, userEmail(m, this.u.email));

@@ -1,0 +1,144 @@
+/**
+ * A crowd: the store as a live service holds it, made at the start of a
+ * sequence. Dozens of users (hundreds with --explore-depth), each with
+ * several sessions, several accounts (two at one provider now and then)
+ * and several pending sign-in links for their address, all made at once as
+ * a busy service makes them. Faults that need many records to show (a
+ * capped cache, a lookup that reads only the first page, a small hash
+ * table, a key that collides once there are enough) show in the sweep that
+ * follows and in every step after it.
+ */
+import type { AccountRecord, Model, SessionRecord, TokenRecord, UserRecord } from "../model.js";
+import type { Probe } from "../probe.js";
+import { sweep, userRef } from "../sweep.js";
+import type { TraceCall } from "../trace.js";
+import { base64url, emailAddress, expirySeconds, int, opaqueToken, providerBase, rng } from "../values.js";
+import { expiry, saltEmail } from "./sources.js";
+import { Step } from "./step.js";
+import { checkWrittenUser, newUser, recordUser, userInput } from "./users.js";
+
+/** How many users a crowd holds at depth 1; --explore-depth multiplies it. */
+export const crowdUsers = { min: 20, max: 50 };
+
+export class Crowd extends Step {
+  constructor(
+    readonly seed: number,
+    readonly depth: number,
+  ) {
+    super();
+  }
+
+  async run(m: Model, p: Probe): Promise<void> {
+    const s = rng(this.seed + 1);
+    const size = int(crowdUsers.min * this.depth, crowdUsers.max * this.depth)(s);
+    const taken = new Set<string>();
+    const inputs = Array.from({ length: size }, (_, i) => {
+      let email = saltEmail(m, emailAddress(s));
+      if (taken.has(email) || m.isEmailTaken(email)) email = `${i}.${email}`;
+      taken.add(email);
+      return { label: m.label("user"), input: userInput(m, newUser(s), email) };
+    });
+    const creates: TraceCall[] = inputs.map(({ label, input }) => ({
+      method: "createUser",
+      args: [input],
+      assign: label,
+    }));
+    const created = await p.race(creates);
+    const users: UserRecord[] = [];
+    created.forEach((outcome, i) => {
+      const call = creates[i]!;
+      const row = p.valueOf(outcome, call, "a first sign-in would error");
+      if (row == null)
+        p.fail("createUser returned nothing; the service signs in the user it returns", call, "the user", row);
+      const { label, input } = inputs[i]!;
+      const { email, emailVerified, name, image } = input;
+      const { id, clash } = checkWrittenUser(p, m, call, row, { email, emailVerified, name, image });
+      if (clash?.live) p.fail(`createUser returned the id of ${clash.label} for a new user`, call, "a new id", id);
+      users.push(recordUser(m, p, label, id, input));
+    });
+
+    // What each user owns, made together; recorded in the model once the adapter has answered.
+    const calls: TraceCall[] = [];
+    const records: Array<() => void> = [];
+    const providers = [providerBase(s), providerBase(s), providerBase(s)].map((base) => `${base}-${m.salt}`);
+    for (const user of users) {
+      for (let n = int(0, 3)(s); n > 0 && p.can("createSession"); n--) {
+        const session: SessionRecord = {
+          label: m.label("session"),
+          sessionToken: `${base64url(16, 43)(s)}${m.salt}${calls.length}`,
+          user,
+          expires: expiry(m, expirySeconds(s)),
+          live: true,
+        };
+        calls.push({
+          method: "createSession",
+          args: [{ sessionToken: session.sessionToken, userId: userRef(user), expires: session.expires }],
+        });
+        records.push(() => {
+          m.sessions.push(session);
+          p.created.sessions.push(session.sessionToken);
+        });
+      }
+      // Several accounts, sometimes two at one provider (a work and a personal account).
+      for (let n = int(0, 3)(s); n > 0 && p.can("linkAccount"); n--) {
+        const provider = providers[int(0, providers.length - 1)(s)]!;
+        const providerAccountId = `${int(1, 10 ** 9)(s)}${calls.length}`;
+        const fields = {
+          type: "oauth",
+          provider,
+          providerAccountId,
+          access_token: opaqueToken(s),
+          id_token: opaqueToken(s),
+          token_type: "bearer",
+        };
+        const account: AccountRecord = {
+          label: m.label("account"),
+          user,
+          provider,
+          providerAccountId,
+          fields,
+          live: true,
+        };
+        calls.push({ method: "linkAccount", args: [{ userId: userRef(user), ...fields }] });
+        records.push(() => {
+          m.accounts.push(account);
+          p.created.accounts.push({ provider, providerAccountId });
+        });
+      }
+      // Several pending sign-in links for one address: the user asked twice.
+      for (let n = int(0, 3)(s); n > 0 && p.can("createVerificationToken"); n--) {
+        const token: TokenRecord = {
+          label: m.label("token"),
+          identifier: user.email,
+          token: `${base64url(32, 64)(s)}${m.salt}${calls.length}`,
+          expires: expiry(m, expirySeconds(s)),
+          live: true,
+        };
+        calls.push({
+          method: "createVerificationToken",
+          args: [{ identifier: token.identifier, token: token.token, expires: token.expires }],
+        });
+        records.push(() => {
+          m.tokens.push(token);
+          p.created.tokens.push({ identifier: token.identifier, token: token.token });
+        });
+      }
+    }
+    const owned = await p.race(calls);
+    owned.forEach((outcome, i) => {
+      records[i]!();
+      p.valueOf(outcome, calls[i]!, "a sign-in would error");
+    });
+    m.crowd = {
+      users: users.length,
+      accounts: calls.filter((c) => c.method === "linkAccount").length,
+      sessions: calls.filter((c) => c.method === "createSession").length,
+      tokens: calls.filter((c) => c.method === "createVerificationToken").length,
+    };
+    await sweep(p, m, users);
+  }
+
+  toString(): string {
+    return `crowd(${this.seed}, depth ${this.depth})`;
+  }
+}
