@@ -52,6 +52,7 @@ export const verifyAdapterOptions = z.object({
   teardownTimeout: wholeNumber(1, 3_600_000).default(10_000),
   strict: z.boolean().default(false),
   explore: z.string().optional(),
+  exploreDepth: wholeNumber(1, 10).default(1),
   explorePath: z
     .string()
     .regex(/^[\w:@.-]+$/, "a replay path as a failure printed it")
@@ -74,6 +75,7 @@ const allowed: Record<string, string> = {
   setupTimeout: "a whole number of milliseconds, at least 1",
   teardownTimeout: "a whole number of milliseconds, at least 1",
   concurrency: "a whole number from 1 to 64",
+  exploreDepth: "a whole number from 1 to 10",
   seed: `a whole number from 0 to ${2 ** 31 - 1}`,
 };
 
@@ -140,7 +142,8 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
     return ExitCode.ok;
   }
   const outputs = planOutputs(options.reporter, options.outputFile, io.cwd);
-  const explore = parseExploreBudget(options.explore);
+  const budget = parseExploreBudget(options.explore);
+  const explore = budget && { ...budget, depth: options.exploreDepth };
   // The selection is checked before the module loads: a typo in --only costs nothing.
   const selection = await selectRun(allCases, options.only, options.skip, explore ? [explorePart] : []);
   const opened = await openWorker(
@@ -213,6 +216,10 @@ export function configure(command: Command, setExitCode: (code: number) => void,
       "--explore <n|time>",
       `random operation sequences checked against a model of the contract: a number of sequences (200) or a time (30s); 0 turns it off (default: ${defaultExploreBudget.runs} sequences, at most ${defaultExploreBudget.timeLimitMs / 1000} s)`,
     )
+    .option(
+      "--explore-depth <n>",
+      "how large and how frequent the crowds of records some sequences start from are: 1 (default, 40-90 users) to 10",
+    )
     .option("--explore-path <path>", "replay one exploration sequence (printed with its failure, beside --seed)")
     .option("--concurrency <n>", "cases to run in parallel", "1")
     .option("--seed <n>", "seed for the generated data (the report prints the one it used)")
@@ -241,6 +248,7 @@ Examples:
   $ create-auth verify-adapter ./adapter.ts --reporter pretty --reporter junit --output-file junit=reports/adapter.xml
   $ create-auth verify-adapter ./adapter.ts --reporter github   # annotations in GitHub Actions
   $ create-auth verify-adapter ./adapter.ts --explore 2m     # a longer exploration, e.g. nightly
+  $ create-auth verify-adapter ./adapter.ts --explore 200 --explore-depth 4   # hundreds of users per crowd
   $ create-auth verify-adapter --list
 
 Exit codes: 0 the whole run finished and passed, 1 contract failures (or the run stopped), 2 usage or loading error.`,

@@ -10,7 +10,7 @@ import type { Leftovers } from "./cleanup.js";
 import type { ExploreFailure } from "./explore/run.js";
 
 /** Sequences to run, or a time to run them for; exploration is off when null. */
-export type ExploreBudget = { runs?: number; timeLimitMs?: number } | null;
+export type ExploreBudget = { runs?: number; timeLimitMs?: number; depth?: number } | null;
 
 /**
  * The default: enough sequences to catch what no case names, few enough that
@@ -68,6 +68,7 @@ export async function runExploration(job: ExplorationJob): Promise<ExplorationRe
     seed: job.seed,
     runs: job.budget.runs,
     timeLimitMs: job.budget.timeLimitMs,
+    depth: job.budget.depth,
     callTimeoutMs: job.callTimeoutMs,
     hung: job.hung,
     strict: job.strict,

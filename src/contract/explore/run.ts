@@ -176,10 +176,11 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
 
   // A replay path is "batch:fast-check path@commands path" (the last part tells fast-check which commands ran).
   const [replayRun, replayCommands] = options.replayPath?.split("@") ?? [];
-  // About one sequence in eight starts from a crowd (one in four at depth 2…); shrinking drops it when it is not needed.
+  // About one sequence in thirteen starts from a crowd (two in fourteen at depth 2…), so a default run of
+  // 40 has about three; shrinking drops the crowd when the failure does not need it.
   const depth = options.depth ?? 1;
   const crowds = usable.has("createUser")
-    ? fc.oneof({ arbitrary: fc.constant(null), weight: 8 }, { arbitrary: fc.nat(), weight: depth })
+    ? fc.oneof({ arbitrary: fc.constant(null), weight: 12 }, { arbitrary: fc.nat(), weight: depth })
     : fc.constant(null);
   const property = fc.asyncProperty(
     fc.commands(arbitraries, { maxCommands: options.maxSteps ?? 30, size: "max", replayPath: replayCommands }),
@@ -245,7 +246,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   }
   if (failedAt === undefined) return result();
 
-  const replay = `--seed ${options.seed} --explore-path ${failedAt}`;
+  const replay = `--seed ${options.seed}${depth === 1 ? "" : ` --explore-depth ${depth}`} --explore-path ${failedAt}`;
   if (!smallest) {
     return result({
       ok: false,

@@ -7,6 +7,7 @@
  * lookup that leaves them in place, so only the use commands check them.
  */
 import { adapterAuthenticatorSchema } from "../../schemas/adapter-models.js";
+import { collationKey } from "./collation.js";
 import {
   expectAccount,
   expectAuthenticator,
@@ -188,6 +189,17 @@ export async function sweep(p: Probe, m: Model, focus?: UserRecord[]): Promise<v
     looks.push(() => lookAuthenticatorList(p, m, user.id, user));
   }
   for (const email of emails) looks.push(() => lookEmail(p, m, email));
+  // The last sweep also asks for each address with a pattern character in place of its first one:
+  // a store that pastes the value into LIKE, a regular expression or a glob finds the user.
+  if (!mine) {
+    // A store that folds emails would rightly match a pattern that folds to another address: not asked.
+    const folded = m.folding.has("email") ? new Set([...emails].map(collationKey)) : undefined;
+    for (const [i, email] of [...emails].entries()) {
+      const pattern = `${"_%"[i % 2]}${[...email].slice(1).join("")}`;
+      if (emails.has(pattern) || folded?.has(collationKey(pattern))) continue;
+      looks.push(() => lookEmail(p, m, pattern));
+    }
+  }
   const ids = mine ? new Set(m.accounts.filter((a) => mine.has(a.user)).map((a) => a.providerAccountId)) : undefined;
   const keys = new Set<string>();
   for (const a of m.accounts) {

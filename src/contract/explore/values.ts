@@ -105,7 +105,7 @@ const syntaxText =
   };
 
 /** A value used as (part of) a lookup key. */
-export const keyText = (max = 120) => oneof([8, sized(max)], [1, syntaxText(max)]);
+export const keyText = (max = 120) => sized(max);
 
 /** Text over a fixed alphabet (digits, hex, base64url). */
 const over =
@@ -152,6 +152,7 @@ function encodedWithin(text: string, max: number): string {
 /** The local part of an email: Unicode (internationalised mail), dots, plus tags, digits only. */
 export const emailLocal: Gen<string> = oneof(
   [6, map(keyText(60), (v) => v.replace(/[@\s]/g, "_"))],
+  [1, map(syntaxText(60), (v) => v.replace(/[@\s]/g, "_"))],
   [2, (s) => `${keyText(12)(s)}+${keyText(12)(s)}`.replace(/[@\s]/g, ".")],
   [1, digits(20)],
 );
@@ -193,12 +194,10 @@ export const providerAccountIdBase: Gen<string> = oneof(
 const jwt = (min: number, max: number): Gen<string> =>
   map(tuple(base64url(20, 60), base64url(min, max), base64url(43, 86)), (parts) => parts.join("."));
 
-export const opaqueToken: Gen<string> = oneof(
-  [3, uuid],
-  [2, base64url(1, 64)],
-  [1, keyText(100)],
-  [1, jwt(1800, 4000)],
-);
+export const opaqueToken: Gen<string> = oneof([3, uuid], [2, base64url(1, 64)], [1, keyText(100)]);
+
+/** An OAuth access, refresh or id token: opaque and short, or a JWT of up to 4 KB (TEXT columns hold them). */
+export const oauthToken: Gen<string> = oneof([6, opaqueToken], [1, jwt(1800, 3900)]);
 
 /** Verification tokens are stored hashed (hex) but a custom hash may yield anything. */
 export const verificationTokenBase: Gen<string> = oneof([3, hex(64)], [1, keyText(64)]);

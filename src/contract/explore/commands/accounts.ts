@@ -11,6 +11,7 @@ import {
   int,
   keyText,
   nat,
+  oauthToken,
   oneof,
   opaqueToken,
   partial,
@@ -25,9 +26,9 @@ import { brief, command, Step } from "./step.js";
 const accountTypes = ["oauth", "oidc", "email", "webauthn"] as const;
 
 const tokenFields: Gen<Record<string, string | number>> = partial({
-  access_token: opaqueToken,
-  refresh_token: opaqueToken,
-  id_token: opaqueToken,
+  access_token: oauthToken,
+  refresh_token: oauthToken,
+  id_token: oauthToken,
   scope: oneof([1, constantFrom("openid email profile", "read:user user:email", "email")], [1, keyText(40)]),
   expires_at: int(0, 400 * 24 * 3600),
   token_type: constantFrom("bearer", "dpop", "mac"),

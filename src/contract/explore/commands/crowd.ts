@@ -1,6 +1,6 @@
 /**
  * A crowd: the store as a live service holds it, made at the start of a
- * sequence. Dozens of users (hundreds with --explore-depth), each with
+ * sequence. 40 to 90 users (hundreds with --explore-depth), each with
  * several sessions, several accounts (two at one provider now and then)
  * and several pending sign-in links for their address, all made at once as
  * a busy service makes them. Faults that need many records to show (a
@@ -12,13 +12,13 @@ import type { AccountRecord, Model, SessionRecord, TokenRecord, UserRecord } fro
 import type { Probe } from "../probe.js";
 import { sweep, userRef } from "../sweep.js";
 import type { TraceCall } from "../trace.js";
-import { base64url, emailAddress, expirySeconds, int, opaqueToken, providerBase, rng } from "../values.js";
-import { expiry, saltEmail } from "./sources.js";
+import { base64url, emailAddress, expirySeconds, int, oauthToken, providerBase, rng } from "../values.js";
+import { expiry, resolve, type Source, saltEmail } from "./sources.js";
 import { Step } from "./step.js";
 import { checkWrittenUser, newUser, recordUser, userInput } from "./users.js";
 
 /** How many users a crowd holds at depth 1; --explore-depth multiplies it. */
-export const crowdUsers = { min: 20, max: 50 };
+export const crowdUsers = { min: 40, max: 90 };
 
 export class Crowd extends Step {
   constructor(
@@ -31,10 +31,17 @@ export class Crowd extends Step {
   async run(m: Model, p: Probe): Promise<void> {
     const s = rng(this.seed + 1);
     const size = int(crowdUsers.min * this.depth, crowdUsers.max * this.depth)(s);
+    // Fresh addresses, salted and distinct (under the store's collation too, when it folds them).
     const taken = new Set<string>();
-    const inputs = Array.from({ length: size }, (_, i) => {
-      let email = saltEmail(m, emailAddress(s));
-      if (taken.has(email) || m.isEmailTaken(email)) email = `${i}.${email}`;
+    const inputs = Array.from({ length: size }, () => {
+      const base: Source = { mode: "fresh", base: emailAddress(s), of: 0, v: { kind: "case", at: 0 } };
+      const email = resolve(
+        base,
+        [],
+        (b) => saltEmail(m, b),
+        (e) => taken.has(e) || m.isEmailTaken(e),
+        m.keys("email"),
+      );
       taken.add(email);
       return { label: m.label("user"), input: userInput(m, newUser(s), email) };
     });
@@ -87,8 +94,8 @@ export class Crowd extends Step {
           type: "oauth",
           provider,
           providerAccountId,
-          access_token: opaqueToken(s),
-          id_token: opaqueToken(s),
+          access_token: oauthToken(s),
+          id_token: oauthToken(s),
           token_type: "bearer",
         };
         const account: AccountRecord = {
