@@ -15,6 +15,7 @@ import type { TraceCall } from "../trace.js";
 import { base64url, emailAddress, expirySeconds, int, oauthToken, providerBase, rng } from "../values.js";
 import { expiry, resolve, type Source, saltEmail } from "./sources.js";
 import { Step } from "./step.js";
+import { checkUse } from "./tokens.js";
 import { checkWrittenUser, newUser, recordUser, userInput } from "./users.js";
 
 /** How many users a crowd holds at depth 1; --explore-depth multiplies it. */
@@ -136,6 +137,22 @@ export class Crowd extends Step {
       records[i]!();
       p.valueOf(outcome, calls[i]!, "a sign-in would error");
     });
+    // Some of them click the first of their links, as people do: the other links must stay usable.
+    if (p.can("useVerificationToken")) {
+      const firsts = users
+        .map((user) => m.tokens.find((t) => t.live && t.identifier === user.email))
+        .filter((t): t is TokenRecord => t !== undefined && int(0, 1)(s) === 1);
+      const uses: TraceCall[] = firsts.map((t) => ({
+        method: "useVerificationToken",
+        args: [{ identifier: t.identifier, token: t.token }],
+      }));
+      const used = await p.race(uses);
+      used.forEach((outcome, i) => {
+        const key = { identifier: firsts[i]!.identifier, token: firsts[i]!.token };
+        const row = p.valueOf(outcome, uses[i]!, "an email sign-in would error");
+        if (checkUse(p, m, uses[i]!, row, key)) firsts[i]!.live = false;
+      });
+    }
     m.crowd = {
       users: users.length,
       accounts: calls.filter((c) => c.method === "linkAccount").length,
