@@ -218,7 +218,7 @@ export function configure(command: Command, setExitCode: (code: number) => void,
     )
     .option(
       "--explore-depth <n>",
-      "how large and how frequent the crowds of records some sequences start from are: 1 (default, 40-90 users) to 10",
+      "how large and how frequent the crowds of records some sequences start from are: 1 (default: one crowd of 60-90 users after the sequences) to 10",
     )
     .option("--explore-path <path>", "replay one exploration sequence (printed with its failure, beside --seed)")
     .option("--concurrency <n>", "cases to run in parallel", "1")

@@ -13,7 +13,7 @@ import type { AdapterMethod, AnyAdapter } from "./adapter.js";
 import { AdapterGone } from "./calls.js";
 import { channelFd, type ThrownOnWire, type WorkerMessage, type WorkerPhase, type WorkerRequest } from "./protocol.js";
 import { takeWorker } from "./spawn-worker.js";
-import { encodeFrame, FrameReader } from "./wire.js";
+import { FrameReader, FrameWriter } from "./wire.js";
 
 export interface Limits {
   /** Import, setup() and the factory together. */
@@ -75,9 +75,13 @@ export function openWorker(
   io: { env: NodeJS.ProcessEnv; err: NodeJS.WritableStream },
 ): Promise<OpenOutcome> {
   const child = takeWorker(io.env, job.cwd);
-  const send = (request: WorkerRequest) => {
-    if (child.stdin!.writable) child.stdin!.write(encodeFrame(request));
-  };
+  const requests = new FrameWriter(
+    (bytes) => {
+      if (child.stdin!.writable) child.stdin!.write(bytes);
+    },
+    (flush) => queueMicrotask(flush),
+  );
+  const send = (request: WorkerRequest) => requests.send(request);
   child.stdin!.on("error", () => undefined); // a worker that died mid-write: its close says why
   send(job);
   // The module's own output goes to stderr, so stdout stays the report.

@@ -28,6 +28,36 @@ export function encodeFrame(value: unknown): Buffer {
   return frame;
 }
 
+/**
+ * Frames sent in one turn of the event loop leave in one write: a sweep's
+ * lookups, or the answers to them, cost one system call, not hundreds.
+ */
+export class FrameWriter {
+  private frames: Buffer[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly write: (bytes: Buffer) => void,
+    private readonly defer: (flush: () => void) => void,
+  ) {}
+
+  send(value: unknown): void {
+    this.frames.push(encodeFrame(value));
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.defer(() => this.flush());
+  }
+
+  /** Writes what is waiting now (also from an exit handler, where nothing deferred would run). */
+  flush(): void {
+    this.scheduled = false;
+    if (this.frames.length === 0) return;
+    const bytes = this.frames.length === 1 ? this.frames[0]! : concat(this.frames);
+    this.frames = [];
+    this.write(bytes);
+  }
+}
+
 export class FrameError extends Error {}
 
 /** Collects chunks and hands out whole frames; a malformed one is a FrameError. */

@@ -14,7 +14,7 @@ import { describeThrown, LoadError } from "../lib/errors.js";
 import { type AdapterMethod, type AnyAdapter, presentMethods } from "./adapter.js";
 import { loadAdapterModule } from "./loader.js";
 import { channelFd, type ThrownOnWire, type WorkerMessage, type WorkerRequest } from "./protocol.js";
-import { cloneable, encodeFrame, FrameReader } from "./wire.js";
+import { cloneable, FrameReader, FrameWriter } from "./wire.js";
 
 const apply = Reflect.apply;
 const { then } = Promise.prototype;
@@ -29,15 +29,9 @@ const errorName = (error: Error) => {
 };
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const wait = Atomics.wait;
+const later = queueMicrotask;
 
-function send(message: WorkerMessage): void {
-  let bytes: Buffer;
-  try {
-    bytes = encodeFrame(message);
-  } catch {
-    // A result V8 cannot clone (a function inside, a host object): send what a JSON round trip would keep.
-    bytes = encodeFrame(message.type === "returned" ? { ...message, value: cloneable(message.value) } : message);
-  }
+function writeAll(bytes: Buffer): void {
   for (let offset = 0; offset < bytes.length; ) {
     try {
       offset += writeSync(channelFd, bytes, offset);
@@ -47,6 +41,23 @@ function send(message: WorkerMessage): void {
       wait(pause, 0, 0, 2);
     }
   }
+}
+
+const channel = new FrameWriter(writeAll, (flush) => later(flush));
+
+function send(message: WorkerMessage): void {
+  try {
+    channel.send(message);
+  } catch {
+    // A result V8 cannot clone (a function inside, a host object): send what a JSON round trip would keep.
+    channel.send(message.type === "returned" ? { ...message, value: cloneable(message.value) } : message);
+  }
+}
+
+/** For what must arrive before this process ends: no deferred write would run. */
+function sendNow(message: WorkerMessage): void {
+  send(message);
+  channel.flush();
 }
 
 function onTheWire(thrown: unknown): ThrownOnWire {
@@ -74,7 +85,7 @@ function watchTheExit(): void {
     crash = describeThrown(error);
   });
   process.on("exit", (code) => {
-    if (!finished) send({ type: "exit", code, calledExit, crash });
+    if (!finished) sendNow({ type: "exit", code, calledExit, crash });
   });
 }
 
@@ -118,7 +129,7 @@ async function load(
     const message = error instanceof LoadError ? error.message : describeThrown(error);
     // teardown() still runs (it may close a pool or drop a schema); its own failure must not hide this one.
     if (phase !== "import") await loaded?.close().catch(() => undefined);
-    send({ type: "load-error", message, hint: error instanceof LoadError ? error.hint : undefined });
+    sendNow({ type: "load-error", message, hint: error instanceof LoadError ? error.hint : undefined });
     finished = true;
     return undefined;
   }
@@ -132,7 +143,7 @@ async function tearDown(loaded: Loaded): Promise<void> {
   } catch (error) {
     send({ type: "teardown-error", message: isError(error) ? error.message : describeThrown(error) });
   }
-  send({ type: "done" });
+  sendNow({ type: "done" });
   finished = true;
   // The supervisor ends this process now, whatever the module left open.
 }

@@ -176,12 +176,13 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
 
   // A replay path is "batch:fast-check path@commands path" (the last part tells fast-check which commands ran).
   const [replayRun, replayCommands] = options.replayPath?.split("@") ?? [];
-  // About one sequence in thirteen starts from a crowd (two in fourteen at depth 2…), so a default run of
-  // 40 has about three; shrinking drops the crowd when the failure does not need it.
+  // Every run ends with crowd checks (below); from depth 2, some sequences also start from a crowd
+  // (one in seven at depth 2, more deeper), and shrinking drops it when the failure does not need it.
   const depth = options.depth ?? 1;
-  const crowds = usable.has("createUser")
-    ? fc.oneof({ arbitrary: fc.constant(null), weight: 12 }, { arbitrary: fc.nat(), weight: depth })
-    : fc.constant(null);
+  const crowds =
+    usable.has("createUser") && depth > 1
+      ? fc.oneof({ arbitrary: fc.constant(null), weight: 6 }, { arbitrary: fc.nat(), weight: depth - 1 })
+      : fc.constant(null);
   const property = fc.asyncProperty(
     fc.commands(arbitraries, { maxCommands: options.maxSteps ?? 30, size: "max", replayPath: replayCommands }),
     crowds,
@@ -226,7 +227,32 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     const commands = String(details.counterexample?.[0] ?? "").match(/replayPath="([^"]*)"/)?.[1];
     return `${batch}:${details.counterexamplePath ?? ""}${commands ? `@${commands}` : ""}`;
   };
-  if (replayRun) {
+  /**
+   * A crowd on its own, then a sweep of everything: as many as the depth, after the sequences, with
+   * seeds from the run's, so every run looks at a store of real size whatever fast-check drew.
+   */
+  const crowdCheck = async (k: number): Promise<boolean> => {
+    attempt++;
+    const model = new Model(Math.floor(Date.now() / 1000) * 1000, saltFrom(`${options.nonce}:crowd${k}`), folding);
+    const probe = new Probe(options.adapter, { ...probeOptions, strict: options.strict ?? false });
+    try {
+      await new Crowd(batchSeed(options.seed, 1000 + k), depth).run(model, probe);
+      await sweep(probe, model);
+      return true;
+    } catch (error) {
+      if (error instanceof Divergence) smallest = { divergence: error, trace: probe.trace.slice() };
+      else internal ??= error;
+      return false;
+    } finally {
+      steps += probe.trace.length;
+      calls += probe.calls;
+      await cleanUp(probe, model, usable, hung, options.callTimeoutMs, leftovers);
+    }
+  };
+
+  if (replayRun?.startsWith("crowd:")) {
+    if (!(await crowdCheck(Number(replayRun.slice("crowd:".length))))) failedAt = replayRun;
+  } else if (replayRun) {
     const [batch, ...path] = replayRun.split(":");
     const details = await fc.check(property, { seed: batchSeed(options.seed, Number(batch)), path: path.join(":") });
     if (details.failed) failedAt = where(batch!, details);
@@ -243,6 +269,9 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
         break;
       }
     }
+    const crowdsToCheck = usable.has("createUser") ? depth : 0;
+    for (let k = 0; k < crowdsToCheck && failedAt === undefined && elapsed() < timeLimit; k++)
+      if (!(await crowdCheck(k))) failedAt = `crowd:${k}`;
   }
   if (failedAt === undefined) return result();
 
