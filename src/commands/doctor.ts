@@ -38,8 +38,7 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
     import("../doctor/finding.js"),
     import("../doctor/report.js"),
   ]);
-  const gather = () =>
-    gatherFacts({ root, config: options.config, envFiles: options.env, environment: io.env });
+  const gather = () => gatherFacts({ root, config: options.config, envFiles: options.env, environment: io.env });
   let facts = await gather();
   let fixed: string[] | undefined;
   if (options.fix) {
@@ -58,7 +57,9 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
     });
     facts = await gather();
   }
-  const progress = showsProgress(io.err as { isTTY?: boolean }, io.env) ? (line: string) => io.err.write(`${line}\n`) : () => {};
+  const progress = showsProgress(io.err as { isTTY?: boolean }, io.env)
+    ? (line: string) => io.err.write(`${line}\n`)
+    : () => {};
   const findings = [...runChecks(facts), ...(await checkDatabase(facts, progress))];
   if (options.online) {
     const { checkIssuers } = await import("../doctor/online.js");
@@ -74,11 +75,15 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
   };
   // The last line of defence: whatever a message quotes, no secret value is printed.
   const secrets = new Set<string>();
-  for (const name of secretNames(facts)) for (const file of facts.envFiles) if (file.values[name]) secrets.add(file.values[name]!);
+  for (const name of secretNames(facts))
+    for (const file of facts.envFiles) if (file.values[name]) secrets.add(file.values[name]!);
   for (const name of secretNames(facts)) if (facts.env[name]?.value) secrets.add(facts.env[name]!.value);
   const text = options.json
     ? report.renderJson(result)
-    : report.renderText({ ...result, project: { ...result.project, framework: frameworkCatalog[facts.framework].title } }, shouldColor(io.out as { isTTY?: boolean }, io.env));
+    : report.renderText(
+        { ...result, project: { ...result.project, framework: frameworkCatalog[facts.framework].title } },
+        shouldColor(io.out as { isTTY?: boolean }, io.env),
+      );
   io.out.write(report.hideSecrets(text, secrets));
   return result.summary.errors > 0 ? ExitCode.failed : ExitCode.ok;
 }
@@ -86,9 +91,15 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
   command
     .option("--dir <path>", "the project (default: the current folder)")
-    .option("--config <path>", "the auth config (default: auth.ts, src/auth.ts, src/lib/server/auth.ts... as init places it)")
+    .option(
+      "--config <path>",
+      "the auth config (default: auth.ts, src/auth.ts, src/lib/server/auth.ts... as init places it)",
+    )
     .option("--json", "print the findings as JSON (the shape is in the README)")
-    .option("--fix", "apply the safe fixes: a fresh AUTH_SECRET, AUTH_TRUST_HOST, v4 names renamed, ignore rules, file modes")
+    .option(
+      "--fix",
+      "apply the safe fixes: a fresh AUTH_SECRET, AUTH_TRUST_HOST, v4 names renamed, ignore rules, file modes",
+    )
     .option("--online", "also fetch each OIDC issuer's discovery document and compare its issuer")
     .option(
       "--env <file>",

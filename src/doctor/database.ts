@@ -12,15 +12,39 @@ import { hideUrlCredentials } from "../lib/redact.js";
 import { envValue, type ProjectFacts } from "./facts.js";
 import { defineCheck, type Finding } from "./finding.js";
 
-const urlMissing = defineCheck("db.url-missing", "error", "The variable holding the database connection (DATABASE_URL) is not set.");
-const unreachable = defineCheck("db.unreachable", "error", "The database server does not answer (down, wrong host or port).");
+const urlMissing = defineCheck(
+  "db.url-missing",
+  "error",
+  "The variable holding the database connection (DATABASE_URL) is not set.",
+);
+const unreachable = defineCheck(
+  "db.unreachable",
+  "error",
+  "The database server does not answer (down, wrong host or port).",
+);
 const authFailed = defineCheck("db.auth-failed", "error", "The database refused the user name or password.");
-const databaseMissing = defineCheck("db.database-missing", "error", "The database named in the connection does not exist.");
+const databaseMissing = defineCheck(
+  "db.database-missing",
+  "error",
+  "The database named in the connection does not exist.",
+);
 const tableMissing = defineCheck("db.table-missing", "error", "A table the auth schema needs is missing.");
 const columnMissing = defineCheck("db.column-missing", "error", "A column the auth schema needs is missing.");
-const driverMissing = defineCheck("db.driver-missing", "warning", "The database driver is not installed, so the database was not checked.");
+const driverMissing = defineCheck(
+  "db.driver-missing",
+  "warning",
+  "The database driver is not installed, so the database was not checked.",
+);
 
-export const databaseChecks = [urlMissing, unreachable, authFailed, databaseMissing, tableMissing, columnMissing, driverMissing];
+export const databaseChecks = [
+  urlMissing,
+  unreachable,
+  authFailed,
+  databaseMissing,
+  tableMissing,
+  columnMissing,
+  driverMissing,
+];
 
 /** How long a connection may take before the server counts as unreachable. */
 export const connectTimeoutMs = 3_000;
@@ -51,9 +75,21 @@ function describeTarget(url: string): string {
 }
 
 async function readPostgres(driver: unknown, url: string): Promise<Columns> {
-  type Pg = { Client: new (o: object) => { connect(): Promise<void>; query(sql: string): Promise<{ rows: { t: string; c: string }[] }>; end(): Promise<void> } };
+  type Pg = {
+    Client: new (
+      o: object,
+    ) => {
+      connect(): Promise<void>;
+      query(sql: string): Promise<{ rows: { t: string; c: string }[] }>;
+      end(): Promise<void>;
+    };
+  };
   const pg = ((driver as { default?: Pg }).default ?? driver) as Pg;
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, query_timeout: connectTimeoutMs });
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: connectTimeoutMs,
+    query_timeout: connectTimeoutMs,
+  });
   try {
     await client.connect();
     const { rows } = await client.query(
@@ -66,7 +102,11 @@ async function readPostgres(driver: unknown, url: string): Promise<Columns> {
 }
 
 async function readMysql(driver: unknown, url: string): Promise<Columns> {
-  type Mysql = { createConnection(o: object): Promise<{ query(sql: string): Promise<[{ t: string; c: string }[], unknown]>; end(): Promise<void> }> };
+  type Mysql = {
+    createConnection(
+      o: object,
+    ): Promise<{ query(sql: string): Promise<[{ t: string; c: string }[], unknown]>; end(): Promise<void> }>;
+  };
   const connection = await (driver as Mysql).createConnection({ uri: url, connectTimeout: connectTimeoutMs });
   try {
     const [rows] = await connection.query(
@@ -79,11 +119,18 @@ async function readMysql(driver: unknown, url: string): Promise<Columns> {
 }
 
 function readSqlite(driver: unknown, path: string): Columns {
-  type Sqlite = new (p: string, o: object) => { prepare(sql: string): { all(...a: unknown[]): { t: string; c: string }[] }; close(): void };
+  type Sqlite = new (
+    p: string,
+    o: object,
+  ) => { prepare(sql: string): { all(...a: unknown[]): { t: string; c: string }[] }; close(): void };
   const db = new (driver as Sqlite)(path, { readonly: true, fileMustExist: true });
   try {
     return group(
-      db.prepare("SELECT m.name AS t, p.name AS c FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'").all(),
+      db
+        .prepare(
+          "SELECT m.name AS t, p.name AS c FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'",
+        )
+        .all(),
     );
   } finally {
     db.close();
@@ -92,11 +139,22 @@ function readSqlite(driver: unknown, path: string): Columns {
 
 function group(rows: { t: string; c: string }[]): Columns {
   const out: Columns = {};
-  for (const { t, c } of rows) (out[t] ??= []).push(c);
+  for (const { t, c } of rows) {
+    out[t] ??= [];
+    out[t].push(c);
+  }
   return out;
 }
 
-const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "ECONNRESET", "EAI_AGAIN", "ENETUNREACH"]);
+const unreachableCodes = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ETIMEDOUT",
+  "ECONNRESET",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+]);
 
 function explain(error: unknown, server: string, target: string, variable: string, source: string): Finding {
   const e = error as { code?: string; errno?: number; message?: string; errors?: { code?: string }[] };
@@ -143,7 +201,9 @@ function compare(found: Columns, facts: ProjectFacts, where: string): Finding[] 
       );
       continue;
     }
-    const lacking = columns.filter((c) => !have.includes(c) && !have.map((h) => h.toLowerCase()).includes(c.toLowerCase()));
+    const lacking = columns.filter(
+      (c) => !have.includes(c) && !have.map((h) => h.toLowerCase()).includes(c.toLowerCase()),
+    );
     if (lacking.length)
       out.push(
         columnMissing.report(
@@ -201,7 +261,10 @@ export async function checkDatabase(facts: ProjectFacts, progress: (line: string
   const read = database.dialect === "postgres" ? readPostgres(driver, url) : readMysql(driver, url);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })), connectTimeoutMs + 2_000);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })),
+      connectTimeoutMs + 2_000,
+    );
   });
   try {
     const found = await Promise.race([read, deadline]);

@@ -50,5 +50,4 @@ export function defineCheck(id: string, severity: Severity, meaning: string) {
 const order: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 /** Errors first, then warnings, then advice; by id within each. */
-export const bySeverity = (a: Finding, b: Finding) =>
-  order[a.severity] - order[b.severity] || a.id.localeCompare(b.id);
+export const bySeverity = (a: Finding, b: Finding) => order[a.severity] - order[b.severity] || a.id.localeCompare(b.id);

@@ -57,11 +57,27 @@ export function planFixes(facts: ProjectFacts, findings: Finding[]): FixPlan {
   if ((ids.has("secret.missing") || ids.has("secret.short")) && !fromEnvironment && !facts.config.literalSecret) {
     const name = secret.value === undefined ? (facts.config.secretVariable ?? "AUTH_SECRET") : secret.name;
     const value = randomBytes(32).toString("base64");
-    texts.set(".env.local", setEnvValue(textOf(".env.local"), name, value, "Signs and encrypts cookies and tokens (a secret: never commit it)"));
+    texts.set(
+      ".env.local",
+      setEnvValue(
+        textOf(".env.local"),
+        name,
+        value,
+        "Signs and encrypts cookies and tokens (a secret: never commit it)",
+      ),
+    );
     done.push(`wrote a fresh ${name} (32 random bytes) to .env.local`);
   }
   if (ids.has("host.untrusted")) {
-    texts.set(".env.local", setEnvValue(textOf(".env.local"), "AUTH_TRUST_HOST", "true", "Trust the Host header behind your own server or proxy"));
+    texts.set(
+      ".env.local",
+      setEnvValue(
+        textOf(".env.local"),
+        "AUTH_TRUST_HOST",
+        "true",
+        "Trust the Host header behind your own server or proxy",
+      ),
+    );
     done.push("set AUTH_TRUST_HOST=true in .env.local");
   }
   if (ids.has("env.v4-name")) {

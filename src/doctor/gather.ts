@@ -47,7 +47,11 @@ export async function gatherFacts(options: GatherOptions): Promise<ProjectFacts>
   const configPath = findAuthConfig(root, options.config);
   const detected = detectFramework(root);
   const reader = new ModuleReader(root, detected.alias);
-  let pkg: { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; scripts?: Record<string, string> } = {};
+  let pkg: {
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+    scripts?: Record<string, string>;
+  } = {};
   try {
     pkg = JSON.parse(readIfExists(join(root, "package.json")) ?? "{}");
   } catch {

@@ -49,7 +49,8 @@ export class ModuleReader {
     let base: string;
     if (specifier.startsWith(".")) base = resolve(dirname(from), specifier);
     else if (specifier.startsWith("$lib/")) base = join(this.root, "src/lib", specifier.slice(5));
-    else if (specifier.startsWith("@/") && this.alias !== undefined) base = join(this.root, this.alias, specifier.slice(2));
+    else if (specifier.startsWith("@/") && this.alias !== undefined)
+      base = join(this.root, this.alias, specifier.slice(2));
     else if (specifier.startsWith("~/")) base = join(this.root, "src", specifier.slice(2));
     else return undefined;
     const bare = base.replace(/\.[cm]?js$/, "");
@@ -70,7 +71,7 @@ export class ModuleReader {
       }
       if (statement.type !== "ExportNamedDeclaration") continue;
       for (const decl of variablesOf(statement)?.declarations ?? []) {
-        if (decl.id.type === "Identifier" && decl.id.name === name && decl.init) return { module, node: decl.init };
+        if (declares(decl.id, name) && decl.init) return { module, node: decl.init };
       }
       const declaration = statement.declaration;
       if (declaration && "id" in declaration && declaration.id?.type === "Identifier" && declaration.id.name === name)
@@ -103,8 +104,8 @@ export class ModuleReader {
       if (!target) return undefined;
       return this.exported(target, binding.kind === "named" ? (binding.imported ?? name) : "default", depth + 1);
     }
-    const declarator = descendants(module.file.root.program, ofType("VariableDeclarator")).find(
-      (d) => d.id.type === "Identifier" && d.id.name === name,
+    const declarator = descendants(module.file.root.program, ofType("VariableDeclarator")).find((d) =>
+      declares(d.id, name),
     );
     if (declarator?.init) return { module, node: declarator.init };
     const declared = module.file.statements
@@ -148,6 +149,15 @@ export class ModuleReader {
   }
 }
 
+/** Whether a declarator's target binds `name`: `x`, or `{ x }` / `{ y: x }` (`export const { handlers, auth } = NextAuth(...)`). */
+function declares(target: Node, name: string): boolean {
+  if (target.type === "Identifier") return target.name === name;
+  if (target.type !== "ObjectPattern") return false;
+  return target.properties.some(
+    (p) => p.type === "ObjectProperty" && p.value.type === "Identifier" && p.value.name === name,
+  );
+}
+
 /** "pg" from "pg/lib/x", "@scope/name" from "@scope/name/sub"; "node:fs" stays. */
 export function packageName(specifier: string): string {
   const parts = specifier.split("/");
@@ -160,7 +170,11 @@ export function envReference(node: Node | null | undefined, module?: Module): st
   const value = unwrap(node);
   if (value.type === "LogicalExpression") return envReference(value.left, module);
   if (value.type === "MemberExpression") {
-    const key = value.computed ? stringValue(value.property) : value.property.type === "Identifier" ? value.property.name : undefined;
+    const key = value.computed
+      ? stringValue(value.property)
+      : value.property.type === "Identifier"
+        ? value.property.name
+        : undefined;
     const object = value.object;
     // process.env.X, import.meta.env.X, and SvelteKit's `env.X` from $env/dynamic/private.
     const isEnv =

@@ -36,7 +36,10 @@ export async function checkIssuers(facts: ProjectFacts, progress: (line: string)
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       document = (await response.json()) as { issuer?: unknown };
     } catch (error) {
-      const reason = error instanceof Error && error.name === "TimeoutError" ? "no answer in 5 s" : String((error as Error).message ?? error);
+      const reason =
+        error instanceof Error && error.name === "TimeoutError"
+          ? "no answer in 5 s"
+          : String((error as Error).message ?? error);
       found.push(
         unreachable.report(
           `The discovery document of provider "${provider.id}" (${url}) could not be read: ${reason}.`,

@@ -27,7 +27,8 @@ function asObject(found: Located | undefined, reader: ModuleReader, depth = 0): 
   if (node.type === "ObjectExpression") return { module: found.module, node };
   if (node.type === "Identifier") return asObject(reader.local(found.module, node.name), reader, depth + 1);
   if (node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression") {
-    const body = node.body.type === "BlockStatement" ? descendants(node.body, ofType("ReturnStatement"))[0]?.argument : node.body;
+    const body =
+      node.body.type === "BlockStatement" ? descendants(node.body, ofType("ReturnStatement"))[0]?.argument : node.body;
     return body ? asObject({ module: found.module, node: body }, reader, depth + 1) : undefined;
   }
   return undefined;
@@ -142,7 +143,8 @@ export function readConfig(path: string, reader: ModuleReader): ConfigFacts {
   const providers = options.get("providers");
   const list = providers && unwrap(providers.node);
   let elements: Located[] = [];
-  if (list?.type === "ArrayExpression") elements = list.elements.flatMap((e) => (e ? [{ module: providers!.module, node: e }] : []));
+  if (list?.type === "ArrayExpression")
+    elements = list.elements.flatMap((e) => (e ? [{ module: providers!.module, node: e }] : []));
   else if (list?.type === "Identifier") {
     const found = reader.local(providers!.module, list.name);
     const array = found && unwrap(found.node);

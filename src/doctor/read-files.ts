@@ -56,7 +56,9 @@ export function readGit(root: string): GitFacts {
     tracked: (names) => (names.length ? list(git(root, ["ls-files", "-z", "--", ...names]).stdout) : new Set()),
     // --no-index: the rules, even for a file that is tracked anyway.
     ignored: (names) =>
-      names.length ? list(git(root, ["check-ignore", "-z", "--no-index", "--", ...names]).stdout) : new Set(),
+      names.length
+        ? list(git(root, ["check-ignore", "-z", "--stdin", "--no-index"], names.map((n) => `${n}\0`).join("")).stdout)
+        : new Set(),
     filesHolding: (value) => [...list(git(root, ["grep", "-z", "-l", "-F", "-I", "-f", "-"], `${value}\n`).stdout)],
   };
 }
@@ -66,7 +68,8 @@ export function readEnvFiles(root: string, extra: string[], gitFacts: GitFacts):
   const names = new Set(readdirSync(root).filter((n) => isEnvFile(n) && statSync(join(root, n)).isFile()));
   for (const file of extra) {
     const path = resolve(root, file);
-    if (!existsSync(path) || !statSync(path).isFile()) throw new UsageError(`--env ${file}: no such file (looked for ${path}).`);
+    if (!existsSync(path) || !statSync(path).isFile())
+      throw new UsageError(`--env ${file}: no such file (looked for ${path}).`);
     names.add(relative(root, path));
   }
   const sorted = [...names].sort();

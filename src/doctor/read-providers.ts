@@ -39,12 +39,7 @@ function builtinOf(module: Module, name: string): BuiltinProvider | undefined {
   return match ? findBuiltin(match[1]!) : undefined;
 }
 
-function envFor(
-  builtin: BuiltinProvider,
-  id: string,
-  options: Node | undefined,
-  module: Module,
-): ProviderEnv[] {
+function envFor(builtin: BuiltinProvider, id: string, options: Node | undefined, module: Module): ProviderEnv[] {
   const roles: ProviderEnv["role"][] =
     builtin.type === "oauth" || builtin.type === "oidc"
       ? ["id", "secret", ...(builtin.issuerRequired || objectProperty(options, "issuer") ? (["issuer"] as const) : [])]

@@ -82,14 +82,20 @@ function expressMounts(root: string, reader: ModuleReader): WiringFacts["express
       const path = join(root, dir, name);
       if (!isFile(path)) continue;
       const module = reader.read(path);
-      if (!module || !module.file.text.includes("ExpressAuth")) continue;
+      if (!module?.file.text.includes("ExpressAuth")) continue;
       for (const call of descendants(module.file.root.program, ofType("CallExpression"))) {
         const callee = call.callee;
-        if (callee.type !== "MemberExpression" || callee.property.type !== "Identifier" || callee.property.name !== "use")
+        if (
+          callee.type !== "MemberExpression" ||
+          callee.property.type !== "Identifier" ||
+          callee.property.name !== "use"
+        )
           continue;
         const [first, second] = call.arguments;
         const mounted =
-          second?.type === "CallExpression" && second.callee.type === "Identifier" && second.callee.name === "ExpressAuth";
+          second?.type === "CallExpression" &&
+          second.callee.type === "Identifier" &&
+          second.callee.name === "ExpressAuth";
         const path = stringValue(first);
         if (mounted && path !== undefined) out.push({ file: posix.join(dir, name), path });
       }

@@ -3,9 +3,17 @@ import type { EnvFileFacts, ProjectFacts } from "../facts.js";
 import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
 import { secretNames } from "../gather.js";
 
-const notIgnored = defineCheck("files.env-not-ignored", "error", "An env file holding secrets (.env.local) is not git-ignored.");
+const notIgnored = defineCheck(
+  "files.env-not-ignored",
+  "error",
+  "An env file holding secrets (.env.local) is not git-ignored.",
+);
 const tracked = defineCheck("files.env-tracked", "error", "git tracks an env file holding secrets.");
-const mode = defineCheck("files.env-mode", "error", "An env file holding secrets is readable by other users (mode wider than 0600).");
+const mode = defineCheck(
+  "files.env-mode",
+  "error",
+  "An env file holding secrets is readable by other users (mode wider than 0600).",
+);
 
 /** Env files that hold a secret's value (or are .local files, which are for secrets by convention). */
 export function secretFiles(facts: ProjectFacts): EnvFileFacts[] {
@@ -14,7 +22,9 @@ export function secretFiles(facts: ProjectFacts): EnvFileFacts[] {
     (f) =>
       !f.template &&
       (/\.local$/.test(f.name) ||
-        Object.entries(f.values).some(([k, v]) => v !== "" && (names.has(k) || /SECRET|PASSWORD|DATABASE_URL/.test(k)))),
+        Object.entries(f.values).some(
+          ([k, v]) => v !== "" && (names.has(k) || /SECRET|PASSWORD|DATABASE_URL/.test(k)),
+        )),
   );
 }
 

@@ -34,7 +34,8 @@ export function ownServer(facts: ProjectFacts): string | undefined {
 function hostFindings(facts: ProjectFacts): Finding[] {
   const server = ownServer(facts);
   if (!server || facts.config.trustHost) return [];
-  const trusted = ["AUTH_TRUST_HOST", "VERCEL", "CF_PAGES"].some((n) => envValue(facts, n) !== undefined) || authUrl(facts);
+  const trusted =
+    ["AUTH_TRUST_HOST", "VERCEL", "CF_PAGES"].some((n) => envValue(facts, n) !== undefined) || authUrl(facts);
   if (trusted) return [];
   return [
     untrusted.report(

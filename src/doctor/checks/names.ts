@@ -29,7 +29,10 @@ export const v5Name = (name: string) => name.replace(/^NEXTAUTH_/, "AUTH_");
 
 /** v4 names in the env files and the environment that the config does not read by that name itself. */
 export function v4Names(facts: ProjectFacts): string[] {
-  const explicit = new Set([facts.config.secretVariable, ...facts.config.providers.flatMap((p) => p.env.map((e) => e.name))]);
+  const explicit = new Set([
+    facts.config.secretVariable,
+    ...facts.config.providers.flatMap((p) => p.env.map((e) => e.name)),
+  ]);
   return Object.keys(facts.env)
     .filter((n) => /^NEXTAUTH_[A-Z0-9_]+$/.test(n) && !explicit.has(n) && n !== "NEXTAUTH_URL_INTERNAL")
     .sort();

@@ -4,20 +4,36 @@ import { envValue, mountPath, type ProjectFacts, type ProviderFacts } from "../f
 import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
 import { authUrl } from "./names.js";
 
-const envMissing = defineCheck("provider.env-missing", "error", "A variable a provider needs (client id, secret, issuer, API key) is not set.");
-const literal = defineCheck("provider.literal-secret", "error", "A provider's client secret or API key is written in the code.");
-const callback = defineCheck("provider.callback-url", "info", "The exact callback URL to register at an OAuth/OIDC provider.");
+const envMissing = defineCheck(
+  "provider.env-missing",
+  "error",
+  "A variable a provider needs (client id, secret, issuer, API key) is not set.",
+);
+const literal = defineCheck(
+  "provider.literal-secret",
+  "error",
+  "A provider's client secret or API key is written in the code.",
+);
+const callback = defineCheck(
+  "provider.callback-url",
+  "info",
+  "The exact callback URL to register at an OAuth/OIDC provider.",
+);
 
 const what: Record<string, string> = { id: "client id", secret: "client secret", issuer: "issuer URL", key: "API key" };
 
 const docsOf = (provider: ProviderFacts) =>
-  provider.builtin ? `https://authjs.dev/getting-started/providers/${provider.builtin}` : "https://authjs.dev/getting-started/authentication/oauth";
+  provider.builtin
+    ? `https://authjs.dev/getting-started/providers/${provider.builtin}`
+    : "https://authjs.dev/getting-started/authentication/oauth";
 
 /** The URL the provider redirects back to: AUTH_URL's origin (else localhost), the mount, callback/<id>. */
 export function callbackUrlOf(facts: ProjectFacts, id: string): string {
   const url = authUrl(facts);
   const origin =
-    url && URL.canParse(url.value) ? new URL(url.value).origin : `http://localhost:${frameworkCatalog[facts.framework].port}`;
+    url && URL.canParse(url.value)
+      ? new URL(url.value).origin
+      : `http://localhost:${frameworkCatalog[facts.framework].port}`;
   return `${origin}${mountPath(facts).replace(/\/$/, "")}/callback/${id}`;
 }
 

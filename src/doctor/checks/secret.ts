@@ -3,10 +3,26 @@ import { envValue, type ProjectFacts } from "../facts.js";
 import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
 import { secretNames } from "../gather.js";
 
-const missing = defineCheck("secret.missing", "error", "The auth secret (AUTH_SECRET) is not set: Auth.js refuses to sign anyone in.");
-const short = defineCheck("secret.short", "error", "The auth secret is shorter than 32 bytes: cookies and tokens are easier to forge.");
-const inCode = defineCheck("secret.in-code", "error", "The config's `secret` is a string written in the code, so it is in git.");
-const example = defineCheck("secret.example", "error", "The auth secret's value is also in .env.example (or another template), which is committed.");
+const missing = defineCheck(
+  "secret.missing",
+  "error",
+  "The auth secret (AUTH_SECRET) is not set: Auth.js refuses to sign anyone in.",
+);
+const short = defineCheck(
+  "secret.short",
+  "error",
+  "The auth secret is shorter than 32 bytes: cookies and tokens are easier to forge.",
+);
+const inCode = defineCheck(
+  "secret.in-code",
+  "error",
+  "The config's `secret` is a string written in the code, so it is in git.",
+);
+const example = defineCheck(
+  "secret.example",
+  "error",
+  "The auth secret's value is also in .env.example (or another template), which is committed.",
+);
 const tracked = defineCheck("secret.tracked", "error", "A secret's value is in a file git tracks.");
 const browser = defineCheck(
   "secret.public",
@@ -21,7 +37,8 @@ const secretLooking = /SECRET|PASSWORD|PRIVATE_KEY|DATABASE_URL/;
 
 /** The variable the secret is read from, and its value: the config's own, else AUTH_SECRET (next-auth: NEXTAUTH_SECRET too). */
 export function secretSource(facts: ProjectFacts): { name: string; value?: string } {
-  if (facts.config.secretVariable) return { name: facts.config.secretVariable, value: envValue(facts, facts.config.secretVariable) };
+  if (facts.config.secretVariable)
+    return { name: facts.config.secretVariable, value: envValue(facts, facts.config.secretVariable) };
   const rotated = ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3"].find((n) => envValue(facts, n));
   if (rotated) return { name: rotated, value: envValue(facts, rotated) };
   if (facts.framework === "next" && envValue(facts, "NEXTAUTH_SECRET"))
@@ -43,7 +60,10 @@ function secretFindings(facts: ProjectFacts): Finding[] {
   }
   const { name, value } = secretSource(facts);
   if (value === undefined) {
-    const v4 = facts.framework !== "next" && envValue(facts, "NEXTAUTH_SECRET") ? " (NEXTAUTH_SECRET is set, but only next-auth reads that name)" : "";
+    const v4 =
+      facts.framework !== "next" && envValue(facts, "NEXTAUTH_SECRET")
+        ? " (NEXTAUTH_SECRET is set, but only next-auth reads that name)"
+        : "";
     found.push(
       missing.report(
         `${name} is not set${v4}: Auth.js cannot sign or encrypt sessions, and every sign-in fails with MissingSecret.`,

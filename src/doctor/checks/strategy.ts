@@ -13,20 +13,33 @@ const passkeyOff = defineCheck(
   "error",
   "A passkey (WebAuthn) provider without experimental.enableWebAuthn: Auth.js refuses it.",
 );
-const noAdapter = defineCheck("adapter.missing", "error", "Email or passkey sign-in without an adapter to store tokens and users.");
+const noAdapter = defineCheck(
+  "adapter.missing",
+  "error",
+  "Email or passkey sign-in without an adapter to store tokens and users.",
+);
 const methods = defineCheck(
   "adapter.methods-missing",
   "error",
   "The project's adapter lacks methods that email or passkey sign-in calls.",
 );
 
-const webauthnMethods = ["createAuthenticator", "getAuthenticator", "listAuthenticatorsByUserId", "updateAuthenticatorCounter"];
+const webauthnMethods = [
+  "createAuthenticator",
+  "getAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
+];
 
 function strategyFindings(facts: ProjectFacts): Finding[] {
   const { config } = facts;
   const found: Finding[] = [];
   const types = new Set(config.providers.map((p) => p.type));
-  const byType = (type: string) => config.providers.filter((p) => p.type === type).map((p) => `"${p.id}"`).join(", ");
+  const byType = (type: string) =>
+    config.providers
+      .filter((p) => p.type === type)
+      .map((p) => `"${p.id}"`)
+      .join(", ");
   if (types.has("credentials") && config.strategy === "database")
     found.push(
       credentialsDatabase.report(

@@ -3,16 +3,36 @@ import { mountPath, type ProjectFacts } from "../facts.js";
 import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
 import { authUrl } from "./names.js";
 
-const routeMissing = defineCheck("next.route-missing", "error", "Next.js: no route handler serves Auth.js (app/api/auth/[...nextauth]/route.ts).");
-const routeMismatch = defineCheck("next.route-mismatch", "error", "Next.js: the route handler is at another path than Auth.js's mount.");
+const routeMissing = defineCheck(
+  "next.route-missing",
+  "error",
+  "Next.js: no route handler serves Auth.js (app/api/auth/[...nextauth]/route.ts).",
+);
+const routeMismatch = defineCheck(
+  "next.route-mismatch",
+  "error",
+  "Next.js: the route handler is at another path than Auth.js's mount.",
+);
 const edgeNode = defineCheck(
   "middleware.edge-node",
   "error",
   "Next.js middleware on the edge runtime imports a config whose adapter needs Node.js (a database driver).",
 );
-const handleMissing = defineCheck("sveltekit.handle-missing", "error", "SvelteKit: src/hooks.server.ts does not export Auth.js's handle.");
-const mountMissing = defineCheck("express.mount-missing", "warning", "Express: no app.use(<path>, ExpressAuth(...)) was found.");
-const mountMismatch = defineCheck("express.mount-mismatch", "error", "Express: Auth.js is mounted at another path than AUTH_URL's.");
+const handleMissing = defineCheck(
+  "sveltekit.handle-missing",
+  "error",
+  "SvelteKit: src/hooks.server.ts does not export Auth.js's handle.",
+);
+const mountMissing = defineCheck(
+  "express.mount-missing",
+  "warning",
+  "Express: no app.use(<path>, ExpressAuth(...)) was found.",
+);
+const mountMismatch = defineCheck(
+  "express.mount-mismatch",
+  "error",
+  "Express: Auth.js is mounted at another path than AUTH_URL's.",
+);
 
 /** Packages that need Node.js and cannot load on the edge runtime. */
 export const nodeOnlyPackages = [
