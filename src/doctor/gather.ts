@@ -76,7 +76,7 @@ export async function gatherFacts(options: GatherOptions): Promise<ProjectFacts>
     trackedSecrets: {},
     config,
     wiring: readWiring(root, framework, configPath, reader),
-    database: config.adapter ? await readDatabase(root, scripts, dependencies) : undefined,
+    database: config.adapter ? await readDatabase(root, scripts, config.packages) : undefined,
   };
   if (git.isRepo) {
     for (const name of secretNames(facts)) {

@@ -45,30 +45,52 @@ function migrateCommand(flavour: SchemaFlavour, scripts: Record<string, string>,
   return [own, orm].filter(Boolean).join(" (or ") + (own && orm ? ")" : "");
 }
 
-/** A hand-written project's database, from its Prisma schema or its driver; its tables are not compared. */
-function handWritten(root: string, dependencies: Record<string, string>): DatabaseFacts | undefined {
-  const prisma = readIfExists(join(root, "prisma/schema.prisma"));
-  const provider = prisma && /datasource\s+\w+\s*\{[^}]*provider\s*=\s*"(\w+)"/.exec(prisma)?.[1];
-  const variable = (prisma && /url\s*=\s*env\("(\w+)"\)/.exec(prisma)?.[1]) ?? "DATABASE_URL";
-  const dialect: Dialect | undefined =
-    provider === "postgresql" || (!provider && "pg" in dependencies)
+/** The dialect the auth's modules connect with: the driver they import, or Prisma's datasource. */
+function dialectOf(packages: string[], prismaSchema: string | null): Dialect | undefined {
+  if (packages.includes("@prisma/client") && prismaSchema) {
+    const provider = /datasource\s+\w+\s*\{[^}]*provider\s*=\s*"(\w+)"/.exec(prismaSchema)?.[1];
+    return provider === "postgresql"
       ? "postgres"
-      : provider === "mysql" || (!provider && "mysql2" in dependencies)
+      : provider === "mysql"
         ? "mysql"
-        : undefined;
-  if (!dialect) return undefined;
-  const flavour: SchemaFlavour = prisma ? "prisma" : "sql";
-  return { dialect, flavour, variable, tables: {}, migrateCommand: ormCommand[flavour] ?? "your migrations" };
+        : provider === "sqlite"
+          ? "sqlite"
+          : undefined;
+  }
+  if (packages.includes("pg") || packages.includes("postgres")) return "postgres";
+  if (packages.includes("mysql2")) return "mysql";
+  if (packages.includes("better-sqlite3")) return "sqlite";
+  return undefined;
 }
 
+/**
+ * The database the auth's modules use (`packages`: what the config reaches).
+ * A schema create-auth generated gives the tables to compare; a hand-written
+ * project's connection is checked, its tables are not.
+ */
 export async function readDatabase(
   root: string,
   scripts: Record<string, string>,
-  dependencies: Record<string, string>,
+  packages: string[],
 ): Promise<DatabaseFacts | undefined> {
-  const schema = findSchemaScripts(root)[0];
-  const dialect = schema && dialectOfSchema(schema);
-  if (!schema || !dialect) return handWritten(root, dependencies);
+  const prisma = readIfExists(join(root, "prisma/schema.prisma"));
+  const dialect = dialectOf(packages, prisma);
+  if (!dialect) return undefined;
+  const schema = findSchemaScripts(root).find((s) => dialectOfSchema(s) === dialect);
+  const prismaVariable =
+    (packages.includes("@prisma/client") && prisma && /url\s*=\s*env\("(\w+)"\)/.exec(prisma)?.[1]) || undefined;
+  if (!schema) {
+    // A SQLite file of a hand-written adapter could be anywhere: only a server's connection is checked.
+    if (dialect === "sqlite") return undefined;
+    const flavour: SchemaFlavour = prismaVariable ? "prisma" : "sql";
+    return {
+      dialect,
+      flavour,
+      variable: prismaVariable ?? "DATABASE_URL",
+      tables: {},
+      migrateCommand: ormCommand[flavour] ?? "your migrations",
+    };
+  }
   const flavour = flavourOf(root, schema.slice(0, schema.lastIndexOf("/")));
   return {
     dialect,
