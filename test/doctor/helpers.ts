@@ -1,7 +1,8 @@
 /** Fixture projects for doctor: copied to a temp folder with their dotfiles, modes and git state set up. */
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { fixture, inProcess, tempDir } from "../helpers.js";
 
 export interface FixtureMeta {
@@ -73,3 +74,24 @@ export async function doctorJson(dir: string, args: string[] = [], env: Record<s
 /** The ids of the errors and warnings, sorted. */
 export const problemIds = (report: JsonReport) =>
   [...new Set(report.findings.filter((f) => f.severity !== "info").map((f) => f.id))].sort();
+
+/** A project `create-auth init` just wrote (nothing installed). */
+export async function freshInit(framework: string, backend: string, providers = "credentials,email,passkey") {
+  const dir = tempDir("create-auth-doctor-init-");
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "app", private: true })}\n`);
+  const init = await inProcess([
+    "init",
+    "--yes",
+    "--no-install",
+    "--dir",
+    dir,
+    "--framework",
+    framework,
+    "--backend",
+    backend,
+    "--providers",
+    providers,
+  ]);
+  expect(init.exitCode, init.stderr).toBe(0);
+  return dir;
+}
