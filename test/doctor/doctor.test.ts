@@ -173,3 +173,12 @@ describe("doctor --help", () => {
     expect(result.stdout).toMatch(/\n\s+doctor\s+Find what will break sign-in/);
   });
 });
+
+describe("doctor's README", () => {
+  it("lists every check id with its severity", async () => {
+    const { allChecks } = await import("../../src/doctor/checks/index.js");
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    for (const check of allChecks) expect(readme).toContain(`| \`${check.id}\` | ${check.severity} |`);
+    expect(new Set(allChecks.map((c) => c.id)).size).toBe(allChecks.length);
+  });
+});

@@ -4,8 +4,10 @@
  * here; the database and --online checks, which need the network, are in
  * ../database.ts and ../online.ts.
  */
+import { databaseChecks } from "../database.js";
 import type { ProjectFacts } from "../facts.js";
-import type { CheckGroup, Finding } from "../finding.js";
+import type { CheckDefinition, CheckGroup, Finding } from "../finding.js";
+import { onlineChecks } from "../online.js";
 import { configChecks } from "./config.js";
 import { fileChecks } from "./files.js";
 import { hostChecks } from "./host.js";
@@ -29,3 +31,10 @@ export const checkGroups: readonly CheckGroup[] = [
 export function runChecks(facts: ProjectFacts): Finding[] {
   return checkGroups.flatMap((group) => group.run(facts));
 }
+
+/** Every id doctor can report, with its severity and meaning (the README's table). */
+export const allChecks: readonly CheckDefinition[] = [
+  ...checkGroups.flatMap((group) => group.checks),
+  ...databaseChecks,
+  ...onlineChecks,
+];
