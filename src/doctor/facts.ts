@@ -74,6 +74,8 @@ export interface ConfigFacts {
 }
 
 export interface WiringFacts {
+  /** Next.js: the App Router folder ("app" or "src/app"), where the route handler belongs. */
+  appDir: string;
   /** Next.js: the route handlers of Auth.js found ([...nextauth]) and the URL path each serves. */
   nextRoutes: { file: string; path: string }[];
   /** Next.js middleware/proxy files: their runtime and the packages they pull in. */

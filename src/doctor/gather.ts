@@ -42,6 +42,13 @@ function frameworkOf(detected: Framework, dependencies: Record<string, string>, 
   return byAuthPackage((name) => name in dependencies) ?? byAuthPackage((name) => imported.includes(name)) ?? "none";
 }
 
+/** Whether a variable holds a secret: by its name, or a connection URL with a password in it. */
+export function holdsSecret(name: string, value: string, names: readonly string[]): boolean {
+  if (value === "") return false;
+  if (names.includes(name) || /SECRET|PASSWORD|PRIVATE_KEY|_TOKEN$/.test(name)) return true;
+  return /_URL$/.test(name) && URL.canParse(value) && new URL(value).password !== "";
+}
+
 export async function gatherFacts(options: GatherOptions): Promise<ProjectFacts> {
   const { root } = options;
   const configPath = findAuthConfig(root, options.config);
@@ -75,7 +82,7 @@ export async function gatherFacts(options: GatherOptions): Promise<ProjectFacts>
     env: effectiveEnv(envFiles, options.envFiles, root, options.environment),
     trackedSecrets: {},
     config,
-    wiring: readWiring(root, framework, configPath, reader),
+    wiring: readWiring(root, framework, configPath, reader, detected.appDir),
     database: config.adapter ? await readDatabase(root, scripts, config.packages) : undefined,
   };
   if (git.isRepo) {

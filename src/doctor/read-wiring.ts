@@ -104,8 +104,15 @@ function expressMounts(root: string, reader: ModuleReader): WiringFacts["express
   return out;
 }
 
-export function readWiring(root: string, framework: Framework, configPath: string, reader: ModuleReader): WiringFacts {
+export function readWiring(
+  root: string,
+  framework: Framework,
+  configPath: string,
+  reader: ModuleReader,
+  appDir: string,
+): WiringFacts {
   return {
+    appDir,
     nextRoutes: framework === "next" ? nextRoutes(root) : [],
     middleware: framework === "next" ? middleware(root, configPath, reader) : [],
     ...(framework === "sveltekit" ? { hooks: hooks(root, configPath, reader) } : {}),

@@ -1,7 +1,7 @@
 /** Env files: out of git, and readable by their owner only. */
 import type { EnvFileFacts, ProjectFacts } from "../facts.js";
 import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
-import { secretNames } from "../gather.js";
+import { holdsSecret, secretNames } from "../gather.js";
 
 const notIgnored = defineCheck(
   "files.env-not-ignored",

@@ -1,7 +1,7 @@
 /** The auth secret: set, long enough, not in code, templates, git or the browser. */
 import { envValue, type ProjectFacts } from "../facts.js";
 import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
-import { secretNames } from "../gather.js";
+import { holdsSecret, secretNames } from "../gather.js";
 
 const missing = defineCheck(
   "secret.missing",
@@ -33,7 +33,6 @@ const browser = defineCheck(
 const docs = "https://authjs.dev/getting-started/installation#setup-environment";
 const generate = "`npx auth secret` or `openssl rand -base64 32`";
 const publicPrefix = /^(?:NEXT_PUBLIC_|PUBLIC_|VITE_)/;
-const secretLooking = /SECRET|PASSWORD|PRIVATE_KEY|DATABASE_URL/;
 
 /** The variable the secret is read from, and its value: the config's own, else AUTH_SECRET (next-auth: NEXTAUTH_SECRET too). */
 export function secretSource(facts: ProjectFacts): { name: string; value?: string } {
@@ -118,7 +117,7 @@ function browserFindings(facts: ProjectFacts): Finding[] {
     for (const [name, value] of Object.entries(values)) {
       if (!publicPrefix.test(name) || value === "" || seen.has(name)) continue;
       const same = secrets.get(value);
-      if (!same && !secretLooking.test(name.replace(publicPrefix, ""))) continue;
+      if (!same && !holdsSecret(name.replace(publicPrefix, ""), value, [])) continue;
       seen.add(name);
       found.push(
         browser.report(

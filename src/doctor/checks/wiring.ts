@@ -61,14 +61,14 @@ function nextFindings(facts: ProjectFacts): Finding[] {
     found.push(
       routeMissing.report(
         `No route handler serves Auth.js: requests to ${mount} get Next.js's 404.`,
-        `Create app${mount}/[...nextauth]/route.ts with: export const { GET, POST } = handlers (imported from ${facts.config.file}). https://authjs.dev/getting-started/installation?framework=next.js`,
+        `Create ${facts.wiring.appDir}${mount}/[...nextauth]/route.ts with: export const { GET, POST } = handlers (imported from ${facts.config.file}). https://authjs.dev/getting-started/installation?framework=next.js`,
       ),
     );
   else if (!routes.some((r) => r.path === mount))
     found.push(
       routeMismatch.report(
         `The route handler ${routes[0]!.file} serves ${routes[0]!.path}, but Auth.js answers at ${mount}: sign-in links 404 or fail with UnknownAction.`,
-        `Move it to app${mount}/[...nextauth]/route.ts, or set basePath: "${routes[0]!.path}" in the auth config.`,
+        `Move it to ${facts.wiring.appDir}${mount}/[...nextauth]/route.ts, or set basePath: "${routes[0]!.path}" in the auth config.`,
         routes[0]!.file,
       ),
     );
