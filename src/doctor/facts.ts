@@ -109,6 +109,8 @@ export interface ProjectFacts {
   /** `.env.local` under the project's ignore rules. */
   envLocalIgnored: boolean;
   envFiles: EnvFileFacts[];
+  /** The env files read for values, lowest precedence first (the --env ones, else the defaults). */
+  valueFiles: string[];
   /** The effective variables: the environment, else the env files read for values. */
   env: Record<string, EnvValue>;
   /** Env files holding a given secret value that git tracks, by variable name (computed with git grep). */

@@ -52,9 +52,16 @@ export function planFixes(facts: ProjectFacts, findings: Finding[]): FixPlan {
     return texts.get(name) ?? "";
   };
   const done: string[] = [];
+  // With --env files that leave .env.local out, a value written there would not be read.
+  const writesLocal = facts.valueFiles.includes(".env.local");
   const secret = secretSource(facts);
   const fromEnvironment = facts.env[secret.name]?.source === "environment";
-  if ((ids.has("secret.missing") || ids.has("secret.short")) && !fromEnvironment && !facts.config.literalSecret) {
+  if (
+    writesLocal &&
+    (ids.has("secret.missing") || ids.has("secret.short")) &&
+    !fromEnvironment &&
+    !facts.config.literalSecret
+  ) {
     const name = secret.value === undefined ? (facts.config.secretVariable ?? "AUTH_SECRET") : secret.name;
     const value = randomBytes(32).toString("base64");
     texts.set(
@@ -68,7 +75,7 @@ export function planFixes(facts: ProjectFacts, findings: Finding[]): FixPlan {
     );
     done.push(`wrote a fresh ${name} (32 random bytes) to .env.local`);
   }
-  if (ids.has("host.untrusted")) {
+  if (writesLocal && ids.has("host.untrusted")) {
     texts.set(
       ".env.local",
       setEnvValue(

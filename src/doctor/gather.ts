@@ -12,7 +12,7 @@ import { readIfExists } from "../workspace/plan.js";
 import type { ProjectFacts } from "./facts.js";
 import { ModuleReader } from "./modules.js";
 import { readConfig } from "./read-config.js";
-import { effectiveEnv, readEnvFiles, readGit } from "./read-files.js";
+import { effectiveEnv, readEnvFiles, readGit, valueFiles } from "./read-files.js";
 import { readWiring } from "./read-wiring.js";
 import { readDatabase } from "./schema-facts.js";
 
@@ -79,6 +79,7 @@ export async function gatherFacts(options: GatherOptions): Promise<ProjectFacts>
     isGitRepo: git.isRepo,
     envLocalIgnored: git.ignored([".env.local"]).has(".env.local"),
     envFiles,
+    valueFiles: valueFiles(options.envFiles, root),
     env: effectiveEnv(envFiles, options.envFiles, root, options.environment),
     trackedSecrets: {},
     config,

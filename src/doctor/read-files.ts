@@ -91,6 +91,10 @@ export function readEnvFiles(root: string, extra: string[], gitFacts: GitFacts):
   });
 }
 
+/** The env files read for values, lowest precedence first. */
+export const valueFiles = (extra: string[], root: string) =>
+  extra.length ? extra.map((f) => relative(root, resolve(root, f))) : defaultEnvFiles;
+
 /**
  * The variables the app sees: the environment first, then the env files
  * read for values (the --env files in their order, else the defaults), a
@@ -102,7 +106,7 @@ export function effectiveEnv(
   root: string,
   environment: NodeJS.ProcessEnv,
 ): Record<string, EnvValue> {
-  const order = extra.length ? extra.map((f) => relative(root, resolve(root, f))) : defaultEnvFiles;
+  const order = valueFiles(extra, root);
   const env: Record<string, EnvValue> = {};
   for (const name of order) {
     const file = files.find((f) => f.name === name);

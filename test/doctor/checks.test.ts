@@ -21,6 +21,7 @@ function facts(change: (f: ProjectFacts) => void = () => {}): ProjectFacts {
     deployFiles: [],
     isGitRepo: false,
     envLocalIgnored: true,
+    valueFiles: [".env", ".env.production", ".env.local", ".env.production.local"],
     envFiles: [envFile(".env.local", { AUTH_SECRET: secret, AUTH_TRUST_HOST: "true" })],
     env: {
       AUTH_SECRET: { value: secret, source: ".env.local" },

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/commands/doctor.js";
 import { parseEnv } from "../../src/workspace/env-file.js";
 import { capturedIo, inProcess, root, snapshot, tempDir } from "../helpers.js";
-import { copyProject, doctorFixtures, doctorJson, readMeta } from "./helpers.js";
+import { copyProject, doctorFixtures, doctorJson, problemIds, readMeta } from "./helpers.js";
 
 describe("doctor usage errors", () => {
   it("refuses a --dir that does not exist, in one line, exit 2", async () => {
@@ -180,5 +180,22 @@ describe("doctor's README", () => {
     const readme = readFileSync(join(root, "README.md"), "utf8");
     for (const check of allChecks) expect(readme).toContain(`| \`${check.id}\` | ${check.severity} |`);
     expect(new Set(allChecks.map((c) => c.id)).size).toBe(allChecks.length);
+  });
+});
+
+describe("doctor --env", () => {
+  it("reads the named files instead of the defaults, a later one winning, and --fix leaves .env.local alone then", async () => {
+    const dir = copyProject("provider.callback-url");
+    writeFileSync(join(dir, ".env.production"), "AUTH_GITHUB_ID=prod-id\n", { mode: 0o600 });
+    writeFileSync(join(dir, ".env.override"), "AUTH_URL=https://app.example.com\n", { mode: 0o600 });
+    const before = snapshot(dir);
+    const { report } = await doctorJson(dir, ["--env", ".env.production", "--env", ".env.override", "--fix"]);
+    // Neither file holds the secret or the GitHub secret: the defaults (.env.local) are not read.
+    expect(problemIds(report)).toEqual(["provider.env-missing", "secret.missing"]);
+    expect(report.findings.find((f) => f.id === "provider.callback-url")?.message).toMatch(
+      "https://app.example.com/api/auth/callback/github",
+    );
+    expect(report.fixed).toEqual([]);
+    expect(snapshot(dir)).toEqual(before);
   });
 });
