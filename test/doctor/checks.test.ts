@@ -158,3 +158,15 @@ describe("the safe fixes' text edits", () => {
     expect(tablesOf(script)).toEqual({ users: ["id", "emailVerified"], t: ["a"] });
   });
 });
+
+describe("which env files hold secrets", () => {
+  it("counts a connection URL only with a password in it", () => {
+    const committed = (values: Record<string, string>) =>
+      ids(facts((f) => f.envFiles.push(envFile(".env", values, { mode: 0o644, ignored: false }))));
+    expect(committed({ DATABASE_URL: "postgres://postgres@127.0.0.1:5432/app" })).toEqual([]);
+    expect(committed({ REDIS_URL: "redis://:hunter22@cache:6379" })).toEqual([
+      "files.env-not-ignored",
+      "files.env-mode",
+    ]);
+  });
+});

@@ -17,14 +17,10 @@ const mode = defineCheck(
 
 /** Env files that hold a secret's value (or are .local files, which are for secrets by convention). */
 export function secretFiles(facts: ProjectFacts): EnvFileFacts[] {
-  const names = new Set(secretNames(facts));
+  const names = secretNames(facts);
   return facts.envFiles.filter(
     (f) =>
-      !f.template &&
-      (/\.local$/.test(f.name) ||
-        Object.entries(f.values).some(
-          ([k, v]) => v !== "" && (names.has(k) || /SECRET|PASSWORD|DATABASE_URL/.test(k)),
-        )),
+      !f.template && (/\.local$/.test(f.name) || Object.entries(f.values).some(([k, v]) => holdsSecret(k, v, names))),
   );
 }
 
