@@ -56,8 +56,8 @@ const urls: Record<string, Record<string, string>> = {
   mysql: { DATABASE_URL: mysqlUrl },
 };
 
-async function migrated(framework: string, backend: string) {
-  const dir = await freshInit(framework, backend);
+async function migrated(framework: string, backend: string, ...extra: string[]) {
+  const dir = await freshInit(framework, backend, ...extra);
   // The project's driver, as after its install: create-auth's own node_modules has all three.
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
   const migrate = await inProcess(["migrate", "--dir", dir], { env: urls[backend] });
@@ -101,6 +101,20 @@ describe("doctor's database findings", () => {
       expect(seconds).toBeLessThan(5);
       // Put it back for the next test's fresh init in the same schema.
       await inProcess(["migrate", "--dir", dir], { env: urls[backend] });
+    }
+  });
+
+  it("compares the Prisma, Drizzle and TypeORM flavours' tables too, naming the ORM's command", async () => {
+    const commands = { prisma: "npm run db:push", drizzle: "npx drizzle-kit push", typeorm: "your TypeORM migrations" };
+    for (const [flavour, command] of Object.entries(commands)) {
+      const dir = await migrated("next", "postgres", "--schema", flavour);
+      expect((await doctorJson(dir, [], urls.postgres)).report.summary.errors, flavour).toBe(0);
+      await postgres("DROP TABLE authenticators");
+      const { report } = await timed(dir, urls.postgres!);
+      const finding = report.findings.find((f) => f.id === "db.table-missing");
+      expect(finding?.message, flavour).toMatch(/The table authenticators is missing/);
+      expect(finding?.fix).toBe(`Run npm run db:migrate (or ${command}).`);
+      await inProcess(["migrate", "--dir", dir], { env: urls.postgres });
     }
   });
 

@@ -76,7 +76,7 @@ export const problemIds = (report: JsonReport) =>
   [...new Set(report.findings.filter((f) => f.severity !== "info").map((f) => f.id))].sort();
 
 /** A project `create-auth init` just wrote (nothing installed). */
-export async function freshInit(framework: string, backend: string, providers = "credentials,email,passkey") {
+export async function freshInit(framework: string, backend: string, ...extra: string[]) {
   const dir = tempDir("create-auth-doctor-init-");
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "app", private: true })}\n`);
   const init = await inProcess([
@@ -90,7 +90,8 @@ export async function freshInit(framework: string, backend: string, providers = 
     "--backend",
     backend,
     "--providers",
-    providers,
+    "credentials,email,passkey",
+    ...extra,
   ]);
   expect(init.exitCode, init.stderr).toBe(0);
   return dir;
