@@ -30,7 +30,7 @@ export interface ProviderEnv {
   role: "id" | "secret" | "issuer" | "key";
   /** The variable it is read from, when it is read from one. */
   name?: string;
-  /** Written in the code as a literal. */
+  /** Written in the code as a literal: the value itself, or the fallback after `process.env.X ||`. */
   literal?: string;
 }
 

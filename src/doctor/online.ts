@@ -26,7 +26,7 @@ export async function checkIssuers(facts: ProjectFacts, progress: (line: string)
   const found: Finding[] = [];
   for (const provider of facts.config.providers) {
     const env = provider.env.find((e) => e.role === "issuer");
-    const issuer = env?.literal ?? (env?.name ? envValue(facts, env.name) : undefined);
+    const issuer = (env?.name ? envValue(facts, env.name) : undefined) ?? env?.literal;
     if (!issuer || !URL.canParse(issuer)) continue;
     const url = `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`;
     progress(`Fetching ${url}...`);

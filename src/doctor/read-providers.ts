@@ -39,6 +39,18 @@ function builtinOf(module: Module, name: string): BuiltinProvider | undefined {
   return match ? findBuiltin(match[1]!) : undefined;
 }
 
+/** An option's value as code: a variable (with the fallback after `||` or `??`, if any), or a literal. */
+function readOption(role: ProviderEnv["role"], given: Node | undefined, module: Module): ProviderEnv | undefined {
+  if (given === undefined) return undefined;
+  const value = unwrap(given);
+  const name = envReference(value, module);
+  const fallback =
+    value.type === "LogicalExpression" && value.operator !== "&&" ? stringValue(unwrap(value.right)) : undefined;
+  const literal = name ? fallback : stringValue(value);
+  if (!name && literal === undefined) return undefined;
+  return { role, ...(name ? { name } : {}), ...(literal !== undefined ? { literal } : {}) };
+}
+
 function envFor(builtin: BuiltinProvider, id: string, options: Node | undefined, module: Module): ProviderEnv[] {
   const roles: ProviderEnv["role"][] =
     builtin.type === "oauth" || builtin.type === "oidc"
@@ -54,11 +66,9 @@ function envFor(builtin: BuiltinProvider, id: string, options: Node | undefined,
       env.push({ role, name: `${envRoot(id)}_${suffix[role]}` });
       continue;
     }
-    const name = envReference(given, module);
-    const literal = stringValue(unwrap(given));
+    const read = readOption(role, given, module);
     // Any other expression (a helper, a ternary) is the author's business: nothing to check.
-    if (name) env.push({ role, name });
-    else if (literal !== undefined) env.push({ role, literal });
+    if (read) env.push(read);
   }
   return env;
 }
@@ -82,9 +92,8 @@ function fromObject(object: Node, module: Module, reader: ModuleReader): Provide
   const env: ProviderEnv[] = [];
   if (known === "oauth" || known === "oidc") {
     for (const role of ["id", "secret", "issuer"] as const) {
-      const given = objectProperty(object, optionOf[role]);
-      const name = envReference(given, module);
-      if (name) env.push({ role, name });
+      const read = readOption(role, objectProperty(object, optionOf[role]), module);
+      if (read) env.push(read);
     }
   }
   return { id: id ?? type!, type: known ?? "unknown", env, file: reader.relative(module.path) };

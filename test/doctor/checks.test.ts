@@ -170,3 +170,19 @@ describe("which env files hold secrets", () => {
     ]);
   });
 });
+
+describe("provider variables", () => {
+  const provider = (env: ProjectFacts["config"]["providers"][number]["env"]) =>
+    facts((f) => f.config.providers.push({ id: "corp", type: "oidc", env, file: "providers/corp.ts" }));
+
+  it("need no value where the code has a fallback, and flag a secret fallback", () => {
+    const issuer = { role: "issuer" as const, name: "AUTH_CORP_ISSUER", literal: "https://login.corp.example" };
+    expect(ids(provider([issuer]))).toEqual(["provider.callback-url"]);
+    expect(ids(provider([{ role: "issuer", name: "AUTH_CORP_ISSUER" }]))).toEqual([
+      "provider.env-missing",
+      "provider.callback-url",
+    ]);
+    const secretFallback = { role: "secret" as const, name: "AUTH_CORP_SECRET", literal: "dev-secret" };
+    expect(ids(provider([secretFallback]))).toEqual(["provider.literal-secret", "provider.callback-url"]);
+  });
+});

@@ -40,7 +40,10 @@ export function callbackUrlOf(facts: ProjectFacts, id: string): string {
 function providerFindings(facts: ProjectFacts): Finding[] {
   const found: Finding[] = [];
   for (const provider of facts.config.providers) {
-    const unset = provider.env.filter((e) => e.name && envValue(facts, e.name) === undefined);
+    // A variable with a fallback in the code (process.env.X || "https://...") may stay unset.
+    const unset = provider.env.filter(
+      (e) => e.name && e.literal === undefined && envValue(facts, e.name) === undefined,
+    );
     if (unset.length)
       found.push(
         envMissing.report(
@@ -49,7 +52,7 @@ function providerFindings(facts: ProjectFacts): Finding[] {
           provider.file,
         ),
       );
-    for (const env of provider.env.filter((e) => e.literal !== undefined && (e.role === "secret" || e.role === "key")))
+    for (const env of provider.env.filter((e) => e.literal && (e.role === "secret" || e.role === "key")))
       found.push(
         literal.report(
           `Provider "${provider.id}" has its ${what[env.role]} written in the code, so it is in git.`,
