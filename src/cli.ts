@@ -77,7 +77,7 @@ function buildProgram(io: Io, setExitCode: (code: number) => void): Command {
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out.write(text), writeErr: (text) => io.err.write(text) })
     .description(
-      "Set up Auth.js-style authentication, add sign-in providers, and check database adapters against the adapter contract.",
+      "Set up Auth.js-style authentication, add sign-in providers, find what will break sign-in, and check database adapters against the adapter contract.",
     )
     .version(version, "-v, --version")
     .showSuggestionAfterError()
@@ -94,7 +94,7 @@ Examples:
   $ npx create-auth doctor --fix
 
 Run create-auth <command> --help for a command's options.
-Exit codes: 0 success, 1 the adapter breaks the contract or an edit was refused, 2 usage or loading error.`,
+Exit codes: 0 success, 1 the adapter breaks the contract, an edit was refused or doctor found an error, 2 usage or loading error.`,
     );
   for (const [name, { summary }] of Object.entries(commands)) {
     program
