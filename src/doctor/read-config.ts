@@ -47,7 +47,7 @@ function findConfigObject(module: Module, reader: ModuleReader): Located | undef
   return holder && { module, node: holder };
 }
 
-/** Its properties by name, spreads first so the object's own keys win, as at run time. */
+/** Its properties by name, spreads included, in source order: a later key wins, as at run time. */
 function properties(found: Located, reader: ModuleReader, depth = 0): Map<string, Located> {
   const out = new Map<string, Located>();
   if (depth > 4) return out;
