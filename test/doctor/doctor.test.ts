@@ -48,6 +48,14 @@ describe("doctor output", () => {
     expect(result.stdout).not.toMatch(/\u001b\[/);
   });
 
+  it("colours the text when FORCE_COLOR asks and NO_COLOR does not forbid", async () => {
+    const dir = copyProject("host.untrusted");
+    const coloured = await inProcess(["doctor", "--dir", dir], { env: { NO_COLOR: "", FORCE_COLOR: "1" } });
+    expect(coloured.stdout).toMatch(/\u001b\[31m/);
+    const plain = await inProcess(["doctor", "--dir", dir], { env: { NO_COLOR: "1", FORCE_COLOR: "1" } });
+    expect(plain.stdout).not.toMatch(/\u001b\[/);
+  });
+
   it("prints the documented JSON shape and exits 0 when only info is found", async () => {
     const dir = copyProject("provider.callback-url");
     const { exitCode, report } = await doctorJson(dir);
