@@ -9,7 +9,6 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
-import { frameworkCatalog } from "../frameworks/index.js";
 import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions, repeatable } from "../lib/options.js";
@@ -31,13 +30,15 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
   const root = resolve(io.cwd, options.dir);
   if (!existsSync(root) || !statSync(root).isDirectory())
     throw new UsageError(`--dir ${options.dir}: no such folder (looked for ${root}).`);
-  const [{ gatherFacts, secretNames }, { runChecks }, { checkDatabase }, { bySeverity }, report] = await Promise.all([
-    import("../doctor/gather.js"),
-    import("../doctor/checks/index.js"),
-    import("../doctor/database.js"),
-    import("../doctor/finding.js"),
-    import("../doctor/report.js"),
-  ]);
+  const [{ gatherFacts, secretNames }, { runChecks }, { checkDatabase }, { bySeverity }, report, { frameworkCatalog }] =
+    await Promise.all([
+      import("../doctor/gather.js"),
+      import("../doctor/checks/index.js"),
+      import("../doctor/database.js"),
+      import("../doctor/finding.js"),
+      import("../doctor/report.js"),
+      import("../frameworks/index.js"),
+    ]);
   const gather = () => gatherFacts({ root, config: options.config, envFiles: options.env, environment: io.env });
   let facts = await gather();
   let fixed: string[] | undefined;
