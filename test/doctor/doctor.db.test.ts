@@ -159,6 +159,11 @@ describe("doctor's database findings", () => {
       );
       expect(down.seconds).toBeLessThan(5);
     }
+    const host = await timed(dir, { DATABASE_URL: "postgres://postgres@db.no-such-host.invalid:5432/test" });
+    expect(host.report.findings.find((f) => f.id === "db.unreachable")?.message).toMatch(
+      /Cannot reach PostgreSQL at db\.no-such-host\.invalid:5432\/test \((?:ENOTFOUND|EAI_AGAIN)\)/,
+    );
+    expect(host.seconds).toBeLessThan(6);
     const missing = await timed(dir, { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/no_such_database_here" });
     expect(missing.report.findings.map((f) => f.id)).toContain("db.database-missing");
   });
