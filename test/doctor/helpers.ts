@@ -59,9 +59,16 @@ export interface JsonReport {
   summary: { errors: number; warnings: number; info: number };
 }
 
+/** Variables doctor reads that the machine running the tests might have set: blank is unset to doctor. */
+const machineEnv = Object.fromEntries(
+  Object.keys(process.env)
+    .filter((name) => /^(?:AUTH_|NEXTAUTH_|DATABASE_URL$|VERCEL$|CF_PAGES$|NEXT_PUBLIC_|PUBLIC_|VITE_)/.test(name))
+    .map((name) => [name, ""]),
+);
+
 /** doctor --json in `dir`, parsed. */
 export async function doctorJson(dir: string, args: string[] = [], env: Record<string, string> = {}) {
-  const result = await inProcess(["doctor", "--dir", dir, "--json", ...args], { env });
+  const result = await inProcess(["doctor", "--dir", dir, "--json", ...args], { env: { ...machineEnv, ...env } });
   let report: JsonReport | undefined;
   try {
     report = JSON.parse(result.stdout) as JsonReport;
