@@ -76,7 +76,7 @@ function strategyFindings(facts: ProjectFacts): Finding[] {
     if (lacking.length)
       found.push(
         methods.report(
-          `The adapter in ${config.adapter!.file} has no ${lacking.join(", ")}, which ${needs.map((n) => n.kind).join(" and ")} sign-in calls.`,
+          `The adapter in ${config.adapter!.file} has no ${lacking.join(", ").replace(/, ([^,]*)$/, " or $1")}, which ${needs.map((n) => n.kind).join(" and ")} sign-in calls.`,
           `Implement them, then check the adapter with \`npx create-auth verify-adapter ${config.adapter!.file}\`. https://authjs.dev/guides/creating-a-database-adapter`,
           config.adapter!.file,
         ),
