@@ -31,6 +31,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "Create the auth tables in your database (safe to run again).",
     load: () => import("./commands/migrate.js"),
   },
+  doctor: {
+    summary: "Find what will break sign-in: secrets, env names, URLs, providers, database, wiring, file permissions.",
+    load: () => import("./commands/doctor.js"),
+  },
   "verify-adapter": {
     summary: "Run the adapter contract suite against your adapter module.",
     load: () => import("./commands/verify-adapter.js"),
@@ -73,7 +77,7 @@ function buildProgram(io: Io, setExitCode: (code: number) => void): Command {
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.out.write(text), writeErr: (text) => io.err.write(text) })
     .description(
-      "Set up Auth.js-style authentication, add sign-in providers, and check database adapters against the adapter contract.",
+      "Set up Auth.js-style authentication, add sign-in providers, find what will break sign-in, and check database adapters against the adapter contract.",
     )
     .version(version, "-v, --version")
     .showSuggestionAfterError()
@@ -87,9 +91,10 @@ Examples:
   $ npx create-auth add-provider social --api-version 5.126
   $ npx create-auth add-provider oidc --id corp --issuer https://login.example.com
   $ npx create-auth verify-adapter ./src/auth/adapter.ts --require all
+  $ npx create-auth doctor --fix
 
 Run create-auth <command> --help for a command's options.
-Exit codes: 0 success, 1 the adapter breaks the contract or an edit was refused, 2 usage or loading error.`,
+Exit codes: 0 success, 1 the adapter breaks the contract, an edit was refused or doctor found an error, 2 usage or loading error.`,
     );
   for (const [name, { summary }] of Object.entries(commands)) {
     program

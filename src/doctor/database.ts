@@ -1,0 +1,279 @@
+/**
+ * The database checks: the connection the auth uses is set and answers, and
+ * every table and column of the auth schema is there. The driver is the
+ * project's (else create-auth's own, when it has one); connections time out
+ * after a few seconds, so a server that is down is a finding, not a hang.
+ * Messages show host:port/database, never a user name or password.
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, relative, resolve } from "node:path";
+import { hideUrlCredentials } from "../lib/redact.js";
+import { envValue, type ProjectFacts } from "./facts.js";
+import { defineCheck, type Finding } from "./finding.js";
+
+const urlMissing = defineCheck(
+  "db.url-missing",
+  "error",
+  "The variable holding the database connection (DATABASE_URL) is not set.",
+);
+const unreachable = defineCheck(
+  "db.unreachable",
+  "error",
+  "The database server does not answer (down, wrong host or port).",
+);
+const authFailed = defineCheck("db.auth-failed", "error", "The database refused the user name or password.");
+const databaseMissing = defineCheck(
+  "db.database-missing",
+  "error",
+  "The database named in the connection does not exist.",
+);
+const tableMissing = defineCheck("db.table-missing", "error", "A table the auth schema needs is missing.");
+const columnMissing = defineCheck("db.column-missing", "error", "A column the auth schema needs is missing.");
+const driverMissing = defineCheck(
+  "db.driver-missing",
+  "warning",
+  "The database driver is not installed, so the database was not checked.",
+);
+
+export const databaseChecks = [
+  urlMissing,
+  unreachable,
+  authFailed,
+  databaseMissing,
+  tableMissing,
+  columnMissing,
+  driverMissing,
+];
+
+/** How long a connection may take before the server counts as unreachable. */
+export const connectTimeoutMs = 3_000;
+
+type Columns = Record<string, string[]>;
+
+const drivers = { postgres: "pg", mysql: "mysql2/promise", sqlite: "better-sqlite3" } as const;
+
+/** The project's driver, else create-auth's own (a development install has all three). */
+function loadDriver(root: string, name: string): unknown {
+  for (const from of [join(root, "package.json"), import.meta.url]) {
+    try {
+      return createRequire(from)(name);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "MODULE_NOT_FOUND") throw error;
+    }
+  }
+  return undefined;
+}
+
+function describeTarget(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
+  } catch {
+    return "the database";
+  }
+}
+
+async function readPostgres(driver: unknown, url: string): Promise<Columns> {
+  type Pg = {
+    Client: new (
+      o: object,
+    ) => {
+      connect(): Promise<void>;
+      query(sql: string): Promise<{ rows: { t: string; c: string }[] }>;
+      end(): Promise<void>;
+    };
+  };
+  const pg = ((driver as { default?: Pg }).default ?? driver) as Pg;
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: connectTimeoutMs,
+    query_timeout: connectTimeoutMs,
+  });
+  try {
+    await client.connect();
+    const { rows } = await client.query(
+      "SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = ANY (current_schemas(false))",
+    );
+    return group(rows);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function readMysql(driver: unknown, url: string): Promise<Columns> {
+  type Mysql = {
+    createConnection(
+      o: object,
+    ): Promise<{ query(sql: string): Promise<[{ t: string; c: string }[], unknown]>; end(): Promise<void> }>;
+  };
+  const connection = await (driver as Mysql).createConnection({ uri: url, connectTimeout: connectTimeoutMs });
+  try {
+    const [rows] = await connection.query(
+      "SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = DATABASE()",
+    );
+    return group(rows);
+  } finally {
+    await connection.end().catch(() => undefined);
+  }
+}
+
+function readSqlite(driver: unknown, path: string): Columns {
+  type Sqlite = new (
+    p: string,
+    o: object,
+  ) => { prepare(sql: string): { all(...a: unknown[]): { t: string; c: string }[] }; close(): void };
+  const db = new (driver as Sqlite)(path, { readonly: true, fileMustExist: true });
+  try {
+    return group(
+      db
+        .prepare(
+          "SELECT m.name AS t, p.name AS c FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'",
+        )
+        .all(),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+function group(rows: { t: string; c: string }[]): Columns {
+  const out: Columns = {};
+  for (const { t, c } of rows) {
+    out[t] ??= [];
+    out[t].push(c);
+  }
+  return out;
+}
+
+const unreachableCodes = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ETIMEDOUT",
+  "ECONNRESET",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+]);
+
+function explain(error: unknown, server: string, target: string, variable: string, source: string): Finding {
+  const e = error as { code?: string; errno?: number; message?: string; errors?: { code?: string }[] };
+  const code = e.code ?? e.errors?.[0]?.code;
+  const detail = hideUrlCredentials(String(e.message ?? error).split("\n")[0] ?? "");
+  const where = source === "environment" ? "the environment" : source;
+  if ((code && unreachableCodes.has(code)) || /timeout|timed out/i.test(detail))
+    return unreachable.report(
+      `Cannot reach ${server} at ${target} (${code ?? "no answer"}): sign-in fails wherever it touches the database.`,
+      `Start the server, or fix the host and port of ${variable} in ${where}.`,
+      source === "environment" ? undefined : source,
+    );
+  if (code === "28P01" || code === "28000" || code === "ER_ACCESS_DENIED_ERROR" || code === "ER_DBACCESS_DENIED_ERROR")
+    return authFailed.report(
+      `${server} at ${target} refused the user name or password in ${variable} (${code}).`,
+      `Fix the user and password in ${variable} in ${where}.`,
+      source === "environment" ? undefined : source,
+    );
+  if (code === "3D000" || code === "ER_BAD_DB_ERROR")
+    return databaseMissing.report(
+      `The database ${target} does not exist on ${server} (${code}).`,
+      `Create it (CREATE DATABASE ...) or fix the database name in ${variable}.`,
+      source === "environment" ? undefined : source,
+    );
+  return unreachable.report(
+    `${server} at ${target} failed: ${detail}${code ? ` (${code})` : ""}.`,
+    `Check ${variable} in ${where} and that the server accepts connections.`,
+    source === "environment" ? undefined : source,
+  );
+}
+
+/** Missing tables and columns against the generated schema. */
+function compare(found: Columns, facts: ProjectFacts, where: string): Finding[] {
+  const database = facts.database!;
+  const out: Finding[] = [];
+  for (const [table, columns] of Object.entries(database.tables)) {
+    const have = found[table];
+    if (!have) {
+      out.push(
+        tableMissing.report(
+          `The table ${table} is missing in ${where}: the adapter's queries on it fail.`,
+          `Run ${database.migrateCommand}.`,
+        ),
+      );
+      continue;
+    }
+    const lacking = columns.filter(
+      (c) => !have.includes(c) && !have.map((h) => h.toLowerCase()).includes(c.toLowerCase()),
+    );
+    if (lacking.length)
+      out.push(
+        columnMissing.report(
+          `The table ${table} in ${where} lacks ${lacking.map((c) => `"${c}"`).join(", ")}.`,
+          `Run ${database.migrateCommand} (it adds the columns it knows), or ALTER TABLE ${table} ADD COLUMN ... as the generated schema has it.`,
+        ),
+      );
+  }
+  return out;
+}
+
+const serverNames = { postgres: "PostgreSQL", mysql: "MySQL/MariaDB", sqlite: "SQLite" } as const;
+
+export async function checkDatabase(facts: ProjectFacts, progress: (line: string) => void): Promise<Finding[]> {
+  const database = facts.database;
+  if (!database) return [];
+  const driverName = drivers[database.dialect];
+  const driver = loadDriver(facts.root, driverName);
+  if (!driver)
+    return [
+      driverMissing.report(
+        `${driverName.split("/")[0]} is not installed, so the database was not checked.`,
+        "Install the project's dependencies (npm install), then run doctor again.",
+      ),
+    ];
+  const server = serverNames[database.dialect];
+  const source = facts.env[database.variable]?.source ?? "";
+  if (database.dialect === "sqlite") {
+    const path = resolve(facts.root, envValue(facts, database.variable) ?? "./auth.db");
+    const shown = relative(facts.root, path) || path;
+    if (!existsSync(path))
+      return [
+        tableMissing.report(
+          `The SQLite file ${shown} does not exist yet, so none of the auth tables do.`,
+          `Run ${database.migrateCommand}.`,
+        ),
+      ];
+    progress(`Checking the auth tables in ${shown}...`);
+    try {
+      return compare(readSqlite(driver, path), facts, shown);
+    } catch (error) {
+      return [explain(error, server, shown, database.variable, source)];
+    }
+  }
+  const url = envValue(facts, database.variable);
+  if (!url)
+    return [
+      urlMissing.report(
+        `${database.variable} is not set, so the adapter cannot reach ${server}.`,
+        `Set ${database.variable} in .env.local (and in production's environment) to the connection string, such as ${database.dialect === "postgres" ? "postgres://user:password@host:5432/app" : "mysql://user:password@host:3306/app"}.`,
+      ),
+    ];
+  const target = describeTarget(url);
+  progress(`Connecting to ${server} at ${target}...`);
+  const read = database.dialect === "postgres" ? readPostgres(driver, url) : readMysql(driver, url);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })),
+      connectTimeoutMs + 2_000,
+    );
+  });
+  try {
+    const found = await Promise.race([read, deadline]);
+    if (Object.keys(database.tables).length === 0) return [];
+    return compare(found, facts, `${server} at ${target}`);
+  } catch (error) {
+    read.catch(() => undefined);
+    return [explain(error, server, target, database.variable, source)];
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,188 @@
+/** The checks are pure functions of ProjectFacts: each rule is tested on facts built here, no project on disk. */
+import { describe, expect, it } from "vitest";
+import { runChecks } from "../../src/doctor/checks/index.js";
+import type { EnvFileFacts, ProjectFacts } from "../../src/doctor/facts.js";
+import { renameEnvVariable, setEnvValue } from "../../src/doctor/fix.js";
+import { tablesOf } from "../../src/doctor/schema-facts.js";
+
+const secret = "a-perfectly-fine-secret-0123456789abcdef";
+
+function envFile(name: string, values: Record<string, string>, extra: Partial<EnvFileFacts> = {}): EnvFileFacts {
+  return { name, values, template: name.endsWith(".example"), mode: 0o600, tracked: false, ignored: true, ...extra };
+}
+
+/** A healthy Next.js project's facts, with `change` applied. */
+function facts(change: (f: ProjectFacts) => void = () => {}): ProjectFacts {
+  const f: ProjectFacts = {
+    root: "/app",
+    framework: "next",
+    nextMajor: 15,
+    packageJson: { dependencies: { next: "15.3.0", "next-auth": "5.0.0-beta.29" }, scripts: { start: "next start" } },
+    deployFiles: [],
+    isGitRepo: false,
+    envLocalIgnored: true,
+    valueFiles: [".env", ".env.production", ".env.local", ".env.production.local"],
+    envFiles: [envFile(".env.local", { AUTH_SECRET: secret, AUTH_TRUST_HOST: "true" })],
+    env: {
+      AUTH_SECRET: { value: secret, source: ".env.local" },
+      AUTH_TRUST_HOST: { value: "true", source: ".env.local" },
+    },
+    trackedSecrets: {},
+    config: {
+      file: "auth.ts",
+      found: true,
+      trustHost: false,
+      literalSecret: false,
+      enableWebAuthn: false,
+      providers: [],
+      packages: ["next-auth"],
+    },
+    wiring: {
+      appDir: "app",
+      nextRoutes: [{ file: "app/api/auth/[...nextauth]/route.ts", path: "/api/auth" }],
+      middleware: [],
+      expressMounts: [],
+    },
+  };
+  change(f);
+  return f;
+}
+
+const ids = (f: ProjectFacts) => runChecks(f).map((finding) => finding.id);
+const setEnv = (f: ProjectFacts, name: string, value: string, source = ".env.local") => {
+  f.env[name] = { value, source };
+};
+
+describe("doctor's checks", () => {
+  it("find nothing in a healthy project", () => {
+    expect(runChecks(facts())).toEqual([]);
+  });
+
+  it("take NEXTAUTH_SECRET as next-auth v5 does, and only there", () => {
+    const v4 = (framework: ProjectFacts["framework"]) =>
+      facts((f) => {
+        f.framework = framework;
+        delete f.env.AUTH_SECRET;
+        setEnv(f, "NEXTAUTH_SECRET", secret);
+      });
+    expect(ids(v4("next"))).toEqual(["env.v4-name"]);
+    const sveltekit = runChecks(v4("sveltekit"));
+    expect(sveltekit.map((x) => x.id)).toContain("secret.missing");
+    expect(sveltekit.find((x) => x.id === "secret.missing")?.message).toMatch(/only next-auth reads that name/);
+  });
+
+  it("leave v4 names alone in a next-auth v4 project", () => {
+    const f = facts((x) => {
+      x.packageJson.dependencies["next-auth"] = "^4.24.7";
+      setEnv(x, "NEXTAUTH_URL", "http://localhost:3000");
+    });
+    expect(ids(f)).not.toContain("env.v4-name");
+  });
+
+  it("count the secret's length in bytes", () => {
+    expect(ids(facts((f) => setEnv(f, "AUTH_SECRET", "é".repeat(16))))).toEqual([]);
+    expect(ids(facts((f) => setEnv(f, "AUTH_SECRET", "é".repeat(15))))).toEqual(["secret.short"]);
+  });
+
+  it("accept AUTH_URL at the origin or at the config's basePath", () => {
+    expect(ids(facts((f) => setEnv(f, "AUTH_URL", "https://app.example.com/")))).toEqual([]);
+    expect(ids(facts((f) => setEnv(f, "AUTH_URL", "https://app.example.com/api/auth")))).toEqual([]);
+    const custom = facts((f) => {
+      f.config.basePath = "/custom/auth";
+      f.wiring.nextRoutes = [{ file: "app/custom/auth/[...nextauth]/route.ts", path: "/custom/auth" }];
+      setEnv(f, "AUTH_URL", "https://app.example.com/custom/auth");
+    });
+    expect(ids(custom)).toEqual([]);
+  });
+
+  it("trust a host that sets VERCEL itself, or a config with trustHost", () => {
+    const untrusted = (change: (f: ProjectFacts) => void) =>
+      ids(
+        facts((f) => {
+          delete f.env.AUTH_TRUST_HOST;
+          change(f);
+        }),
+      );
+    expect(untrusted(() => {})).toEqual(["host.untrusted"]);
+    expect(untrusted((f) => f.deployFiles.push("vercel.json"))).toEqual([]);
+    expect(untrusted((f) => (f.config.trustHost = true))).toEqual([]);
+    expect(untrusted((f) => (f.packageJson.scripts.start = "node server.js"))).toEqual([]);
+  });
+
+  it("find a secret's value under a browser prefix whatever the variable is called", () => {
+    const f = facts((x) => setEnv(x, "VITE_APP_CONFIG", secret, "environment"));
+    expect(ids(f)).toEqual(["secret.public"]);
+    expect(ids(facts((x) => setEnv(x, "NEXT_PUBLIC_SUPABASE_ANON_KEY", "public-anon-key-value")))).toEqual([]);
+  });
+
+  it("let a middleware that runs on Node.js import a database driver", () => {
+    const middleware = (runtime: "edge" | "nodejs") =>
+      ids(
+        facts((f) => {
+          f.wiring.middleware = [
+            { file: "middleware.ts", runtime, importsConfig: true, packages: ["next-auth", "pg"] },
+          ];
+        }),
+      );
+    expect(middleware("edge")).toEqual(["middleware.edge-node"]);
+    expect(middleware("nodejs")).toEqual([]);
+  });
+
+  it("take an env file's mode and git state only where it holds a secret", () => {
+    const plain = facts((f) => f.envFiles.push(envFile(".env", { PORT: "3000" }, { mode: 0o644, ignored: false })));
+    expect(ids(plain)).toEqual([]);
+    const url = facts((f) =>
+      f.envFiles.push(envFile(".env", { DATABASE_URL: "postgres://app:pw@db/app" }, { mode: 0o644, ignored: false })),
+    );
+    expect(ids(url)).toEqual(["files.env-not-ignored", "files.env-mode"]);
+  });
+});
+
+describe("the safe fixes' text edits", () => {
+  it("rename a variable, keeping export, quotes, values over several lines and CRLF", () => {
+    const text = 'export NEXTAUTH_URL="http://a\nb"\r\nOTHER=1\r\nNEXTAUTH_URL = x # comment\r\n';
+    expect(renameEnvVariable(text, "NEXTAUTH_URL", "AUTH_URL")).toBe(
+      'export AUTH_URL="http://a\nb"\r\nOTHER=1\r\nAUTH_URL = x # comment\r\n',
+    );
+  });
+
+  it("replace a value in place or add the variable with the file's line ending", () => {
+    expect(setEnvValue("A=1\nAUTH_SECRET=old\n", "AUTH_SECRET", "new", "d")).toBe("A=1\nAUTH_SECRET=new\n");
+    expect(setEnvValue("A=1\r\n", "AUTH_TRUST_HOST", "true", "Trust")).toBe(
+      "A=1\r\n\r\n# Added by create-auth doctor --fix\r\n# Trust\r\nAUTH_TRUST_HOST=true\r\n",
+    );
+  });
+
+  it("read tables and columns from a CREATE TABLE script, keys and comments left out", () => {
+    const script = `-- header\nCREATE TABLE IF NOT EXISTS users (\n  id TEXT NOT NULL PRIMARY KEY,\n  -- a note\n  "emailVerified" INTEGER,\n  UNIQUE (id)\n);\nCREATE TABLE t (\n  \`a\` INT,\n  PRIMARY KEY (a)\n);`;
+    expect(tablesOf(script)).toEqual({ users: ["id", "emailVerified"], t: ["a"] });
+  });
+});
+
+describe("which env files hold secrets", () => {
+  it("counts a connection URL only with a password in it", () => {
+    const committed = (values: Record<string, string>) =>
+      ids(facts((f) => f.envFiles.push(envFile(".env", values, { mode: 0o644, ignored: false }))));
+    expect(committed({ DATABASE_URL: "postgres://postgres@127.0.0.1:5432/app" })).toEqual([]);
+    expect(committed({ REDIS_URL: "redis://:hunter22@cache:6379" })).toEqual([
+      "files.env-not-ignored",
+      "files.env-mode",
+    ]);
+  });
+});
+
+describe("provider variables", () => {
+  const provider = (env: ProjectFacts["config"]["providers"][number]["env"]) =>
+    facts((f) => f.config.providers.push({ id: "corp", type: "oidc", env, file: "providers/corp.ts" }));
+
+  it("need no value where the code has a fallback, and flag a secret fallback", () => {
+    const issuer = { role: "issuer" as const, name: "AUTH_CORP_ISSUER", literal: "https://login.corp.example" };
+    expect(ids(provider([issuer]))).toEqual(["provider.callback-url"]);
+    expect(ids(provider([{ role: "issuer", name: "AUTH_CORP_ISSUER" }]))).toEqual([
+      "provider.env-missing",
+      "provider.callback-url",
+    ]);
+    const secretFallback = { role: "secret" as const, name: "AUTH_CORP_SECRET", literal: "dev-secret" };
+    expect(ids(provider([secretFallback]))).toEqual(["provider.literal-secret", "provider.callback-url"]);
+  });
+});
