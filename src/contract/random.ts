@@ -17,8 +17,8 @@ function hashString(text: string): number {
   return hash >>> 0;
 }
 
-/** mulberry32: fast, well-distributed 32-bit generator. */
-function mulberry32(seed: number): Random {
+/** mulberry32: fast, well-distributed 32-bit generator; the cases' data and exploration's values both draw from it. */
+export function mulberry32(seed: number): Random {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -7,6 +7,8 @@
  * than running the step they were for.
  */
 
+import { mulberry32 } from "../random.js";
+
 /** A seeded source: `next()` in [0, 1); `simple` draws the first choice and the shortest value. */
 export interface Rng {
   next(): number;
@@ -14,19 +16,9 @@ export interface Rng {
 }
 export type Gen<T> = (s: Rng) => T;
 
-/** mulberry32: a tiny, fast, well-distributed 32-bit generator. */
+/** A source over the contract's one generator (random.ts), seeded per command. */
 export function rng(seed: number): Rng {
-  let state = seed >>> 0;
-  return {
-    simple: seed === 0,
-    next() {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    },
-  };
+  return { simple: seed === 0, next: mulberry32(seed) };
 }
 
 export const int =
