@@ -38,7 +38,10 @@ function filesUnder(dir: string, suffix: string): string[] {
 const node = { platform: "node", target: "node20", format: "esm", logLevel: "warning" } as const;
 
 function library(dist: string) {
-  const launchers = new Set([join(root, "src", "cli.ts"), join(root, "src", "contract", "worker-entry.ts")]);
+  const launchers = new Set([
+    join(root, "src", "cli.ts"),
+    join(root, "src", "contract", "isolation", "worker-entry.ts"),
+  ]);
   const entryPoints = filesUnder(join(root, "src"), ".ts").filter((file) => !launchers.has(file));
   return build({ ...node, entryPoints, outbase: join(root, "src"), outdir: dist });
 }
@@ -49,10 +52,10 @@ function commandLine(dist: string) {
     entryPoints: {
       "create-auth": join(root, "src/cli.ts"),
       "private-cache": join(root, "src/lib/private-cache.ts"),
-      // The process that loads a user's adapter module (src/contract/supervisor.ts starts it),
+      // The process that loads a user's adapter module (src/contract/isolation/supervisor.ts starts it),
       // and what the launcher uses to start it early.
-      "verify-worker": join(root, "src/contract/worker-entry.ts"),
-      "spawn-worker": join(root, "src/contract/spawn-worker.ts"),
+      "verify-worker": join(root, "src/contract/isolation/worker-entry.ts"),
+      "spawn-worker": join(root, "src/contract/isolation/spawn-worker.ts"),
     },
     outdir: join(dist, "cli"),
     bundle: true,

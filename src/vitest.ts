@@ -6,13 +6,13 @@
 
 import picomatch from "picomatch";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { type AdapterMethod, type AnyAdapter, hasMethod } from "./contract/adapter.js";
-import { HungMethods } from "./contract/calls.js";
-import { type CapabilityName, capabilities } from "./contract/capabilities.js";
+import { HungMethods } from "./contract/access/calls.js";
+import { newNonce, newSeed } from "./contract/access/random.js";
 import { allCases } from "./contract/cases/index.js";
 import { explore, formatSnippet } from "./contract/explore/run.js";
-import { newNonce, newSeed } from "./contract/random.js";
-import { runCase } from "./contract/runner.js";
+import { runCase } from "./contract/run/runner.js";
+import { type AdapterMethod, type AnyAdapter, hasMethod } from "./contract/spec/adapter.js";
+import { type CapabilityName, capabilities } from "./contract/spec/capabilities.js";
 
 type Awaitable<T> = T | PromiseLike<T>;
 

@@ -1,24 +1,24 @@
 /**
  * `create-auth verify-adapter <module>`: run the adapter contract (§2.9, §3,
  * §4.2, §5, §7) against the user's adapter module. The module is loaded and
- * run in a worker process (src/contract/worker.ts) under this command's
- * supervision (src/contract/supervisor.ts): nothing the module does decides
+ * run in a worker process (src/contract/isolation/worker.ts) under this command's
+ * supervision (src/contract/isolation/supervisor.ts): nothing the module does decides
  * the exit code.
  */
 import { accessSync, constants, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
-import { type CapabilityName, capabilityNames } from "../contract/capabilities.js";
-import type { ContractCase } from "../contract/case.js";
+import { newNonce, newSeed } from "../contract/access/random.js";
 import { allCases } from "../contract/cases/index.js";
-import { defaultExploreBudget, parseExploreBudget } from "../contract/exploration.js";
-import { newNonce, newSeed } from "../contract/random.js";
+import { openWorker } from "../contract/isolation/supervisor.js";
 import { fileReporters, type ReporterName, reporterNames, reporters } from "../contract/reporters/index.js";
-import type { RunEvent } from "../contract/runner.js";
-import { selectRun } from "../contract/select.js";
-import { openWorker } from "../contract/supervisor.js";
-import { explorePart, runVerification } from "../contract/verification.js";
+import { defaultExploreBudget, parseExploreBudget } from "../contract/run/exploration.js";
+import type { RunEvent } from "../contract/run/runner.js";
+import { selectRun } from "../contract/run/select.js";
+import { explorePart, runVerification } from "../contract/run/verification.js";
+import { type CapabilityName, capabilityNames } from "../contract/spec/capabilities.js";
+import type { ContractCase } from "../contract/spec/case.js";
 import { CliError, ExitCode, type ExitCodeValue, LoadError, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { makeFolders } from "../lib/make-folders.js";

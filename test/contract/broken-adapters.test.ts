@@ -2,9 +2,9 @@
 // listed in fixtures/adapters/broken/expected.json, on every seed.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { AnyAdapter } from "../../src/contract/adapter.js";
 import { allCases } from "../../src/contract/cases/index.js";
-import { type CaseResult, runContract } from "../../src/contract/runner.js";
+import { type CaseResult, runContract } from "../../src/contract/run/runner.js";
+import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
 import { fixture } from "../helpers.js";
 
 type Expectation = { failing: string[]; skipped: string[]; warnings: string[] };

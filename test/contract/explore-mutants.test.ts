@@ -3,8 +3,8 @@
 // short sequence. The model is written from the spec, not from these faults.
 import { describe, expect, it } from "vitest";
 import createMemoryAdapter from "../../fixtures/adapters/memory.js";
-import type { AnyAdapter } from "../../src/contract/adapter.js";
 import { explore } from "../../src/contract/explore/run.js";
+import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
 
 type Row = Record<string, any>;
 const memory = () => createMemoryAdapter() as unknown as Record<string, (...args: any[]) => any>;

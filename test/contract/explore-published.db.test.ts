@@ -14,8 +14,8 @@ import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Backend } from "../../src/backends/index.js";
-import type { AnyAdapter } from "../../src/contract/adapter.js";
 import { type ExploreResult, explore } from "../../src/contract/explore/run.js";
+import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
 import { generateAdapter } from "../../src/generators/adapter.js";
 import { fixture, root, tempDir } from "../helpers.js";
 

@@ -6,9 +6,9 @@
 // that find them are written from how real stores hold data, not from these.
 import { describe, expect, it } from "vitest";
 import createMemoryAdapter from "../../fixtures/adapters/memory.js";
-import type { AnyAdapter } from "../../src/contract/adapter.js";
-import { defaultExploreBudget } from "../../src/contract/exploration.js";
 import { explore } from "../../src/contract/explore/run.js";
+import { defaultExploreBudget } from "../../src/contract/run/exploration.js";
+import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
 
 type Row = Record<string, any>;
 type Methods = Record<string, (...args: any[]) => any>;

@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import createMemoryAdapter from "../../fixtures/adapters/memory.js";
-import type { AdapterMethod, AnyAdapter } from "../../src/contract/adapter.js";
-import { HungMethods } from "../../src/contract/calls.js";
+import { HungMethods } from "../../src/contract/access/calls.js";
 import { type ExploreResult, explore, formatSnippet } from "../../src/contract/explore/run.js";
+import type { AdapterMethod, AnyAdapter } from "../../src/contract/spec/adapter.js";
 import { fixture } from "../helpers.js";
 
 const brokenDir = fixture("adapters", "broken");

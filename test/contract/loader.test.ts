@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadAdapterModule } from "../../src/contract/loader.js";
+import { loadAdapterModule } from "../../src/contract/isolation/loader.js";
 import { LoadError } from "../../src/lib/errors.js";
 import { fixture, tempDir } from "../helpers.js";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryAdapter } from "../../fixtures/adapters/memory.js";
-import type { AnyAdapter } from "../../src/contract/adapter.js";
-import type { ContractCase } from "../../src/contract/case.js";
 import { allCases } from "../../src/contract/cases/index.js";
-import { type RunEvent, runContract } from "../../src/contract/runner.js";
+import { type RunEvent, runContract } from "../../src/contract/run/runner.js";
+import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
+import type { ContractCase } from "../../src/contract/spec/case.js";
 
 async function run(
   adapter: AnyAdapter,

@@ -1,5 +1,5 @@
 import { adapterAccountSchema, adapterUserSchema } from "../../schemas/adapter-models.js";
-import { defineCases } from "../case.js";
+import { defineCases } from "../spec/case.js";
 
 const tokenFields = [
   "access_token",

@@ -1,5 +1,5 @@
 import { adapterAuthenticatorSchema } from "../../schemas/adapter-models.js";
-import { defineCases } from "../case.js";
+import { defineCases } from "../spec/case.js";
 
 const needsUser = ["createUser", "linkAccount", "createAuthenticator"] as const;
 

@@ -9,7 +9,7 @@ import {
   sessionAndUserSchema,
   verificationTokenSchema,
 } from "../../schemas/adapter-models.js";
-import { defineCases } from "../case.js";
+import { defineCases } from "../spec/case.js";
 
 export const flowCases = defineCases([
   {

@@ -1,4 +1,4 @@
-import type { ContractCase } from "../case.js";
+import type { ContractCase } from "../spec/case.js";
 import { accountCases } from "./accounts.js";
 import { authenticatorCases } from "./authenticators.js";
 import { flowCases } from "./flows.js";

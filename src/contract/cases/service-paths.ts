@@ -5,7 +5,7 @@
  * instead of returning nothing becomes an error a person sees (§3, §5.5).
  */
 import { adapterUserSchema, sessionAndUserSchema } from "../../schemas/adapter-models.js";
-import { defineCases } from "../case.js";
+import { defineCases } from "../spec/case.js";
 
 export const servicePathCases = defineCases([
   {

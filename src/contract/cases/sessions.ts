@@ -1,5 +1,5 @@
 import { adapterSessionSchema, sessionAndUserSchema } from "../../schemas/adapter-models.js";
-import { defineCases } from "../case.js";
+import { defineCases } from "../spec/case.js";
 
 export const sessionCases = defineCases([
   {

@@ -1,5 +1,5 @@
 import { adapterUserSchema } from "../../schemas/adapter-models.js";
-import { defineCases } from "../case.js";
+import { defineCases } from "../spec/case.js";
 
 const section = "§2.9, §4.2";
 

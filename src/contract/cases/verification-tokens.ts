@@ -1,6 +1,6 @@
 import { verificationTokenSchema } from "../../schemas/adapter-models.js";
-import { defineCases } from "../case.js";
-import { ContractFailure } from "../failure.js";
+import { defineCases } from "../spec/case.js";
+import { ContractFailure } from "../spec/failure.js";
 
 export const verificationTokenCases = defineCases([
   {

@@ -3,8 +3,9 @@
  * may have kept what it should have deleted), then counts what is still
  * there. Never throws: a record that will not go is a leftover, not a crash.
  */
-import type { AdapterMethod, AnyAdapter } from "../adapter.js";
-import { callWithin, type HungMethods, timedOut } from "../calls.js";
+
+import { callWithin, type HungMethods, timedOut } from "../access/calls.js";
+import type { AdapterMethod, AnyAdapter } from "../spec/adapter.js";
 import type { Model } from "./model.js";
 import type { Probe } from "./probe.js";
 

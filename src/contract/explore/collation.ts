@@ -15,7 +15,7 @@
  * astral character.
  */
 import { randomUUID } from "node:crypto";
-import type { AdapterMethod } from "../adapter.js";
+import type { AdapterMethod } from "../spec/adapter.js";
 import { cleanUp, type Leftovers } from "./cleanup.js";
 import { Model } from "./model.js";
 import type { Probe } from "./probe.js";

@@ -13,7 +13,7 @@ import {
   adapterUserSchema,
   verificationTokenSchema,
 } from "../../schemas/adapter-models.js";
-import { describeValue } from "../failure.js";
+import { describeValue } from "../spec/failure.js";
 import type { AccountRecord, AuthenticatorRecord, Model, SessionRecord, TokenRecord, UserRecord } from "./model.js";
 import type { Probe } from "./probe.js";
 import type { TraceCall } from "./trace.js";

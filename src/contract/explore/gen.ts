@@ -7,7 +7,7 @@
  * than running the step they were for.
  */
 
-import { mulberry32 } from "../random.js";
+import { mulberry32 } from "../access/random.js";
 
 /** A seeded source: `next()` in [0, 1); `simple` draws the first choice and the shortest value. */
 export interface Rng {

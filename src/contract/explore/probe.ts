@@ -4,9 +4,9 @@
  * Divergence (the run fails) or a warning (the service would tolerate it).
  */
 import { describeThrown } from "../../lib/errors.js";
-import type { AdapterMethod, AnyAdapter } from "../adapter.js";
-import { callWithin, type HungMethods, timedOut } from "../calls.js";
-import { describeValue } from "../failure.js";
+import { callWithin, type HungMethods, timedOut } from "../access/calls.js";
+import type { AdapterMethod, AnyAdapter } from "../spec/adapter.js";
+import { describeValue } from "../spec/failure.js";
 import { resolveArgs, type TraceCall, type TraceStep } from "./trace.js";
 
 /** A divergence between adapter and model: the sequence fails and is shrunk. */

@@ -41,8 +41,8 @@
  */
 import fc from "fast-check";
 import { describeThrown } from "../../lib/errors.js";
-import { type AdapterMethod, type AnyAdapter, presentMethods } from "../adapter.js";
-import { AdapterGone, HungMethods } from "../calls.js";
+import { AdapterGone, HungMethods } from "../access/calls.js";
+import { type AdapterMethod, type AnyAdapter, presentMethods } from "../spec/adapter.js";
 import { cleanUp, describeLeftovers, type Leftovers, noLeftovers } from "./cleanup.js";
 import { foldingKeys, foldingWarning } from "./collation.js";
 import { Crowd } from "./commands/crowd.js";

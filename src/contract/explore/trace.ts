@@ -4,7 +4,7 @@
  * a record an earlier call returned (`user1.id`), so the reproduction reads
  * like code a person would write.
  */
-import type { AdapterMethod } from "../adapter.js";
+import type { AdapterMethod } from "../spec/adapter.js";
 
 /** A value that came from an earlier result; printed as `code`, passed as `value`. */
 export class Ref {

@@ -1,5 +1,5 @@
 /** JUnit XML, the format CI test-report pages read. One suite per capability. */
-import type { CaseResult } from "../runner.js";
+import type { CaseResult } from "../run/runner.js";
 import { capabilityTitle, type ReporterFactory, runProblems } from "./reporter.js";
 
 const escapeXml = (text: string) =>

@@ -1,6 +1,6 @@
 /** The default reporter: for people reading a terminal or a CI log. */
 import kleur from "kleur";
-import type { CaseResult, RunEvent, RunSummary } from "../runner.js";
+import type { CaseResult, RunEvent, RunSummary } from "../run/runner.js";
 import { capabilityTitle, inert, plural, type ReporterFactory, runProblems } from "./reporter.js";
 
 export const prettyReporter: ReporterFactory = (context) => {

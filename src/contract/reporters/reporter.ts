@@ -3,7 +3,7 @@
  * the runner's summary does. Where the text goes (stdout or a file) is the
  * caller's business, so every reporter can do both.
  */
-import type { RunEvent, RunSummary } from "../runner.js";
+import type { RunEvent, RunSummary } from "../run/runner.js";
 
 export interface ReporterContext {
   /** The module under test, as the user named it. */

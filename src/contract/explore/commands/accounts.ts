@@ -1,5 +1,5 @@
 import { adapterAccountSchema } from "../../../schemas/adapter-models.js";
-import type { AdapterMethod } from "../../adapter.js";
+import type { AdapterMethod } from "../../spec/adapter.js";
 import { accountFields, fieldProblem, typeProblem } from "../compare.js";
 import { type AccountRecord, type Model, nth } from "../model.js";
 import type { Probe } from "../probe.js";

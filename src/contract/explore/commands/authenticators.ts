@@ -1,5 +1,5 @@
 import { adapterAuthenticatorSchema } from "../../../schemas/adapter-models.js";
-import type { AdapterMethod } from "../../adapter.js";
+import type { AdapterMethod } from "../../spec/adapter.js";
 import { authenticatorFields, expectAuthenticator, fieldProblem, scribble, typeProblem } from "../compare.js";
 import { type AuthenticatorRecord, type Model, nth } from "../model.js";
 import type { Probe } from "../probe.js";

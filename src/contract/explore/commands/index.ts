@@ -1,6 +1,6 @@
 /** The commands a sequence is drawn from, limited to the methods the adapter has and the run allows. */
 import type fc from "fast-check";
-import type { AdapterMethod } from "../../adapter.js";
+import type { AdapterMethod } from "../../spec/adapter.js";
 import type { Model } from "../model.js";
 import type { Probe } from "../probe.js";
 import { accountCommands } from "./accounts.js";

@@ -6,7 +6,7 @@
  * get two sessions; two counter updates leave one of the two counters.
  */
 import { describeThrown } from "../../../lib/errors.js";
-import type { AdapterMethod } from "../../adapter.js";
+import type { AdapterMethod } from "../../spec/adapter.js";
 import { sameId, scribble } from "../compare.js";
 import { type Model, nth, type SessionRecord, type UserRecord } from "../model.js";
 import type { Outcome, Probe } from "../probe.js";

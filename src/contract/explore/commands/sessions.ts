@@ -1,5 +1,5 @@
 import { adapterSessionSchema } from "../../../schemas/adapter-models.js";
-import type { AdapterMethod } from "../../adapter.js";
+import type { AdapterMethod } from "../../spec/adapter.js";
 import { fieldProblem, sameId, scribble, typeProblem } from "../compare.js";
 import { type Model, nth, type SessionRecord } from "../model.js";
 import type { Probe } from "../probe.js";

@@ -1,5 +1,5 @@
 import { verificationTokenSchema } from "../../../schemas/adapter-models.js";
-import type { AdapterMethod } from "../../adapter.js";
+import type { AdapterMethod } from "../../spec/adapter.js";
 import { expectNull, expectToken, fieldProblem, scribble, typeProblem } from "../compare.js";
 import { type Model, nth, type TokenRecord } from "../model.js";
 import type { Probe } from "../probe.js";

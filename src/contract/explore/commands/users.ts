@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { adapterUserSchema } from "../../../schemas/adapter-models.js";
-import type { AdapterMethod } from "../../adapter.js";
+import type { AdapterMethod } from "../../spec/adapter.js";
 import { fieldProblem, sameId, scribble, typeProblem, userFields } from "../compare.js";
 import { type Model, nth, type UserRecord } from "../model.js";
 import type { Probe } from "../probe.js";

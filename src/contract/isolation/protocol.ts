@@ -9,7 +9,7 @@
  * writes to any descriptor can report a pass: a forged answer is one more
  * answer from the adapter, checked like the others.
  */
-import type { AdapterMethod } from "./adapter.js";
+import type { AdapterMethod } from "../spec/adapter.js";
 
 export type WorkerRequest =
   | {

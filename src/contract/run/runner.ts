@@ -2,15 +2,15 @@
  * Runs contract cases against an adapter and reports through events. The
  * runner decides pass, fail or skip; reporters only present.
  */
-import { describeThrown } from "../lib/errors.js";
-import { type AnyAdapter, hasMethod } from "./adapter.js";
-import { AdapterCalls, AdapterGone, HungMethods } from "./calls.js";
-import { type CapabilityName, type CapabilityStatus, capabilityStatus } from "./capabilities.js";
-import { type CaseInfo, type ContractCase, caseInfo } from "./case.js";
-import type { Leftovers } from "./cleanup.js";
-import { CaseContext } from "./context.js";
-import { ContractFailure } from "./failure.js";
-import { newNonce, randomFor } from "./random.js";
+import { describeThrown } from "../../lib/errors.js";
+import { AdapterCalls, AdapterGone, HungMethods } from "../access/calls.js";
+import type { Leftovers } from "../access/cleanup.js";
+import { CaseContext } from "../access/context.js";
+import { newNonce, randomFor } from "../access/random.js";
+import { type AnyAdapter, hasMethod } from "../spec/adapter.js";
+import { type CapabilityName, type CapabilityStatus, capabilityStatus } from "../spec/capabilities.js";
+import { type CaseInfo, type ContractCase, caseInfo } from "../spec/case.js";
+import { ContractFailure } from "../spec/failure.js";
 import { type CaseResult, type RunSummary, summarize } from "./summary.js";
 
 export type { CaseResult, CaseStatus, RunSummary } from "./summary.js";

@@ -5,10 +5,10 @@
  * one run:end carries the verdict of both.
  */
 import { isAbsolute } from "node:path";
-import type { AnyAdapter } from "./adapter.js";
-import { HungMethods } from "./calls.js";
-import type { CapabilityName } from "./capabilities.js";
-import type { RecordKind } from "./cleanup.js";
+import { HungMethods } from "../access/calls.js";
+import type { RecordKind } from "../access/cleanup.js";
+import type { AnyAdapter } from "../spec/adapter.js";
+import type { CapabilityName } from "../spec/capabilities.js";
 import type { ExploreBudget } from "./exploration.js";
 import { type RunEvent, runContract } from "./runner.js";
 import type { Selection } from "./select.js";

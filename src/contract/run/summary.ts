@@ -2,9 +2,10 @@
  * What a run found, case by case and as a whole; shared by the runner (in
  * the worker) and the supervisor, which sums up a run that stopped midway.
  */
-import type { CapabilityStatus } from "./capabilities.js";
-import type { CaseInfo } from "./case.js";
-import { type Leftovers, recordKinds } from "./cleanup.js";
+
+import { type Leftovers, recordKinds } from "../access/cleanup.js";
+import type { CapabilityStatus } from "../spec/capabilities.js";
+import type { CaseInfo } from "../spec/case.js";
 import type { ExplorationReport } from "./exploration.js";
 
 export type CaseStatus = "passed" | "failed" | "skipped";

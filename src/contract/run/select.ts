@@ -3,8 +3,8 @@
  * names of the run's other parts (`explore`). A pattern that matches nothing
  * is a typo; a selection of nothing is a mistake.
  */
-import { UsageError } from "../lib/errors.js";
-import type { ContractCase } from "./case.js";
+import { UsageError } from "../../lib/errors.js";
+import type { ContractCase } from "../spec/case.js";
 
 export interface Selection {
   cases: ContractCase[];

@@ -3,7 +3,7 @@
  * The suite writes to the user's database, so it removes its own records and
  * then checks: a record it can still find is reported, never silently left.
  */
-import type { AdapterMethod } from "./adapter.js";
+import type { AdapterMethod } from "../spec/adapter.js";
 import type { AdapterCalls } from "./calls.js";
 
 export const recordKinds = ["users", "accounts", "sessions", "verification tokens", "authenticators"] as const;

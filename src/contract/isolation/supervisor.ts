@@ -8,9 +8,9 @@
  * is over, whatever the module left open.
  */
 import type { Readable } from "node:stream";
-import { DescribedThrow } from "../lib/errors.js";
-import type { AdapterMethod, AnyAdapter } from "./adapter.js";
-import { AdapterGone } from "./calls.js";
+import { DescribedThrow } from "../../lib/errors.js";
+import { AdapterGone } from "../access/calls.js";
+import type { AdapterMethod, AnyAdapter } from "../spec/adapter.js";
 import { channelFd, type ThrownOnWire, type WorkerMessage, type WorkerPhase, type WorkerRequest } from "./protocol.js";
 import { takeWorker } from "./spawn-worker.js";
 import { FrameReader, FrameWriter } from "./wire.js";

@@ -2,9 +2,10 @@
  * A contract case is data plus one small async function. Cases share no
  * state: each creates what it needs through the case context.
  */
+
+import type { CaseContext } from "../access/context.js";
 import type { AdapterMethod } from "./adapter.js";
 import type { CapabilityName } from "./capabilities.js";
-import type { CaseContext } from "./context.js";
 
 /** What reports need to know about a case: everything but its code. */
 export interface CaseInfo {

@@ -1,5 +1,5 @@
 /**
- * Starting the worker process (src/contract/worker.ts). The launcher may
+ * Starting the worker process (src/contract/isolation/worker.ts). The launcher may
  * start it before the command line is even parsed (`prestartWorker`), so
  * that the worker's own start — Node, then tsx's module hooks, the slowest
  * part — overlaps the CLI's; the supervisor then takes that process and
@@ -10,11 +10,16 @@
  * the private-cache module.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { privateTempFolder } from "../lib/private-cache.js";
+import { privateTempFolder } from "../../lib/private-cache.js";
 
-/** dist/cli/verify-worker.js, from src/contract/, dist/contract/ and dist/cli/ alike. */
-export const workerPath = () => fileURLToPath(new URL("../../dist/cli/verify-worker.js", import.meta.url));
+/** dist/cli/verify-worker.js, from this module in src/contract/isolation/, dist/contract/isolation/ or the bundle in dist/cli/. */
+export function workerPath(): string {
+  const here = fileURLToPath(new URL(".", import.meta.url));
+  const root = basename(here) === "cli" ? join(here, "..", "..") : join(here, "..", "..", "..");
+  return join(root, "dist", "cli", "verify-worker.js");
+}
 
 export function spawnWorker(env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
   const temp = privateTempFolder(env);

@@ -6,8 +6,8 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describeThrown, LoadError } from "../lib/errors.js";
-import { type AnyAdapter, adapterMethods } from "./adapter.js";
+import { describeThrown, LoadError } from "../../lib/errors.js";
+import { type AnyAdapter, adapterMethods } from "../spec/adapter.js";
 
 const typescriptExtensions = new Set([".ts", ".mts", ".cts"]);
 const supportedExtensions = new Set([...typescriptExtensions, ".js", ".mjs", ".cjs"]);

@@ -10,8 +10,8 @@
  */
 import { writeSync } from "node:fs";
 import { serialize } from "node:v8";
-import { describeThrown, LoadError } from "../lib/errors.js";
-import { type AdapterMethod, type AnyAdapter, presentMethods } from "./adapter.js";
+import { describeThrown, LoadError } from "../../lib/errors.js";
+import { type AdapterMethod, type AnyAdapter, presentMethods } from "../spec/adapter.js";
 import { loadAdapterModule } from "./loader.js";
 import { channelFd, type ThrownOnWire, type WorkerMessage, type WorkerRequest } from "./protocol.js";
 import { cloneable, FrameReader, FrameWriter } from "./wire.js";

@@ -3,11 +3,11 @@
  * verify-adapter run: its budget from --explore, its result in the run's
  * summary, so the same reporters show it and the same verdict includes it.
  */
-import { UsageError } from "../lib/errors.js";
-import type { AnyAdapter } from "./adapter.js";
-import type { HungMethods } from "./calls.js";
-import type { Leftovers } from "./cleanup.js";
-import type { ExploreFailure } from "./explore/run.js";
+import { UsageError } from "../../lib/errors.js";
+import type { HungMethods } from "../access/calls.js";
+import type { Leftovers } from "../access/cleanup.js";
+import type { ExploreFailure } from "../explore/run.js";
+import type { AnyAdapter } from "../spec/adapter.js";
 
 /** Sequences to run, or a time to run them for; exploration is off when null. */
 export type ExploreBudget = { runs?: number; timeLimitMs?: number; depth?: number } | null;
@@ -62,7 +62,7 @@ export interface ExplorationJob {
 }
 
 export async function runExploration(job: ExplorationJob): Promise<ExplorationReport> {
-  const { explore, formatSnippet } = await import("./explore/run.js");
+  const { explore, formatSnippet } = await import("../explore/run.js");
   const result = await explore({
     adapter: job.adapter,
     seed: job.seed,

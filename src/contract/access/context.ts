@@ -4,19 +4,19 @@
  * remember how to remove them afterwards.
  */
 import type { z } from "zod";
-import { describeThrown } from "../lib/errors.js";
+import { describeThrown } from "../../lib/errors.js";
 import {
   adapterAccountSchema,
   adapterAuthenticatorSchema,
   adapterSessionSchema,
   adapterUserSchema,
   verificationTokenSchema,
-} from "../schemas/adapter-models.js";
-import { type AdapterMethod, type AnyAdapter, hasMethod } from "./adapter.js";
+} from "../../schemas/adapter-models.js";
+import { type AdapterMethod, type AnyAdapter, hasMethod } from "../spec/adapter.js";
+import { ContractFailure, describeValue } from "../spec/failure.js";
 import { type AdapterCalls, AdapterGone } from "./calls.js";
 import { Cleanup } from "./cleanup.js";
 import { DataFactory } from "./data.js";
-import { ContractFailure, describeValue } from "./failure.js";
 import type { Random } from "./random.js";
 
 type Row = Record<string, any>;

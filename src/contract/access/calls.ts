@@ -4,7 +4,7 @@
  * in the report and not called again (one hang costs one timeout, not one
  * per case), and an adapter that stops answering altogether ends the run.
  */
-import { type AdapterMethod, type AnyAdapter, hasMethod } from "./adapter.js";
+import { type AdapterMethod, type AnyAdapter, hasMethod } from "../spec/adapter.js";
 
 /**
  * The adapter cannot answer any more (its process ended, or it stopped
