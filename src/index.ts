@@ -10,5 +10,6 @@ export {
   type RunSummary,
   runContract,
 } from "./contract/run/runner.js";
+export { runVerification, type VerificationOptions } from "./contract/run/verification.js";
 export { type CapabilityName, capabilities, capabilityNames } from "./contract/spec/capabilities.js";
 export type { ContractCase } from "./contract/spec/case.js";

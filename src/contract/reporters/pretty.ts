@@ -106,6 +106,10 @@ export const prettyReporter: ReporterFactory = (context) => {
         return context.interactive
           ? `\r${c.dim(`  running ${done}/${total}`)}${done === total ? "\r\u001b[K" : ""}`
           : undefined;
+      case "exploration:progress":
+        return context.interactive
+          ? `\r\u001b[K${c.dim(`  exploring ${event.runs}${event.of ? `/${event.of}` : ""} sequences, ${event.steps} steps`)}`
+          : undefined;
       case "run:end": {
         const { summary, results } = event;
         const counts = [
@@ -117,6 +121,8 @@ export const prettyReporter: ReporterFactory = (context) => {
         if (summary.exploration)
           counts.push(summary.exploration.ok ? c.green("exploration passed") : c.red("exploration failed"));
         const lines = [...body(results), ...failures(results), ...exploration(summary), ""];
+        // A progress line may still be on screen.
+        if (context.interactive) lines[0] = `\r\u001b[K${lines[0] ?? ""}`;
         const problems = runProblems(summary);
         for (const problem of problems.failures) lines.push(c.red(`✗ ${inert(problem)}`));
         for (const warning of problems.warnings) lines.push(`${c.yellow("!")} ${inert(warning)}`);

@@ -56,6 +56,7 @@ export interface ExplorationJob {
   /** Methods that never settled in the cases: not called again. */
   hung?: HungMethods;
   replayPath?: string;
+  onProgress?: (progress: { runs: number; steps: number }) => void;
   /** How the reproduction imports the module. */
   modulePath: string;
   exportName: string;
@@ -74,6 +75,7 @@ export async function runExploration(job: ExplorationJob): Promise<ExplorationRe
     strict: job.strict,
     nonce: job.nonce,
     replayPath: job.replayPath,
+    onProgress: job.onProgress,
   });
   const left = result.leftovers;
   const leftovers: Leftovers = {};

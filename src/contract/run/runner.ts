@@ -25,6 +25,8 @@ export type RunEvent =
     }
   | { type: "case:start"; case: CaseInfo }
   | { type: "case:end"; result: CaseResult }
+  /** After each exploration sequence: how far it has got (of `of` sequences, when a number was asked). */
+  | { type: "exploration:progress"; runs: number; steps: number; of?: number }
   | { type: "run:end"; summary: RunSummary; results: CaseResult[] };
 
 export interface CaseOptions {

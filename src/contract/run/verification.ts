@@ -55,18 +55,20 @@ export async function runVerification(options: VerificationOptions): Promise<Ext
     },
   });
   let summary: RunSummary = end!.summary;
-  if (options.explore && options.selection.parts.includes(explorePart) && !hung.stopped) {
+  const budget = options.explore;
+  if (budget && options.selection.parts.includes(explorePart) && !hung.stopped) {
     const { runExploration } = await import("./exploration.js");
     const modulePath = options.modulePath;
     const exploration = await runExploration({
       adapter: options.adapter,
-      budget: options.explore,
+      budget,
       seed: options.seed,
       nonce: options.nonce,
       callTimeoutMs: options.timeoutMs,
       strict: options.strict,
       hung,
       replayPath: options.explorePath,
+      onProgress: (progress) => options.onEvent({ type: "exploration:progress", ...progress, of: budget.runs }),
       // As an import from the folder verify-adapter ran in: "./x.ts", never the bare "x.ts".
       modulePath: isAbsolute(modulePath) || modulePath.startsWith(".") ? modulePath : `./${modulePath}`,
       exportName: options.exportName,
