@@ -69,6 +69,7 @@ const quick = new Map<z.ZodTypeAny, (r: Row) => boolean>([
       typeof r.credentialID === "string" &&
       typeof r.credentialPublicKey === "string" &&
       typeof r.counter === "number" &&
+      !Number.isNaN(r.counter) &&
       typeof r.credentialDeviceType === "string" &&
       typeof r.credentialBackedUp === "boolean" &&
       typeof r.providerAccountId === "string" &&
