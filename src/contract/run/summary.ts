@@ -1,6 +1,6 @@
 /**
- * What a run found, case by case and as a whole; shared by the runner (in
- * the worker) and the supervisor, which sums up a run that stopped midway.
+ * What a run found, case by case and as a whole, including why it stopped
+ * when it did not finish.
  */
 
 import { type Leftovers, recordKinds } from "../access/cleanup.js";
