@@ -39,6 +39,22 @@ const local = { getUser: async (id) => structuredClone(store.get(id) ?? null) };
 const remoteUs = await perCall(remote);
 const localUs = await perCall(local);
 
+const pipeline = (adapter) =>
+  runVerification({
+    adapter,
+    selection: { cases: allCases, parts: ["explore"] },
+    seed: 1,
+    nonce: "bench",
+    timeoutMs: 5000,
+    concurrency: 1,
+    require: [],
+    strict: false,
+    explore: { runs: 40, timeLimitMs: 120_000 },
+    modulePath: "./fixtures/adapters/memory.ts",
+    exportName: "default",
+    onEvent: () => undefined,
+  });
+
 // The default run's calls, counted on their way to the worker.
 let counted = 0;
 const counting = Object.fromEntries(
@@ -51,22 +67,16 @@ const counting = Object.fromEntries(
   ]),
 );
 const started = performance.now();
-await runVerification({
-  adapter: counting,
-  selection: { cases: allCases, parts: ["explore"] },
-  seed: 1,
-  nonce: "bench",
-  timeoutMs: 5000,
-  concurrency: 1,
-  require: [],
-  strict: false,
-  explore: { runs: 40, timeLimitMs: 120_000 },
-  modulePath: "./fixtures/adapters/memory.ts",
-  exportName: "default",
-  onEvent: () => undefined,
-});
+await pipeline(counting);
 const runMs = performance.now() - started;
 await opened.session.close();
+
+// The same run with the adapter in this process, as create-auth/vitest runs it: what the boundary costs.
+const { tsImport } = await import("tsx/esm/api");
+const memory = await tsImport(`${root}fixtures/adapters/memory.ts`, import.meta.url);
+const inProcessStarted = performance.now();
+await pipeline(memory.default());
+const inProcessMs = performance.now() - inProcessStarted;
 
 console.log(`\nadapter calls, median of 5 rounds of ${calls} (node ${process.version})`);
 console.log(`${"getUser across the process boundary".padEnd(52)} ${remoteUs.toFixed(1).padStart(8)} µs/call`);
@@ -75,3 +85,4 @@ console.log(`${"the same lookup in one process".padEnd(52)} ${localUs.toFixed(1)
 console.log(
   `${"default run (cases, 40 sequences, a crowd)".padEnd(52)} ${String(counted).padStart(8)} calls in ${runMs.toFixed(0)} ms`,
 );
+console.log(`${"the same run with the adapter in this process".padEnd(52)} ${inProcessMs.toFixed(0).padStart(8)} ms`);
