@@ -103,8 +103,19 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
   const script = readIfExists(file);
   if (script === null) throw new UsageError(`${schemaPath}: no such file; run create-auth init first.`);
 
+  // An ORM's schema names the variable its client connects with (Prisma: DATABASE_URL, a file: URL on SQLite).
+  const directive = /^-- connection: (\w+)(?: \(paths relative to (\S+)\))?$/m.exec(script);
   if (dialect === "sqlite") {
-    const path = resolve(root, projectEnv(root, "AUTH_DATABASE_PATH", env) ?? "./auth.db");
+    const named = directive ? projectEnv(root, directive[1]!, env)?.replace(/^file:/, "") : undefined;
+    if (directive && !named)
+      throw new UsageError(
+        `${directive[1]} is not set (in the environment, .env.local or .env); set it to file:./dev.db.`,
+      );
+    const path = resolve(
+      root,
+      directive?.[2] ?? ".",
+      named ?? projectEnv(root, "AUTH_DATABASE_PATH", env) ?? "./auth.db",
+    );
     type Sqlite = new (
       path: string,
     ) => { exec(sql: string): void; close(): void; prepare(sql: string): { all(): { name: string }[] } };
@@ -121,7 +132,7 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
     try {
       db = new Database(path);
       db.exec(script);
-      for (const { table, column, type } of addedColumns) {
+      for (const { table, column, type } of directive ? [] : addedColumns) {
         const columns = db.prepare(`PRAGMA table_info(${table})`).all();
         if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN "${column}" ${type}`);
       }
@@ -152,7 +163,7 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
     try {
       await client.connect();
       await client.query(script);
-      for (const { table, column, type } of addedColumns)
+      for (const { table, column, type } of directive ? [] : addedColumns)
         await client.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS "${column}" ${type}`);
     } catch (error) {
       explain(error, dialect, target);
@@ -167,7 +178,7 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
   try {
     connection = await mysql.createConnection({ uri: url, multipleStatements: true, connectTimeout: 10_000 });
     await connection.query(script);
-    for (const { table, column, type } of addedColumns) {
+    for (const { table, column, type } of directive ? [] : addedColumns) {
       // MySQL 8 has no ADD COLUMN IF NOT EXISTS (MariaDB has): ask the catalog first.
       const [rows] = (await connection.query(
         `SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = '${table}' AND column_name = '${column}'`,
