@@ -35,7 +35,7 @@ const defaultNames = {
 const columns: Record<Dialect, Record<string, string>> = {
   postgres: {
     table: "pgTable",
-    key: "text",
+    keyColumn: "text",
     date: "timestamp",
     dateOptions: '{ mode: "date" }',
     int: "integer",
@@ -45,7 +45,7 @@ const columns: Record<Dialect, Record<string, string>> = {
   // varchar: MySQL cannot index TEXT; fsp 3 keeps JavaScript's milliseconds.
   mysql: {
     table: "mysqlTable",
-    key: "key",
+    keyColumn: "key",
     date: "timestamp",
     dateOptions: '{ mode: "date", fsp: 3 }',
     int: "int",
@@ -54,7 +54,7 @@ const columns: Record<Dialect, Record<string, string>> = {
   },
   sqlite: {
     table: "sqliteTable",
-    key: "text",
+    keyColumn: "text",
     date: "integer",
     dateOptions: '{ mode: "timestamp_ms" }',
     int: "integer",
