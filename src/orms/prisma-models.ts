@@ -22,6 +22,8 @@ interface Field {
   updatedAt?: boolean;
   /** A long value: TEXT on MySQL, where a String is VARCHAR(191). */
   long?: boolean;
+  /** An indexed value that may pass 191 characters (an email address): VARCHAR(255) on MySQL. */
+  wide?: boolean;
 }
 
 interface Model {
@@ -48,10 +50,10 @@ export const authModels: Model[] = [
     name: "User",
     fields: [
       { name: "id", type: "String", id: true, default: "cuid()" },
-      { name: "name", type: "String", optional: true },
-      { name: "email", type: "String", optional: true, unique: true },
+      { name: "name", type: "String", optional: true, long: true },
+      { name: "email", type: "String", optional: true, unique: true, wide: true },
       { name: "emailVerified", type: "DateTime", optional: true },
-      { name: "image", type: "String", optional: true },
+      { name: "image", type: "String", optional: true, long: true },
       ...stamps,
     ],
     lists: [
@@ -92,8 +94,8 @@ export const authModels: Model[] = [
   {
     name: "VerificationToken",
     fields: [
-      { name: "identifier", type: "String" },
-      { name: "token", type: "String" },
+      { name: "identifier", type: "String", wide: true },
+      { name: "token", type: "String", wide: true },
       { name: "expires", type: "DateTime" },
     ],
     compoundId: ["identifier", "token"],
@@ -125,6 +127,7 @@ function fieldLine(f: Field, dialect: Dialect): [string, string, string] {
   if (f.default) attributes.push(`@default(${f.default})`);
   if (f.updatedAt) attributes.push("@updatedAt");
   if (f.long && dialect === "mysql") attributes.push("@db.Text");
+  if (f.wide && dialect === "mysql") attributes.push("@db.VarChar(255)");
   return [f.name, `${f.type}${f.optional ? "?" : ""}`, attributes.join(" ")];
 }
 
@@ -170,7 +173,7 @@ export function renderPrismaSql(dialect: Dialect, prefix: string | undefined): s
   for (const model of authModels) {
     const table = tableName(model.name, prefix);
     const lines = model.fields.map((f) => {
-      const type = f.long ? types.long : types[f.type];
+      const type = f.long ? types.long : f.wide && dialect === "mysql" ? "VARCHAR(255)" : types[f.type];
       const parts = [q(f.name), type];
       if (!f.optional) parts.push("NOT NULL");
       if (f.default === "now()") parts.push(`DEFAULT ${now}`);
