@@ -37,9 +37,16 @@ export async function chooseOrm(options: OrmOptions, io: Io, root: string) {
   const flavour = ormOfFlavour(options.schema);
   if (options.orm && options.orm !== "none" && options.schema && options.schema !== options.orm)
     throw new UsageError(`--orm ${options.orm} conflicts with --schema ${options.schema}; drop --schema.`);
-  let orm = options.orm ?? flavour;
+  // An ORM's schema beside the in-memory or skeleton adapter is only a schema file, as before.
+  const storesElsewhere = options.backend === "memory" || options.backend === "skeleton";
+  // --schema sql or typeorm is a choice of no ORM wiring; TypeORM entities stay a schema file.
+  const orm0 = storesElsewhere || (options.schema !== undefined && !flavour) ? "none" : flavour;
+  let orm = options.orm ?? orm0;
+  let asked = false;
   if (!orm && io.interactive && !options.yes) {
-    const { askOrm } = await import("../prompts/init.js");
+    const { askOrm, intro } = await import("../prompts/init.js");
+    intro();
+    asked = true;
     orm = (await askOrm({
       choices: orms.map((id) => ({
         value: id,
@@ -50,14 +57,14 @@ export async function chooseOrm(options: OrmOptions, io: Io, root: string) {
     })) as OrmId;
   }
   orm ??= facts.orm;
-  if (orm === "none") return { orm, facts, implied: {} };
-  if (options.backend === "memory" || options.backend === "skeleton")
+  if (orm === "none") return { orm, facts, asked, implied: {} };
+  if (storesElsewhere)
     throw new UsageError(
       `--backend ${options.backend} conflicts with --orm ${orm}, which stores through your database.`,
     );
   const dialect = options.dialect ?? projectDialect(orm, facts);
   const backend: Backend = options.backend ?? dialect ?? "sqlite";
-  return { orm, facts, implied: { schema: orm, backend } };
+  return { orm, facts, asked, implied: { schema: orm, backend } };
 }
 
 /** After the install: what the ORM needs before anything imports its client (prisma generate). */

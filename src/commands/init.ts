@@ -98,7 +98,7 @@ type Options = z.output<typeof initOptions>;
  * project, not a choice: detected unless --framework, and asked (detection
  * preselected) only among the other questions.
  */
-async function complete(options: Options, io: Io, facts: FrameworkFacts) {
+async function complete(options: Options, io: Io, facts: FrameworkFacts, introShown: boolean) {
   const detected = { framework: options.framework ?? facts.framework };
   const given = {
     providers: options.providers,
@@ -121,7 +121,7 @@ async function complete(options: Options, io: Io, facts: FrameworkFacts) {
     );
   }
   const { askInit, intro } = await import("../prompts/init.js");
-  intro();
+  if (!introShown) intro();
   const choice = (values: readonly string[], hints: Record<string, string> = {}) =>
     values.map((v) => ({ value: v, label: v, hint: hints[v] }));
   const answers = await askInit({
@@ -212,7 +212,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
       `--protect is for Next.js (its proxy/middleware); this project is ${frameworkCatalog[options.framework ?? facts.framework].title}.`,
     );
   const chosen = await chooseOrm(options, io, root);
-  const answers = await complete({ ...options, ...chosen.implied }, io, facts);
+  const answers = await complete({ ...options, ...chosen.implied }, io, facts, chosen.asked);
   const framework = answers.framework as Framework;
   const parsed = parseOptions(
     initOptions.pick({ providers: true, backend: true, schema: true, session: true }).required(),

@@ -87,7 +87,11 @@ function packageJson(root: string): Record<string, unknown> {
   const text = readIfExists(join(root, "package.json"));
   if (text === null) return {};
   try {
-    return JSON.parse(text) as Record<string, unknown>;
+    const value: unknown = JSON.parse(text);
+    // Anything but an object is refused later, where init reads package.json for its own merge.
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }
