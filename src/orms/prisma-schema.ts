@@ -59,7 +59,7 @@ export function parsePrismaSchema(text: string): PrismaSchemaFacts {
     const bodyStart = i;
     let depth = 1;
     while (depth > 0) {
-      if (i >= text.length) fail(`${kind} ${name} (from line ${startLine}) has no closing brace`);
+      if (i >= text.length) throw new PrismaSchemaError(`line ${startLine}: ${kind} ${name} has no closing brace`);
       const c = text[i]!;
       if (c === "\n") line++;
       if (text.startsWith("//", i)) {
