@@ -92,6 +92,40 @@ function explain(error: unknown, dialect: Dialect, target: string): never {
  */
 const addedColumns = [{ table: "users", column: "passwordHash", type: "TEXT" }] as const;
 
+type MysqlConnection = { query(sql: string): Promise<unknown>; end(): Promise<void> };
+type MysqlDriver = { createConnection(o: object): Promise<MysqlConnection> };
+
+/**
+ * mysql2, the driver init's own adapter uses; else mariadb, the one a Prisma 7
+ * project has (through @prisma/adapter-mariadb), which speaks to MySQL too.
+ */
+function openMysql(root: string, url: string): Promise<MysqlConnection> {
+  const resolvable = (name: string) => {
+    try {
+      createRequire(join(root, "package.json")).resolve(name);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (resolvable("mysql2") || !resolvable("mariadb"))
+    return loadDriver<MysqlDriver>(root, "mysql2/promise").createConnection({
+      uri: url,
+      multipleStatements: true,
+      connectTimeout: 10_000,
+    });
+  const u = new URL(url);
+  return loadDriver<MysqlDriver>(root, "mariadb").createConnection({
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    database: decodeURIComponent(u.pathname.slice(1)),
+    multipleStatements: true,
+    connectTimeout: 10_000,
+  });
+}
+
 /** Applies `schemaPath` (relative to `root`) and resolves to where it went. */
 export async function applySchema(root: string, schemaPath: string, env: NodeJS.ProcessEnv): Promise<MigrateResult> {
   const file = resolve(root, schemaPath);
@@ -172,11 +206,9 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
     }
     return { dialect, target };
   }
-  type Mysql = { createConnection(o: object): Promise<{ query(sql: string): Promise<unknown>; end(): Promise<void> }> };
-  const mysql = loadDriver<Mysql>(root, "mysql2/promise");
-  let connection: Awaited<ReturnType<Mysql["createConnection"]>> | undefined;
+  let connection: MysqlConnection | undefined;
   try {
-    connection = await mysql.createConnection({ uri: url, multipleStatements: true, connectTimeout: 10_000 });
+    connection = await openMysql(root, url);
     await connection.query(script);
     for (const { table, column, type } of directive ? [] : addedColumns) {
       // MySQL 8 has no ADD COLUMN IF NOT EXISTS (MariaDB has): ask the catalog first.

@@ -13,15 +13,15 @@
  * password): a database of its own per test.
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { useCleanup } from "../e2e/cleanup.js";
-import { cli, inProcess } from "../helpers.js";
-import { bin, ormProject } from "./projects.js";
+import { cli, inProcess, tempDir } from "../helpers.js";
+import { bin, ormDeps, ormProject } from "./projects.js";
 
 type Database = "sqlite" | "postgres" | "mariadb";
 const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
@@ -163,4 +163,38 @@ describe.each(cases)("init on $fixture ($database)", ({ fixture, database, schem
       expect(official.exitCode).toBe(1);
     }
   }, 240_000);
+});
+
+describe("create-auth migrate on MariaDB without mysql2", () => {
+  const defer = useCleanup();
+
+  test("a Prisma 7 project has the mariadb driver (through @prisma/adapter-mariadb): migrate uses it", async () => {
+    const dir = tempDir("create-auth-orm-mariadb-");
+    const deps = await ormDeps();
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(join(deps, "node_modules/mariadb"), join(dir, "node_modules/mariadb"));
+    writeFileSync(join(dir, "package.json"), "{}");
+    mkdirSync(join(dir, "auth"));
+    const { renderPrismaSql } = await import("../../src/orms/prisma-models.js");
+    writeFileSync(
+      join(dir, "auth/schema.mysql.sql"),
+      `-- connection: DATABASE_URL\n${renderPrismaSql("mysql", undefined)}`,
+    );
+    const url = await freshDatabase("mariadb", "prisma", defer);
+    for (let run = 0; run < 2; run++) {
+      const result = await inProcess(["migrate"], { cwd: dir, env: { DATABASE_URL: url } });
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBe(0);
+    }
+    const connection = await mysql.createConnection({ uri: url });
+    const [rows] = (await connection.query("SHOW TABLES")) as [Record<string, string>[], unknown];
+    await connection.end();
+    expect(rows.map((r) => Object.values(r)[0]).sort()).toEqual([
+      "Account",
+      "Authenticator",
+      "Session",
+      "User",
+      "VerificationToken",
+    ]);
+  });
 });
