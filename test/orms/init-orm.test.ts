@@ -53,6 +53,39 @@ describe("init in a Prisma project", () => {
     expect(JSON.parse(read(dir, "package.json")).dependencies).toHaveProperty("@prisma/adapter-pg");
   });
 
+  it.each([
+    ["sqlite", "new PrismaBetterSqlite3({ url })", "@prisma/adapter-better-sqlite3"],
+    ["mysql", 'new PrismaMariaDb(url.replace(/^mysql:/, "mariadb:"))', "@prisma/adapter-mariadb"],
+  ])("a fresh %s project's client goes through %s", async (backend, line, pkg) => {
+    const dir = tempDir("create-auth-fresh-prisma-");
+    expect((await inProcess([...base, "--orm", "prisma", "--backend", backend], { cwd: dir })).exitCode).toBe(0);
+    expect(read(dir, "auth/prisma.ts")).toContain(line);
+    expect(JSON.parse(read(dir, "package.json")).dependencies).toHaveProperty(pkg);
+  });
+
+  it("Prisma 6 (a url in the datasource, prisma-client-js): a client from @prisma/client, no driver adapter", async () => {
+    const dir = tempDir("create-auth-prisma6-");
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ dependencies: { "@prisma/client": "^6.19.0" }, devDependencies: { prisma: "^6.19.0" } }),
+    );
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(dir, "prisma"));
+    writeFileSync(
+      join(dir, "prisma/schema.prisma"),
+      'generator client {\n  provider = "prisma-client-js"\n}\n\ndatasource db {\n  provider = "postgresql"\n  url      = env("DATABASE_URL")\n}\n',
+    );
+    const result = await inProcess(base, { cwd: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const client = read(dir, "auth/prisma.ts");
+    expect(client).toContain('import { PrismaClient } from "@prisma/client";');
+    expect(client).toContain("return new PrismaClient();");
+    const pkg = JSON.parse(read(dir, "package.json"));
+    expect(pkg.dependencies["@prisma/client"]).toBe("^6.19.0");
+    expect(pkg.dependencies).not.toHaveProperty("@prisma/adapter-pg");
+    expect(result.stdout).not.toMatch(/prisma\.config\.ts/);
+  });
+
   it("--orm none keeps the generated SQL adapter and leaves schema.prisma alone", async () => {
     const dir = copy("prisma-sqlite");
     const before = read(dir, "prisma/schema.prisma");
