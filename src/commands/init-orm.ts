@@ -4,14 +4,15 @@
  * With an ORM, the schema flavour is the ORM's and the backend follows the
  * database the project's schema is for.
  */
-import { execa } from "execa";
 import type { Backend } from "../backends/index.js";
 import type { Dialect } from "../catalog/backends.js";
 import type { InitPlan } from "../generators/init.js";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
 import type { Io } from "../lib/io.js";
 import { detectOrm, type OrmFacts } from "../orms/detect.js";
+import { drizzleDialects } from "../orms/drizzle.js";
 import { type OrmId, ormEntry, ormOfFlavour, orms } from "../orms/index.js";
+import { parsePrismaSchema, prismaProviders } from "../orms/prisma-schema.js";
 
 interface OrmOptions {
   orm?: OrmId;
@@ -21,15 +22,15 @@ interface OrmOptions {
   yes: boolean;
 }
 
-const drizzleDialects: Record<string, Dialect> = { postgresql: "postgres", mysql: "mysql", sqlite: "sqlite" };
-const prismaProviders: Record<string, Dialect> = { postgresql: "postgres", mysql: "mysql", sqlite: "sqlite" };
-
 /** The database the project's ORM schema is for, when it says. */
 function projectDialect(orm: OrmId, facts: OrmFacts): Dialect | undefined {
   if (orm === "drizzle") return drizzleDialects[facts.drizzle.dialect ?? ""];
   if (orm !== "prisma" || facts.prisma.schemaText === null) return undefined;
-  const provider = /datasource\s+\w+\s*\{[^}]*?provider\s*=\s*"(\w+)"/.exec(facts.prisma.schemaText)?.[1];
-  return prismaProviders[provider ?? ""];
+  try {
+    return prismaProviders[parsePrismaSchema(facts.prisma.schemaText).provider ?? ""];
+  } catch {
+    return undefined; // the plan refuses an unreadable schema, naming the line
+  }
 }
 
 export async function chooseOrm(options: OrmOptions, io: Io, root: string) {
@@ -72,6 +73,7 @@ export async function runAfterInstall(plan: InitPlan, root: string, io: Io): Pro
   const command = plan.orm?.afterInstall;
   if (!command) return;
   const [bin, ...args] = command;
+  const { execa } = await import("execa");
   const result = await execa("npx", ["--no-install", bin!, ...args], {
     cwd: root,
     env: io.env,

@@ -319,7 +319,9 @@ Defaults with --yes: --providers ${defaults.providers.join(",")} --backend ${def
 Under --yes or in CI, --providers takes only kinds that need no options (email, credentials,
 webauthn/passkey, social); add oauth and oidc afterwards with create-auth add-provider.
 Conflicts: --dialect must match a database backend (sqlite, postgres, mysql); --session database
-needs a provider other than credentials.
+needs a provider other than credentials. With --orm prisma or drizzle (detected from the
+project), the auth models go into your schema and the official adapter uses your client;
+--backend memory or skeleton means no ORM.
 
 Examples:
   $ npm create auth init -- --yes
@@ -330,6 +332,7 @@ Examples:
   $ create-auth init ./my-app --yes
   $ create-auth init --yes --dry-run
   $ create-auth init --yes --framework next --protect "/dashboard/:path*"
+  $ create-auth init --yes --orm prisma --providers email --session database
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
 terminal, a missing answer is an error naming the flags (or pass --yes).

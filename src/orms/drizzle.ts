@@ -14,7 +14,7 @@ import type { PlannedFile } from "../generators/types.js";
 import { UsageError } from "../lib/errors.js";
 import { defineOrm, type OrmPlan } from "./orm.js";
 
-const drizzleDialects: Record<string, Dialect> = { postgresql: "postgres", mysql: "mysql", sqlite: "sqlite" };
+export const drizzleDialects: Record<string, Dialect> = { postgresql: "postgres", mysql: "mysql", sqlite: "sqlite" };
 const kitDialects: Record<Dialect, string> = { postgres: "postgresql", mysql: "mysql", sqlite: "sqlite" };
 export const authTableExports = [
   "usersTable",
@@ -95,11 +95,6 @@ function placement(schemaPath: string, ext: "" | ".js") {
     exportFrom: isFile ? schemaPath : undefined,
     line: `export * from "${specifier(schemaPath, authPath, ext)}";`,
   };
-}
-
-export interface DrizzleSources {
-  /** The user's schema file text (null for a folder, or when there is none yet). */
-  schemaText: string | null;
 }
 
 export const drizzleOrm = defineOrm({

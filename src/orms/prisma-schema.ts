@@ -92,7 +92,7 @@ export function parsePrismaSchema(text: string): PrismaSchemaFacts {
   };
 }
 
-const providers: Record<string, Dialect> = {
+export const prismaProviders: Record<string, Dialect> = {
   sqlite: "sqlite",
   postgresql: "postgres",
   postgres: "postgres",
@@ -101,7 +101,7 @@ const providers: Record<string, Dialect> = {
 
 /** The dialect of a datasource provider, or a refusal that names what is supported. */
 export function dialectOfProvider(provider: string | undefined): Dialect {
-  const dialect = provider === undefined ? undefined : providers[provider];
+  const dialect = provider === undefined ? undefined : prismaProviders[provider];
   if (!dialect)
     throw new PrismaSchemaError(
       provider === undefined || provider === ""

@@ -9,6 +9,7 @@
  * Needs the built CLI, /usr/bin/chromium and the npm registry for the first
  * install (cached in .cache/e2e-apps/).
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { execa } from "execa";
@@ -52,6 +53,8 @@ describe("Next.js + Prisma on SQLite: init, build, start, sign in by email in Ch
     expect(init.stdout).toContain("Ran prisma generate.");
     expect(init.stdout).toContain("npx prisma migrate dev --name auth");
 
+    // The client and migrate read DATABASE_URL from .env.local, as Next.js does.
+    expect(readFileSync(join(dir, ".env.local"), "utf8")).toMatch(/^DATABASE_URL=file:\.\/dev\.db$/m);
     const tables = await execa("node", [bin, "migrate"], { cwd: dir, env: appEnv(), reject: false });
     expect(tables.exitCode, tables.stderr).toBe(0);
     expect(tables.stdout).toMatch(/^Auth tables ready in dev\.db/);
