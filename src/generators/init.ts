@@ -242,7 +242,10 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     ["package.json", merged.text],
     [".env.example", env.example],
     [".env.local", env.local],
-    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), request.backend)],
+    [
+      ".gitignore",
+      gitignore(readIfExists(join(root, ".gitignore")), ormPlan ? undefined : request.backend, ormPlan?.ignored),
+    ],
   ];
   for (const [path, text] of merges) {
     const change = changeFile(join(root, path), text);

@@ -236,6 +236,7 @@ export const drizzleOrm = defineOrm({
         : { "db:push": "drizzle-kit push" },
       tablesStep,
       notices,
+      ignored: dialect === "sqlite" ? [{ pattern: "dev.db*", paths: ["dev.db", "dev.db-wal", "dev.db-shm"] }] : [],
     };
   },
 });

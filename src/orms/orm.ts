@@ -9,6 +9,7 @@
 import type { Dialect } from "../catalog/backends.js";
 import type { DependencyName } from "../catalog/dependencies.js";
 import type { EnvVariable, PlannedFile } from "../generators/types.js";
+import type { IgnoreEntry } from "../workspace/gitignore.js";
 import type { OrmFacts } from "./detect.js";
 
 export const orms = ["prisma", "drizzle", "none"] as const;
@@ -44,6 +45,8 @@ export interface OrmPlan {
   /** Run in the project after the install, before anything imports the client (prisma generate). */
   afterInstall?: string[];
   notices: string[];
+  /** What the ORM's files add to .gitignore (a SQLite file, a generated client). */
+  ignored?: IgnoreEntry[];
 }
 
 export interface OrmModule {

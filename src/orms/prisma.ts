@@ -166,6 +166,10 @@ export const prismaOrm = defineOrm({
       schemaPath: sqlPath,
       tablesStep,
       afterInstall: ["prisma", "generate"],
+      ignored: [
+        ...(dialect === "sqlite" ? [{ pattern: "dev.db*", paths: ["dev.db", "dev.db-journal"] }] : []),
+        ...(schema.created && modern ? [{ pattern: "generated/prisma", paths: ["generated/prisma/"] }] : []),
+      ],
       notices: schema.text === project.schemaText ? [`${project.schemaPath} has the Auth.js models already.`] : [],
     };
   },

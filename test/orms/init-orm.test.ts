@@ -125,6 +125,47 @@ describe("init in a Drizzle project", () => {
   });
 });
 
+describe("init in other Drizzle and Prisma layouts", () => {
+  it("a drizzle.config without a migrations folder: the tables are pushed", async () => {
+    const dir = copy("drizzle-sqlite");
+    writeFileSync(join(dir, "drizzle.config.ts"), read(dir, "drizzle.config.ts").replace('  out: "./drizzle",\n', ""));
+    const result = await inProcess(base, { cwd: dir });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain("create the auth tables: npx drizzle-kit push");
+    expect(JSON.parse(read(dir, "package.json")).scripts["db:push"]).toBe("drizzle-kit push");
+    expect(read(dir, ".gitignore")).toMatch(/^dev\.db\*$/m);
+  });
+
+  it("a schema folder gets auth.ts inside it, which drizzle-kit reads with the rest; no file of the user's is edited", async () => {
+    const dir = copy("drizzle-postgres");
+    writeFileSync(
+      join(dir, "drizzle.config.ts"),
+      read(dir, "drizzle.config.ts").replace("./src/db/schema.ts", "./src/db/schema"),
+    );
+    const { mkdirSync, renameSync } = await import("node:fs");
+    mkdirSync(join(dir, "src/db/schema"));
+    renameSync(join(dir, "src/db/schema.ts"), join(dir, "src/db/schema/blog.ts"));
+    const result = await inProcess(base, { cwd: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^created src\/db\/schema\/auth\.ts$/m);
+    expect(result.stdout).not.toMatch(/^updated src\/db/m);
+    expect(read(dir, "auth/adapter.ts")).toContain('from "../src/db/schema/auth";');
+  });
+
+  it("Prisma 7 without an output in the generator and no client module: refused, with what to add", async () => {
+    const dir = copy("prisma-sqlite");
+    const { rmSync } = await import("node:fs");
+    rmSync(join(dir, "lib/prisma.ts"));
+    writeFileSync(
+      join(dir, "prisma/schema.prisma"),
+      read(dir, "prisma/schema.prisma").replace(/ {2}output {3}= .*\n/, ""),
+    );
+    const result = await inProcess(base, { cwd: dir });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/its generator has no output, which Prisma 7 needs/);
+  });
+});
+
 describe("refusals: one line, exit 2, nothing written", () => {
   async function refused(dir: string, args: string[], message: RegExp) {
     const before = snapshot(dir);
