@@ -69,6 +69,9 @@ export async function ormProject(name: string, defer?: (fn: () => unknown) => vo
   const dir = join(tmpdir(), `create-auth-orm-${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
   cpSync(join(root, "fixtures/projects/orm", name), dir, { recursive: true });
   linkModules(join(dir, "node_modules"), [join(root, "node_modules"), join(deps, "node_modules")]);
+  // `npm run verify-adapter` runs create-auth from the project's bin folder: this checkout's.
+  mkdirSync(join(dir, "node_modules/.bin"));
+  symlinkSync(join(root, "bin/create-auth.js"), join(dir, "node_modules/.bin/create-auth"));
   defer?.(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
