@@ -13,7 +13,7 @@ import type { Dialect, SchemaFlavour } from "../catalog/backends.js";
 import type { AnyParsedProvider } from "../families/index.js";
 import type { Framework } from "../frameworks/index.js";
 import type { OrmFacts } from "../orms/detect.js";
-import type { OrmId, OrmPlan } from "../orms/index.js";
+import { type OrmId, type OrmPlan, ormEntry } from "../orms/index.js";
 import { envValue } from "../workspace/env-file.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
 import type { FrameworkFacts } from "../workspace/framework.js";
@@ -140,7 +140,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     providers: snippets,
     adapterPath: adapter.adapterPath,
     session: request.session,
-    backend: request.backend,
+    backend: ormPlan ? `${ormEntry(request.orm ?? "none").title} on ${ormPlan.dialect}` : request.backend,
     importExtension: ext,
     verifyCommand,
     framework: request.framework,
