@@ -8,7 +8,6 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
-import { UsageError } from "../lib/errors.js";
 import { readIfExists } from "../workspace/plan.js";
 import type { OrmId } from "./orm.js";
 
@@ -24,6 +23,8 @@ export interface PrismaProject {
   schemaPath: string;
   /** Its text, or null when the file is not there. */
   schemaText: string | null;
+  /** The schema setting names a folder of .prisma files. */
+  schemaFolder: boolean;
   /** prisma.config.*, when the project has one. */
   configPath?: string;
   /** The module exporting the app's PrismaClient, when there is one. */
@@ -141,15 +142,12 @@ function prismaProject(root: string, pkg: Record<string, unknown>): PrismaProjec
     .replace(/^\.\//, "")
     .replace(/\\/g, "/");
   const full = join(root, schemaPath);
-  if (existsSync(full) && !isFile(full))
-    throw new UsageError(
-      `${schemaPath} is a folder of schema files; create-auth adds the auth models to one schema.prisma: point the prisma schema setting at a file, or add the Auth.js models there by hand.`,
-    );
   const range = dependencyRange(pkg, "prisma") ?? dependencyRange(pkg, "@prisma/client");
   const major = Number(/\d+/.exec(range ?? "")?.[0] ?? 7);
   return {
     schemaPath,
-    schemaText: readIfExists(full),
+    schemaFolder: existsSync(full) && !isFile(full),
+    schemaText: isFile(full) ? readIfExists(full) : null,
     configPath,
     client: findExport(root, prismaClientPlaces, /\bPrismaClient\b/, ["prisma", "db", "client"]),
     major: Number.isFinite(major) && major > 0 ? major : 7,
@@ -198,7 +196,7 @@ export function detectOrm(root: string): OrmFacts {
   const prisma = prismaProject(root, pkg);
   const drizzle = drizzleProject(root);
   const facts = (orm: OrmId, reason: string): OrmFacts => ({ orm, reason, prisma, drizzle });
-  if (prisma.schemaText !== null) return facts("prisma", prisma.schemaPath);
+  if (prisma.schemaText !== null || prisma.schemaFolder) return facts("prisma", prisma.schemaPath);
   if (prisma.configPath) return facts("prisma", prisma.configPath);
   if (typeof pkg.prisma === "object" && pkg.prisma !== null) return facts("prisma", 'package.json "prisma"');
   if (dependencyRange(pkg, "@prisma/client")) return facts("prisma", "@prisma/client in package.json");

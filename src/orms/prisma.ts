@@ -43,6 +43,11 @@ const refuse = (path: string, reason: string): never => {
 /** The schema's dialect and the edit or new file that gives it the auth models. */
 function schemaPart(project: PrismaProject, request: OrmRequest) {
   const { schemaPath, schemaText } = project;
+  if (project.schemaFolder)
+    refuse(
+      schemaPath,
+      "is a folder of schema files; create-auth adds the auth models to one schema.prisma: point the schema setting at a file, or add the Auth.js models there by hand",
+    );
   if (schemaText === null) {
     const text = newPrismaSchema(request.dialect, request.tablePrefix, project.major);
     return { dialect: request.dialect, text, created: true, generator: parsePrismaSchema(text).generator };

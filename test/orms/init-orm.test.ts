@@ -209,6 +209,16 @@ describe("refusals: one line, exit 2, nothing written", () => {
     expect(read(dir, "src/db/auth-schema.ts")).toContain('sqliteTable("auth_session"');
   });
 
+  it("a Prisma schema folder (several .prisma files): refused with --orm prisma, no obstacle to --orm none", async () => {
+    const dir = copy("prisma-sqlite");
+    writeFileSync(
+      join(dir, "prisma.config.ts"),
+      read(dir, "prisma.config.ts").replace("prisma/schema.prisma", "prisma"),
+    );
+    await refused(dir, [], /^error: prisma: is a folder of schema files/);
+    expect((await inProcess([...base, "--orm", "none"], { cwd: dir })).exitCode).toBe(0);
+  });
+
   it("--orm and --schema that disagree", async () => {
     await refused(
       tempDir("create-auth-orm-"),
