@@ -44,7 +44,13 @@ export async function nextSteps(
   // Only what is still empty; EMAIL_SERVER may stay empty in development, where the link is logged.
   const env = plan.unsetEnv.filter((name) => name !== "EMAIL_SERVER");
   if (env.length) lines.push(`Fill in ${env.join(", ")} in .env.local.`);
-  if (plan.schemaPath && !o.tablesReady)
+  if (plan.orm) {
+    if (plan.orm.afterInstall && !o.installed)
+      lines.push(`Generate the client: npx ${plan.orm.afterInstall.join(" ")}`);
+    lines.push(
+      `Point DATABASE_URL in .env.local at your database, then create the auth tables: ${plan.orm.tablesStep}`,
+    );
+  } else if (plan.schemaPath && !o.tablesReady)
     lines.push(
       plan.schemaPath.endsWith(".sqlite.sql")
         ? "Create the auth tables (safe to repeat): npm run db:migrate"

@@ -5,11 +5,10 @@
  * first and applied once (src/workspace/plan.ts); a file that exists is left
  * alone (or merged: package.json, .gitignore, .env files) unless --force.
  */
-import { accessSync, constants, existsSync, mkdtempSync, rmdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
-import { type Backend, backendEntry, backendHints, backends, dialectOf } from "../backends/index.js";
+import { backendEntry, backendHints, backends, dialectOf } from "../backends/index.js";
 import { dialects, schemaFlavours } from "../catalog/backends.js";
 import { builtinProviders, byPopularity, generatedBuiltins } from "../catalog/builtin-providers.js";
 import {
@@ -25,8 +24,11 @@ import type { InitPlan } from "../generators/init.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
+import { orms } from "../orms/orm.js";
 import { detectFramework, type FrameworkFacts } from "../workspace/framework.js";
 import { installDependencies, packageManagers } from "../workspace/package-manager.js";
+import { checkDir, conflicts } from "./init-checks.js";
+import { chooseOrm, runAfterInstall } from "./init-orm.js";
 import { nextSteps, reportPlan } from "./init-report.js";
 
 const providerNames = kindCatalog.flatMap((k) => [k.kind, ...(k.aliases ?? [])]);
@@ -46,6 +48,12 @@ export const initOptions = z.object({
   dialect: z.enum(dialects).optional(),
   session: z.enum(["jwt", "database"]).optional(),
   framework: z.enum(frameworks).optional(),
+  orm: z.enum(orms).optional(),
+  /** Prefix of the auth tables' names, where the usual ones are taken. */
+  tablePrefix: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,40}$/)
+    .optional(),
   /** Next.js: a comma list of path matchers the proxy/middleware protects. */
   protect: z
     .string()
@@ -76,24 +84,11 @@ const expectations = {
   dialect: dialects.join(", "),
   session: "jwt or database",
   framework: frameworks.join(", "),
+  orm: orms.join(", "),
+  tablePrefix: "letters, digits and _ (e.g. auth_)",
   protect: 'a comma list of paths starting with "/", e.g. /dashboard/:path*',
   packageManager: packageManagers.join(", "),
 };
-
-/** --dir: created when absent, refused when it is a file or cannot be written. */
-function checkDir(dir: string, shown: string): void {
-  if (existsSync(dir) && !statSync(dir).isDirectory())
-    throw new UsageError(`--dir ${shown}: is a file, not a directory.`);
-  let existing = dir;
-  while (!existsSync(existing)) existing = dirname(existing);
-  try {
-    // access() says yes to root everywhere; a real probe also catches read-only and pseudo filesystems.
-    accessSync(existing, constants.W_OK);
-    rmdirSync(mkdtempSync(join(existing, ".create-auth-probe-")));
-  } catch {
-    throw new UsageError(`--dir ${shown}: cannot write to ${existing}; nothing was written.`);
-  }
-}
 
 type Options = z.output<typeof initOptions>;
 
@@ -103,7 +98,7 @@ type Options = z.output<typeof initOptions>;
  * project, not a choice: detected unless --framework, and asked (detection
  * preselected) only among the other questions.
  */
-async function complete(options: Options, io: Io, facts: FrameworkFacts) {
+async function complete(options: Options, io: Io, facts: FrameworkFacts, introShown: boolean) {
   const detected = { framework: options.framework ?? facts.framework };
   const given = {
     providers: options.providers,
@@ -126,7 +121,7 @@ async function complete(options: Options, io: Io, facts: FrameworkFacts) {
     );
   }
   const { askInit, intro } = await import("../prompts/init.js");
-  intro();
+  if (!introShown) intro();
   const choice = (values: readonly string[], hints: Record<string, string> = {}) =>
     values.map((v) => ({ value: v, label: v, hint: hints[v] }));
   const answers = await askInit({
@@ -207,20 +202,6 @@ function resolveProviders(names: string[]): Map<string, ResolvedName> {
   return named;
 }
 
-function conflicts(o: { backend: Backend; dialect?: string; session: string; kinds: string[] }): void {
-  const own = dialectOf(o.backend);
-  if (o.dialect && own && o.dialect !== own)
-    throw new UsageError(
-      `--dialect ${o.dialect} conflicts with --backend ${o.backend}, which speaks ${own}; drop --dialect or change --backend.`,
-    );
-  // Auth.js refuses a database session when every provider is credentials (its sign-ins are JWT only).
-  if (o.session === "database" && o.kinds.every((k) => k === "credentials")) {
-    throw new UsageError(
-      "--session database conflicts with --providers credentials alone: Auth.js keeps credentials sign-ins in JWT sessions; use --session jwt or add another provider.",
-    );
-  }
-}
-
 export async function runInit(input: InitInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseOptions(initOptions, input, expectations);
   const root = resolve(io.cwd, options.dir);
@@ -230,7 +211,8 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
     throw new UsageError(
       `--protect is for Next.js (its proxy/middleware); this project is ${frameworkCatalog[options.framework ?? facts.framework].title}.`,
     );
-  const answers = await complete(options, io, facts);
+  const chosen = await chooseOrm(options, io, root);
+  const answers = await complete({ ...options, ...chosen.implied }, io, facts, chosen.asked);
   const framework = answers.framework as Framework;
   const parsed = parseOptions(
     initOptions.pick({ providers: true, backend: true, schema: true, session: true }).required(),
@@ -259,6 +241,9 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
       framework,
       facts,
       protect: options.protect,
+      orm: chosen.orm,
+      ormFacts: chosen.facts,
+      tablePrefix: options.tablePrefix,
     });
     if (options.dryRun) {
       io.out.write(await reportPlan(planned, root, io, true));
@@ -270,9 +255,10 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   if (!plan) return ExitCode.ok;
   io.out.write(await reportPlan(plan, root, io, false));
   if (options.install) await installDependencies(root, options.packageManager, io);
+  if (options.install) await runAfterInstall(plan, root, io);
   // The embedded database needs no server: its tables are created now (again: a no-op), once its driver is installed.
   const tablesReady =
-    options.install && backendEntry(parsed.backend).embedded === true && plan.schemaPath !== undefined;
+    options.install && !plan.orm && backendEntry(parsed.backend).embedded === true && plan.schemaPath !== undefined;
   if (tablesReady) {
     const { applySchema } = await import("../workspace/migrate.js");
     const result = await applySchema(root, plan.schemaPath!, io.env).catch((error: unknown) => {
@@ -301,6 +287,11 @@ export function configure(command: Command, setExitCode: (code: number) => void,
       "--dialect <name>",
       `SQL dialect of the schema: ${dialects.join(", ")} (default: the backend's; memory and skeleton: sqlite)`,
     )
+    .option(
+      "--orm <name>",
+      `${orms.join(", ")}: the ORM the adapter goes through (default: the project's, detected from schema.prisma, drizzle.config and package.json; none writes an adapter over the driver)`,
+    )
+    .option("--table-prefix <prefix>", "with --orm: give the auth tables names of their own, e.g. auth_")
     .option("--session <strategy>", `jwt or database (default: ${defaults.session})`)
     .option(
       "--framework <name>",
@@ -328,7 +319,9 @@ Defaults with --yes: --providers ${defaults.providers.join(",")} --backend ${def
 Under --yes or in CI, --providers takes only kinds that need no options (email, credentials,
 webauthn/passkey, social); add oauth and oidc afterwards with create-auth add-provider.
 Conflicts: --dialect must match a database backend (sqlite, postgres, mysql); --session database
-needs a provider other than credentials.
+needs a provider other than credentials. With --orm prisma or drizzle (detected from the
+project), the auth models go into your schema and the official adapter uses your client;
+--backend memory or skeleton means no ORM.
 
 Examples:
   $ npm create auth init -- --yes
@@ -339,6 +332,7 @@ Examples:
   $ create-auth init ./my-app --yes
   $ create-auth init --yes --dry-run
   $ create-auth init --yes --framework next --protect "/dashboard/:path*"
+  $ create-auth init --yes --orm prisma --providers email --session database
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
 terminal, a missing answer is an error naming the flags (or pass --yes).

@@ -5,7 +5,6 @@
  * strategy. Pure: returns planned files, paths relative to the project root.
  */
 import { posix } from "node:path";
-import type { Backend } from "../backends/index.js";
 import { type Framework, frameworkCatalog } from "../frameworks/index.js";
 import { renderTemplate } from "./render.js";
 import type { ImportSpec, PlannedFile, ProviderSnippet } from "./types.js";
@@ -28,7 +27,8 @@ export interface ConfigInput {
   /** The generated adapter module; every adapter template exports `createAdapter()`. */
   adapterPath: string;
   session: "jwt" | "database";
-  backend: Backend;
+  /** Named in the config's header: the backend, or the ORM and its database. */
+  backend: string;
   importExtension: "" | ".js";
   /** Shown in the config's header, e.g. "npm run verify-adapter". */
   verifyCommand: string;

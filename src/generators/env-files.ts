@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import ignore from "ignore";
 import { type Backend, backendEntry } from "../backends/index.js";
 import { addEnvEntries, envValue, fillEmptyValue } from "../workspace/env-file.js";
-import { addIgnoreEntries } from "../workspace/gitignore.js";
+import { addIgnoreEntries, type IgnoreEntry } from "../workspace/gitignore.js";
 import type { EnvVariable } from "./types.js";
 
 /** 32 random bytes, base64: what `npx auth secret` writes. */
@@ -62,11 +62,12 @@ export function providerEnvFiles(existing: EnvFiles, variables: EnvVariable[], h
  * and its -wal/-shm) hold users and sessions. .env.example documents the variables and stays
  * tracked, also under a rule such as Next.js's `.env*`.
  */
-export function gitignore(existing: string | null, backend?: Backend): string {
+export function gitignore(existing: string | null, backend?: Backend, extra: IgnoreEntry[] = []): string {
   const text = addIgnoreEntries(existing, [
     ...(existing === null ? [{ pattern: "node_modules", paths: ["node_modules/"] }] : []),
     ".env.local",
     ...(backend ? (backendEntry(backend).ignored ?? []) : []),
+    ...extra,
   ]);
   return ignore().add(text).ignores(".env.example") ? addUnignore(text, "!.env.example") : text;
 }

@@ -12,6 +12,8 @@ import { type Backend, dialectOf } from "../backends/index.js";
 import type { Dialect, SchemaFlavour } from "../catalog/backends.js";
 import type { AnyParsedProvider } from "../families/index.js";
 import type { Framework } from "../frameworks/index.js";
+import type { OrmFacts } from "../orms/detect.js";
+import { type OrmId, type OrmPlan, ormEntry } from "../orms/index.js";
 import { envValue } from "../workspace/env-file.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
 import type { FrameworkFacts } from "../workspace/framework.js";
@@ -20,6 +22,7 @@ import { importExtension } from "../workspace/project.js";
 import { specifier } from "./config.js";
 import { gitignore, initEnvFiles } from "./env-files.js";
 import { authLayout } from "./framework.js";
+import { emptyPart, ormAdapter, planOrm } from "./orm.js";
 import { mergePackageJson, parsePackageJson } from "./package-json.js";
 import { renderTemplate } from "./render.js";
 import { newTsconfig } from "./tsconfig.js";
@@ -38,6 +41,10 @@ export interface InitRequest {
   facts: FrameworkFacts;
   /** Next.js: paths the proxy/middleware protects. */
   protect?: string[];
+  /** The ORM the adapter goes through; "none" generates the backend's own adapter. */
+  orm?: OrmId;
+  ormFacts?: OrmFacts;
+  tablePrefix?: string;
 }
 
 export interface InitPlan {
@@ -59,6 +66,8 @@ export interface InitPlan {
   passwords: boolean;
   /** What to do by hand where a framework file was the user's own and left alone. */
   manualSteps: string[];
+  /** With an ORM: the command that makes the tables, and what runs after the install (prisma generate). */
+  orm?: Pick<OrmPlan, "tablesStep" | "afterInstall" | "dialect">;
 }
 
 /** Whether the project is an ES module package; a package.json that is no JSON object stops init before anything is planned. */
@@ -94,12 +103,16 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   const srcDir = existsSync(join(root, "src")) && statSync(join(root, "src")).isDirectory();
   const { configPath, authDir } = authLayout(request.framework, srcDir);
   // Password sign-in is stored through the SQL adapter's database; other backends keep the skeleton.
-  const passwords = request.providers.some((p) => p.kind === "credentials") && dialectOf(request.backend) !== undefined;
+  const ormPlan = await planOrm(request, authDir, ext);
+  const passwords =
+    !ormPlan && request.providers.some((p) => p.kind === "credentials") && dialectOf(request.backend) !== undefined;
   const passwordsPath = `${authDir}/passwords.ts`;
   const providerFile = posix.join(posix.dirname(configPath), "providers", "x.ts");
   const [adapter, schema, snippets, wiring] = await Promise.all([
-    generateAdapter(request.backend, { importExtension: ext, dialect: request.dialect, dir: authDir, passwords }),
-    generateSchema(request.schema, request.dialect, { importExtension: ext, dir: authDir }),
+    ormPlan
+      ? ormAdapter(ormPlan, authDir)
+      : generateAdapter(request.backend, { importExtension: ext, dialect: request.dialect, dir: authDir, passwords }),
+    ormPlan ? emptyPart : generateSchema(request.schema, request.dialect, { importExtension: ext, dir: authDir }),
     Promise.all(
       request.providers.map((p) =>
         generateSnippet(p, {
@@ -127,7 +140,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     providers: snippets,
     adapterPath: adapter.adapterPath,
     session: request.session,
-    backend: request.backend,
+    backend: ormPlan ? `${ormEntry(request.orm ?? "none").title} on ${ormPlan.dialect}` : request.backend,
     importExtension: ext,
     verifyCommand,
     framework: request.framework,
@@ -167,6 +180,11 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     if (change?.before != null && !request.force) leftAlone.push(file.path);
     else if (change) changes.push(change);
   }
+  for (const edit of ormPlan?.edits ?? []) {
+    const change = changeFile(join(root, edit.path), edit.contents);
+    if (change) changes.push(change);
+  }
+  notices.push(...(ormPlan?.notices ?? []));
   const manualSteps = [
     ...wiring.notes,
     ...Object.entries(wiring.instructions)
@@ -224,7 +242,10 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     ["package.json", merged.text],
     [".env.example", env.example],
     [".env.local", env.local],
-    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), request.backend)],
+    [
+      ".gitignore",
+      gitignore(readIfExists(join(root, ".gitignore")), ormPlan ? undefined : request.backend, ormPlan?.ignored),
+    ],
   ];
   for (const [path, text] of merges) {
     const change = changeFile(join(root, path), text);
@@ -243,5 +264,6 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     schemaPath: adapter.schemaPath,
     passwords,
     manualSteps,
+    orm: ormPlan && { tablesStep: ormPlan.tablesStep, afterInstall: ormPlan.afterInstall, dialect: ormPlan.dialect },
   };
 }

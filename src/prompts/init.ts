@@ -34,6 +34,17 @@ const cancelled = () => {
   return new CliError("Cancelled; nothing was written.", { exitCode: ExitCode.cancelled });
 };
 
+/** The ORM question, asked before the others: with an ORM, the backend and schema are the project's. */
+export async function askOrm(q: { choices: Choice[]; initial: string }): Promise<string> {
+  const answer = await p.select({
+    message: "ORM the adapter goes through (--orm)",
+    options: q.choices,
+    initialValue: q.initial,
+  });
+  if (p.isCancel(answer)) throw cancelled();
+  return answer as string;
+}
+
 export function intro(): void {
   p.intro("create-auth init");
 }

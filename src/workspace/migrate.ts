@@ -92,6 +92,40 @@ function explain(error: unknown, dialect: Dialect, target: string): never {
  */
 const addedColumns = [{ table: "users", column: "passwordHash", type: "TEXT" }] as const;
 
+type MysqlConnection = { query(sql: string): Promise<unknown>; end(): Promise<void> };
+type MysqlDriver = { createConnection(o: object): Promise<MysqlConnection> };
+
+/**
+ * mysql2, the driver init's own adapter uses; else mariadb, the one a Prisma 7
+ * project has (through @prisma/adapter-mariadb), which speaks to MySQL too.
+ */
+function openMysql(root: string, url: string): Promise<MysqlConnection> {
+  const resolvable = (name: string) => {
+    try {
+      createRequire(join(root, "package.json")).resolve(name);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (resolvable("mysql2") || !resolvable("mariadb"))
+    return loadDriver<MysqlDriver>(root, "mysql2/promise").createConnection({
+      uri: url,
+      multipleStatements: true,
+      connectTimeout: 10_000,
+    });
+  const u = new URL(url);
+  return loadDriver<MysqlDriver>(root, "mariadb").createConnection({
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    database: decodeURIComponent(u.pathname.slice(1)),
+    multipleStatements: true,
+    connectTimeout: 10_000,
+  });
+}
+
 /** Applies `schemaPath` (relative to `root`) and resolves to where it went. */
 export async function applySchema(root: string, schemaPath: string, env: NodeJS.ProcessEnv): Promise<MigrateResult> {
   const file = resolve(root, schemaPath);
@@ -103,8 +137,19 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
   const script = readIfExists(file);
   if (script === null) throw new UsageError(`${schemaPath}: no such file; run create-auth init first.`);
 
+  // An ORM's schema names the variable its client connects with (Prisma: DATABASE_URL, a file: URL on SQLite).
+  const directive = /^-- connection: (\w+)(?: \(paths relative to (\S+)\))?$/m.exec(script);
   if (dialect === "sqlite") {
-    const path = resolve(root, projectEnv(root, "AUTH_DATABASE_PATH", env) ?? "./auth.db");
+    const named = directive ? projectEnv(root, directive[1]!, env)?.replace(/^file:/, "") : undefined;
+    if (directive && !named)
+      throw new UsageError(
+        `${directive[1]} is not set (in the environment, .env.local or .env); set it to file:./dev.db.`,
+      );
+    const path = resolve(
+      root,
+      directive?.[2] ?? ".",
+      named ?? projectEnv(root, "AUTH_DATABASE_PATH", env) ?? "./auth.db",
+    );
     type Sqlite = new (
       path: string,
     ) => { exec(sql: string): void; close(): void; prepare(sql: string): { all(): { name: string }[] } };
@@ -121,7 +166,7 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
     try {
       db = new Database(path);
       db.exec(script);
-      for (const { table, column, type } of addedColumns) {
+      for (const { table, column, type } of directive ? [] : addedColumns) {
         const columns = db.prepare(`PRAGMA table_info(${table})`).all();
         if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN "${column}" ${type}`);
       }
@@ -152,7 +197,7 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
     try {
       await client.connect();
       await client.query(script);
-      for (const { table, column, type } of addedColumns)
+      for (const { table, column, type } of directive ? [] : addedColumns)
         await client.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS "${column}" ${type}`);
     } catch (error) {
       explain(error, dialect, target);
@@ -161,13 +206,11 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
     }
     return { dialect, target };
   }
-  type Mysql = { createConnection(o: object): Promise<{ query(sql: string): Promise<unknown>; end(): Promise<void> }> };
-  const mysql = loadDriver<Mysql>(root, "mysql2/promise");
-  let connection: Awaited<ReturnType<Mysql["createConnection"]>> | undefined;
+  let connection: MysqlConnection | undefined;
   try {
-    connection = await mysql.createConnection({ uri: url, multipleStatements: true, connectTimeout: 10_000 });
+    connection = await openMysql(root, url);
     await connection.query(script);
-    for (const { table, column, type } of addedColumns) {
+    for (const { table, column, type } of directive ? [] : addedColumns) {
       // MySQL 8 has no ADD COLUMN IF NOT EXISTS (MariaDB has): ask the catalog first.
       const [rows] = (await connection.query(
         `SELECT 1 FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = '${table}' AND column_name = '${column}'`,

@@ -26,8 +26,12 @@ describe("init renders every backend × schema flavour", () => {
     expect(stdout()).toMatch(/^created auth\/adapter\.ts$/m);
     if (schema === "sql")
       expect(stdout()).toMatch(new RegExp(`^created auth/schema\\.${dialectOf(backend) ?? "sqlite"}\\.sql$`, "m"));
+    // With a database backend, --schema prisma and drizzle mean the ORM: its schema, the official adapter over it.
+    const orm = dialectOf(backend) !== undefined;
     if (schema === "prisma") expect(stdout()).toMatch(/^created prisma\/schema\.prisma$/m);
-    if (schema === "drizzle") expect(stdout()).toMatch(/^created auth\/schema\.drizzle\.ts$/m);
+    if (schema === "prisma" && orm) expect(stdout()).toMatch(/^created auth\/prisma\.ts$/m);
+    if (schema === "drizzle")
+      expect(stdout()).toMatch(orm ? /^created db\/auth-schema\.ts$/m : /^created auth\/schema\.drizzle\.ts$/m);
     if (schema === "typeorm") expect(stdout()).toMatch(/^created auth\/entities\.ts$/m);
   });
 });

@@ -14,6 +14,7 @@ async function typed(args: string[], input: Step[]) {
 describe("init in a terminal", () => {
   it("asks the grouped questions no flag answered, then writes and shows the next steps", async () => {
     const keys: Step[] = [
+      ["ORM the adapter goes through", enter], // detected: none in an empty folder
       ["Framework to wire sign-in into", enter], // detected: none in an empty folder
       ["Sign-in providers", down, down, space, enter], // add email to the preselected credentials
       ["Database adapter", down, enter], // postgres
@@ -56,6 +57,7 @@ describe("init in a terminal", () => {
     const { result, screen, dir } = await typed(
       [],
       [
+        ["ORM the adapter goes through", enter],
         ["Framework to wire sign-in into", enter],
         ["Sign-in providers", ctrlC],
       ],

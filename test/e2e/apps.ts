@@ -62,13 +62,13 @@ export function appEnv(extra: Record<string, string> = {}): Record<string, strin
 }
 
 /** The installed template of an app: installed on first use, then reused while the fixture and catalog stay the same. */
-export async function installedApp(name: AppName): Promise<string> {
+export async function installedApp(name: AppName, extra: (keyof typeof dependencyVersions)[] = []): Promise<string> {
   const fixture = join(root, "fixtures/apps", name);
-  const packages = [...initPackages[name], ...common].map((p) => `${p}@${dependencyVersions[p]}`);
+  const packages = [...initPackages[name], ...common, ...extra].map((p) => `${p}@${dependencyVersions[p]}`);
   const hash = createHash("sha256");
   for (const file of filesOf(fixture)) hash.update(file).update(readFileSync(join(fixture, file)));
   hash.update(packages.join(" ")).update(process.version).update("locked-v3");
-  const dir = join(root, ".cache/e2e-apps", `${name}-${hash.digest("hex").slice(0, 12)}`);
+  const dir = join(root, ".cache/e2e-apps", `${name}${extra.length ? "-orm" : ""}-${hash.digest("hex").slice(0, 12)}`);
   if (existsSync(join(dir, ".ready"))) return dir;
   // Test files in other workers may want the same app at the same time: one installs, the others wait for it.
   mkdirSync(join(root, ".cache/e2e-apps"), { recursive: true });
@@ -133,8 +133,12 @@ async function betterSqliteBuild(version: string): Promise<string> {
 }
 
 /** A fresh copy of app `name` in a temp dir, its node_modules hard-linked from the installed template. */
-export async function freshApp(name: AppName, defer: (fn: () => unknown) => void): Promise<string> {
-  const source = await installedApp(name);
+export async function freshApp(
+  name: AppName,
+  defer: (fn: () => unknown) => void,
+  extra: (keyof typeof dependencyVersions)[] = [],
+): Promise<string> {
+  const source = await installedApp(name, extra);
   const dir = mkdtempSync(join(tmpdir(), `create-auth-${name}-`));
   defer(() => rmSync(dir, { recursive: true, force: true }));
   for (const entry of readdirSync(source)) {

@@ -1,0 +1,110 @@
+/**
+ * Next.js with Prisma on SQLite, as a new user gets it: a fresh App Router
+ * app, `create-auth init --yes --orm prisma` (which installs, then runs
+ * `prisma generate`), the auth tables from `create-auth migrate` (Prisma's
+ * migration engine cannot be fetched here), `next build`, `next start`, and
+ * an email sign-in in Chromium with database sessions: the link from an
+ * SMTP sink, the session row read from the SQLite file Prisma writes.
+ *
+ * Needs the built CLI, /usr/bin/chromium and the npm registry for the first
+ * install (cached in .cache/e2e-apps/).
+ */
+import { existsSync, readFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { root } from "../helpers.js";
+import { appEnv, freePort, freshApp, launchChromium, linkIn, type SmtpSink, smtpSink, startServer } from "./apps.js";
+import { useCleanup } from "./cleanup.js";
+
+const bin = join(root, "bin/create-auth.js");
+const next = (dir: string) => join(dir, "node_modules/next/dist/bin/next");
+// prisma generate needs no engine for the prisma-client generator, but the CLI looks for one and would download it.
+const prismaEnv = { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, CHECKPOINT_DISABLE: "1" };
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let mail: SmtpSink;
+
+beforeAll(async () => {
+  [browser, mail] = await Promise.all([launchChromium(), smtpSink()]);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await mail?.close();
+});
+
+describe("Next.js + Prisma on SQLite: init, build, start, sign in by email in Chromium", () => {
+  const defer = useCleanup();
+
+  test("the link from the SMTP sink signs in; the user and the session are Prisma's rows", async () => {
+    const dir = await freshApp("next", defer, [
+      "prisma",
+      "@prisma/client",
+      "@prisma/adapter-better-sqlite3",
+      "@auth/prisma-adapter",
+    ]);
+    const init = await execa(
+      "node",
+      [bin, "init", "--yes", "--orm", "prisma", "--providers", "email", "--session", "database"],
+      { cwd: dir, env: appEnv(prismaEnv), reject: false },
+    );
+    expect(init.exitCode, `${init.stdout}\n${init.stderr}`).toBe(0);
+    expect(init.stdout).toContain("created prisma/schema.prisma");
+    expect(init.stdout).toContain("Ran prisma generate.");
+    expect(init.stdout).toContain("npx prisma migrate dev --name auth");
+
+    // The client and migrate read DATABASE_URL from .env.local, as Next.js does.
+    expect(readFileSync(join(dir, ".env.local"), "utf8")).toMatch(/^DATABASE_URL=file:\.\/dev\.db$/m);
+    const tables = await execa("node", [bin, "migrate"], { cwd: dir, env: appEnv(), reject: false });
+    expect(tables.exitCode, tables.stderr).toBe(0);
+    expect(tables.stdout).toMatch(/^Auth tables ready in dev\.db/);
+
+    // As from a shell (no NODE_ENV=test, under which Next.js skips .env.local), and without the database file:
+    // the build must neither need nor create it.
+    renameSync(join(dir, "dev.db"), join(dir, "dev.db.kept"));
+    const build = await execa("node", [next(dir), "build"], {
+      cwd: dir,
+      env: appEnv(),
+      extendEnv: false,
+      reject: false,
+      all: true,
+    });
+    expect(existsSync(join(dir, "dev.db")), "next build created dev.db").toBe(false);
+    renameSync(join(dir, "dev.db.kept"), join(dir, "dev.db"));
+    expect(build.exitCode, build.all).toBe(0);
+    const port = await freePort();
+    const server = await startServer(["node", next(dir), "start", "-p", String(port)], {
+      cwd: dir,
+      port,
+      env: appEnv({ EMAIL_SERVER: mail.url }),
+    });
+    defer(() => server.stop());
+    const page = await (await browser.newContext()).newPage();
+    defer(() => page.context().close());
+
+    await page.goto(`${server.origin}/api/auth/signin`);
+    await page.locator('input[name="email"]').fill("carol@example.com");
+    await page.locator('form[action$="/api/auth/signin/email"] button').click();
+    await page.waitForURL(/verify-request/);
+    const link = linkIn((await mail.next("carol@example.com")).text, server.origin);
+    await page.goto(link);
+    await page.waitForURL((url) => !url.pathname.startsWith("/api/auth/"));
+
+    const session = (await (await page.request.get(`${server.origin}/api/auth/session`)).json()) as {
+      user: { id: string; email: string };
+    };
+    expect(session.user.email).toBe("carol@example.com");
+    const db = new Database(join(dir, "dev.db"), { readonly: true });
+    defer(() => db.close());
+    const user = db.prepare('SELECT id FROM "User" WHERE email = ?').get("carol@example.com") as { id: string };
+    expect(session.user.id).toBe(user.id);
+    const cookie = (await page.context().cookies()).find((c) => c.name === "authjs.session-token");
+    const row = db.prepare('SELECT "userId" FROM "Session" WHERE "sessionToken" = ?').get(cookie?.value) as
+      | { userId: string }
+      | undefined;
+    expect(row?.userId).toBe(user.id);
+    // The used link is gone: the token row was deleted when it signed in.
+    expect(db.prepare('SELECT COUNT(*) AS n FROM "VerificationToken"').get()).toEqual({ n: 0 });
+    expect(server.output()).not.toMatch(/\[auth\]\[error\]/);
+  }, 900_000);
+});

@@ -1,0 +1,211 @@
+/**
+ * init on projects that already use Prisma or Drizzle, end to end on real
+ * databases: init adds the auth models or tables and leaves the user's own
+ * unchanged, `prisma validate`/`prisma generate` and `tsc` pass, a second
+ * init changes nothing; the tables come from the ORM's tool (drizzle-kit
+ * generate + migrate) or, for Prisma, from `create-auth migrate` of the
+ * models' SQL (Prisma's migration engine cannot be fetched here); then
+ * `npm run verify-adapter`'s command passes on what init generated. The
+ * wrapped methods are checked against the official adapter unwrapped, which
+ * fails the very contract case the wrapper is there for.
+ *
+ * PostgreSQL 127.0.0.1:5432 (trust) and MariaDB 127.0.0.1:3306 (root, no
+ * password): a database of its own per test.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import mysql from "mysql2/promise";
+import pg from "pg";
+import { describe, expect, test } from "vitest";
+import { useCleanup } from "../e2e/cleanup.js";
+import { cli, inProcess, tempDir } from "../helpers.js";
+import { bin, ormDeps, ormProject } from "./projects.js";
+
+type Database = "sqlite" | "postgres" | "mariadb";
+const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
+const mysqlUrl = process.env.CREATE_AUTH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306";
+
+/** A fresh database of `kind` for one test, dropped afterwards; its URL in the form the ORM reads. */
+async function freshDatabase(kind: Database, orm: string, defer: (fn: () => unknown) => void): Promise<string> {
+  const name = `create_auth_orm_${randomBytes(5).toString("hex")}`;
+  if (kind === "sqlite") return orm === "prisma" ? "file:./dev.db" : "./dev.db";
+  if (kind === "postgres") {
+    const admin = new pg.Client({ connectionString: `${pgUrl}/test` });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    defer(async () => {
+      const c = new pg.Client({ connectionString: `${pgUrl}/test` });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    });
+    return `${pgUrl}/${name}`;
+  }
+  const admin = await mysql.createConnection({ uri: mysqlUrl });
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  defer(async () => {
+    const c = await mysql.createConnection({ uri: mysqlUrl });
+    await c.query(`DROP DATABASE IF EXISTS ${name}`);
+    await c.end();
+  });
+  return `${mysqlUrl.replace(/^mariadb:/, "mysql:")}/${name}`;
+}
+
+const prismaEnv = {
+  PRISMA_SCHEMA_ENGINE_BINARY: process.execPath,
+  PRISMA_HIDE_UPDATE_MESSAGE: "1",
+  CHECKPOINT_DISABLE: "1",
+};
+
+async function run(dir: string, command: string, args: string[], env: Record<string, string>) {
+  const result = await execa(command, args, { cwd: dir, env: { ...env, NO_COLOR: "1" }, reject: false, all: true });
+  expect(result.exitCode, `${command} ${args.join(" ")}:\n${result.all}`).toBe(0);
+  return result.all ?? "";
+}
+
+const initArgs = ["init", "--yes", "--providers", "email", "--session", "database", "--no-install"];
+
+interface Case {
+  fixture: string;
+  database: Database;
+  /** The user's schema file, which keeps every byte it had. */
+  schema: string;
+}
+
+const cases: Case[] = [
+  { fixture: "prisma-sqlite", database: "sqlite", schema: "prisma/schema.prisma" },
+  { fixture: "prisma-postgres", database: "postgres", schema: "prisma/schema.prisma" },
+  { fixture: "prisma-mysql", database: "mariadb", schema: "prisma/schema.prisma" },
+  { fixture: "drizzle-sqlite", database: "sqlite", schema: "src/db/schema.ts" },
+  { fixture: "drizzle-postgres", database: "postgres", schema: "src/db/schema.ts" },
+  { fixture: "drizzle-mysql", database: "mariadb", schema: "src/db/schema.ts" },
+];
+
+async function verify(dir: string, module: string, env: Record<string, string>, extra: string[] = []) {
+  const result = await cli(["verify-adapter", module, "--reporter", "json", "--seed", "7", ...extra], {
+    cwd: dir,
+    env,
+  });
+  const report = JSON.parse(result.stdout) as { ok: boolean; cases: { id: string; status: string }[] };
+  return { exitCode: result.exitCode, failed: report.cases.filter((c) => c.status === "failed").map((c) => c.id) };
+}
+
+/** The official adapter without the wrapper, over the same client and tables. */
+function unwrapped(dir: string, orm: string): string {
+  const adapter = readFileSync(join(dir, "auth/adapter.ts"), "utf8");
+  const verifyModule = readFileSync(join(dir, "auth/verify-adapter.ts"), "utf8");
+  const source =
+    orm === "prisma"
+      ? verifyModule.replace(
+          /export default function verifiedAdapter\(\) \{[\s\S]*?\n\}/,
+          `import { PrismaAdapter } from "@auth/prisma-adapter";\nexport default () => PrismaAdapter(${/createAdapter\(client: Client = (\w+)\)/.exec(adapter)![1]});`,
+        )
+      : `${verifyModule.replace(
+          /export default function verifiedAdapter\(\) \{[\s\S]*?\n\}/,
+          `import { DrizzleAdapter } from "@auth/drizzle-adapter";\nimport * as tables from "${/from "(\.[^"]*auth-schema)"/.exec(adapter)![1]}";\nexport default () => DrizzleAdapter(${/createAdapter\(database = (\w+)\)/.exec(adapter)![1]}, tables);`,
+        )}`;
+  writeFileSync(join(dir, "auth/unwrapped.ts"), source);
+  return "auth/unwrapped.ts";
+}
+
+describe.each(cases)("init on $fixture ($database)", ({ fixture, database, schema }) => {
+  const defer = useCleanup();
+  const orm = fixture.split("-")[0]!;
+
+  test("adds the auth models, keeps the user's, compiles, makes the tables, and verify-adapter passes", async () => {
+    const dir = await ormProject(fixture, defer);
+    const url = await freshDatabase(database, orm, defer);
+    const env = { ...prismaEnv, DATABASE_URL: url };
+    const before = readFileSync(join(dir, schema), "utf8");
+
+    const first = await inProcess(initArgs, { cwd: dir, env });
+    expect(first.stderr).toBe("");
+    expect(first.exitCode, first.stdout).toBe(0);
+    const after = readFileSync(join(dir, schema), "utf8");
+    // The user's schema: every byte kept, the auth part after it.
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.length).toBeGreaterThan(before.length);
+    const second = await inProcess(initArgs, { cwd: dir, env });
+    expect(second.exitCode).toBe(0);
+    expect(second.stdout).toContain("nothing changed");
+    expect(readFileSync(join(dir, schema), "utf8")).toBe(after);
+
+    if (orm === "prisma") {
+      await run(dir, bin(dir, "prisma", "build/index.js"), ["validate"], env);
+      await run(dir, bin(dir, "prisma", "build/index.js"), ["generate"], env);
+    }
+    await run(dir, process.execPath, [bin(dir, "typescript", "bin/tsc"), "--noEmit", "-p", "."], env);
+
+    if (orm === "prisma") {
+      const migrated = await inProcess(["migrate"], { cwd: dir, env });
+      expect(migrated.exitCode, migrated.stderr).toBe(0);
+    } else {
+      await run(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "generate"], env);
+      await run(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "migrate"], env);
+    }
+
+    // What init generated, as the user runs it.
+    const script = await execa(
+      "npm",
+      ["run", "--silent", "verify-adapter", "--", "--reporter", "json", "--seed", "7"],
+      {
+        cwd: dir,
+        env: { ...env, NO_COLOR: "1" },
+        reject: false,
+      },
+    );
+    const report = JSON.parse(script.stdout) as { ok: boolean; cases: { id: string; status: string }[] };
+    expect(report.cases.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(script.exitCode).toBe(0);
+
+    // What the wrapper is for: the official adapter alone fails these cases here.
+    const expected = [
+      ...(orm === "prisma" ? ["flow.email-sign-in.stale-session-cookie"] : []),
+      ...(database === "mariadb" ? ["verification-token.use.simultaneous-single-use"] : []),
+    ];
+    if (expected.length) {
+      const official = await verify(dir, unwrapped(dir, orm), env, ["--explore", "0"]);
+      expect(official.failed).toEqual(expect.arrayContaining(expected));
+      expect(official.exitCode).toBe(1);
+    }
+  }, 240_000);
+});
+
+describe("create-auth migrate on MariaDB without mysql2", () => {
+  const defer = useCleanup();
+
+  test("a Prisma 7 project has the mariadb driver (through @prisma/adapter-mariadb): migrate uses it", async () => {
+    const dir = tempDir("create-auth-orm-mariadb-");
+    const deps = await ormDeps();
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(join(deps, "node_modules/mariadb"), join(dir, "node_modules/mariadb"));
+    writeFileSync(join(dir, "package.json"), "{}");
+    mkdirSync(join(dir, "auth"));
+    const { renderPrismaSql } = await import("../../src/orms/prisma-models.js");
+    writeFileSync(
+      join(dir, "auth/schema.mysql.sql"),
+      `-- connection: DATABASE_URL\n${renderPrismaSql("mysql", undefined)}`,
+    );
+    const url = await freshDatabase("mariadb", "prisma", defer);
+    for (let run = 0; run < 2; run++) {
+      const result = await inProcess(["migrate"], { cwd: dir, env: { DATABASE_URL: url } });
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBe(0);
+    }
+    const connection = await mysql.createConnection({ uri: url });
+    const [rows] = (await connection.query("SHOW TABLES")) as [Record<string, string>[], unknown];
+    await connection.end();
+    expect(rows.map((r) => Object.values(r)[0]).sort()).toEqual([
+      "Account",
+      "Authenticator",
+      "Session",
+      "User",
+      "VerificationToken",
+    ]);
+  });
+});
