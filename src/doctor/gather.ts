@@ -10,10 +10,7 @@ import { findAuthConfig } from "../workspace/find-config.js";
 import { detectFramework } from "../workspace/framework.js";
 import { readIfExists } from "../workspace/plan.js";
 import type { ProjectFacts } from "./facts.js";
-import { ModuleReader } from "./modules.js";
-import { readConfig } from "./read-config.js";
 import { effectiveEnv, readEnvFiles, readGit, valueFiles } from "./read-files.js";
-import { readWiring } from "./read-wiring.js";
 import { readDatabase } from "./schema-facts.js";
 
 export interface GatherOptions {
@@ -53,6 +50,12 @@ export async function gatherFacts(options: GatherOptions): Promise<ProjectFacts>
   const { root } = options;
   const configPath = findAuthConfig(root, options.config);
   const detected = detectFramework(root);
+  // The parser loads only here, when doctor reads a project (src/ast is loaded lazily everywhere).
+  const [{ ModuleReader }, { readConfig }, { readWiring }] = await Promise.all([
+    import("../ast/project/modules.js"),
+    import("../ast/project/read-config.js"),
+    import("../ast/project/read-wiring.js"),
+  ]);
   const reader = new ModuleReader(root, detected.alias);
   let pkg: {
     dependencies?: Record<string, string>;

@@ -34,14 +34,19 @@ function flavourOf(root: string, dir: string): SchemaFlavour {
 
 const ormCommand: Record<SchemaFlavour, string | undefined> = {
   sql: undefined,
-  prisma: "npx prisma db push",
+  prisma: "npx prisma migrate dev --name auth",
   drizzle: "npx drizzle-kit push",
   typeorm: "your TypeORM migrations",
 };
 
 function migrateCommand(flavour: SchemaFlavour, scripts: Record<string, string>, schema?: string): string {
   const own = scripts["db:migrate"] ? "npm run db:migrate" : schema ? `npx create-auth migrate ${schema}` : undefined;
-  const orm = flavour === "prisma" && scripts["db:push"] ? "npm run db:push" : ormCommand[flavour];
+  // init's Prisma wiring: db:migrate is Prisma's own, auth:tables the same tables without its engines.
+  const orm = scripts["auth:tables"]
+    ? "npm run auth:tables"
+    : flavour === "prisma" && scripts["db:push"]
+      ? "npm run db:push"
+      : ormCommand[flavour];
   return [own, orm].filter(Boolean).join(" (or ") + (own && orm ? ")" : "");
 }
 
@@ -74,9 +79,12 @@ export async function readDatabase(
   packages: string[],
 ): Promise<DatabaseFacts | undefined> {
   const prisma = readIfExists(join(root, "prisma/schema.prisma"));
-  const dialect = dialectOf(packages, prisma);
+  const schemaScripts = findSchemaScripts(root);
+  // A Prisma client generated into the project is imported by path, not as @prisma/client: one schema script says which.
+  const dialect =
+    dialectOf(packages, prisma) ?? (schemaScripts.length === 1 ? dialectOfSchema(schemaScripts[0]!) : undefined);
   if (!dialect) return undefined;
-  const schema = findSchemaScripts(root).find((s) => dialectOfSchema(s) === dialect);
+  const schema = schemaScripts.find((s) => dialectOfSchema(s) === dialect);
   const prismaVariable =
     (packages.includes("@prisma/client") && prisma && /url\s*=\s*env\("(\w+)"\)/.exec(prisma)?.[1]) || undefined;
   if (!schema) {
@@ -92,11 +100,14 @@ export async function readDatabase(
     };
   }
   const flavour = flavourOf(root, schema.slice(0, schema.lastIndexOf("/")));
+  // The project's own script when it is readable (init's Prisma wiring writes Prisma's tables there), else the SQL flavour's.
+  const text = readIfExists(join(root, schema)) ?? (await renderSqlSchema(dialect));
   return {
     dialect,
     flavour,
-    variable: dialect === "sqlite" ? "AUTH_DATABASE_PATH" : "DATABASE_URL",
-    tables: tablesOf(await renderSqlSchema(dialect)),
+    variable:
+      /^-- connection: (\w+)/m.exec(text)?.[1] ?? (dialect === "sqlite" ? "AUTH_DATABASE_PATH" : "DATABASE_URL"),
+    tables: tablesOf(text),
     migrateCommand: migrateCommand(flavour, scripts, schema),
   };
 }

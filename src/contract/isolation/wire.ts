@@ -18,7 +18,16 @@ const writeLength = Buffer.prototype.writeUInt32BE;
 const copyBytes = Buffer.prototype.copy;
 const slice = Buffer.prototype.subarray;
 const allocUnsafe = Buffer.allocUnsafe;
-const concat = Buffer.concat;
+
+/** Buffer.concat on the captured primitives: Node's own calls the Buffer.allocUnsafe a module may replace. */
+function concat(parts: Buffer[]): Buffer {
+  let total = 0;
+  for (const part of parts) total += part.length;
+  const out = allocUnsafe(total);
+  let at = 0;
+  for (const part of parts) at += apply(copyBytes, part, [out, at]) as number;
+  return out;
+}
 
 export function encodeFrame(value: unknown): Buffer {
   const body = serialize(value);

@@ -7,10 +7,10 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import type { Node } from "@babel/types";
-import { collectBindings, requireOf, variablesOf } from "../ast/bindings.js";
-import { descendants, ofType, stringValue, unwrap } from "../ast/nodes.js";
-import { parse, type SourceFile } from "../ast/parse.js";
-import { readIfExists } from "../workspace/plan.js";
+import { readIfExists } from "../../workspace/plan.js";
+import { collectBindings, requireOf, variablesOf } from "../bindings.js";
+import { descendants, ofType, stringValue, unwrap } from "../nodes.js";
+import { parse, type SourceFile } from "../parse.js";
 
 export interface Module {
   path: string;

@@ -4,9 +4,9 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, posix, relative } from "node:path";
-import { descendants, ofType, stringValue } from "../ast/nodes.js";
-import type { Framework } from "../frameworks/index.js";
-import type { WiringFacts } from "./facts.js";
+import type { WiringFacts } from "../../doctor/facts.js";
+import type { Framework } from "../../frameworks/index.js";
+import { descendants, ofType, stringValue } from "../nodes.js";
 import type { ModuleReader } from "./modules.js";
 
 const scriptExtensions = ["ts", "js", "mts", "mjs", "tsx", "jsx"];

@@ -6,10 +6,10 @@
  * its providers and its adapter.
  */
 import type { Node, ObjectExpression } from "@babel/types";
-import { collectBindings } from "../ast/bindings.js";
-import { descendants, ofType, propertyName, stringValue, unwrap } from "../ast/nodes.js";
-import { firstSyntaxError } from "../ast/parse.js";
-import type { AdapterFacts, ConfigFacts } from "./facts.js";
+import type { AdapterFacts, ConfigFacts } from "../../doctor/facts.js";
+import { collectBindings } from "../bindings.js";
+import { descendants, ofType, propertyName, stringValue, unwrap } from "../nodes.js";
+import { firstSyntaxError } from "../parse.js";
 import { envReference, type Module, type ModuleReader } from "./modules.js";
 import { readProvider } from "./read-providers.js";
 
@@ -85,11 +85,13 @@ function readAdapter(value: Located, reader: ModuleReader): AdapterFacts {
     if (binding) {
       const file = reader.resolve(module.path, binding.module);
       if (!file) return { module: binding.module };
+      const reached = reader.reach(file);
+      // A module of the project's that wraps a published @auth/*-adapter (init's ORM wiring patches two
+      // of its methods) has every method the package has: nothing to search.
+      if (reached.packages.some((name) => /^@auth\/[a-z0-9-]+-adapter$/.test(name)))
+        return { module: binding.module, file: reader.relative(file) };
       // The adapter's module and the project's modules it imports: where its methods are written.
-      const text = reader
-        .reach(file)
-        .files.map((f) => reader.read(f)?.file.text ?? "")
-        .join("\n");
+      const text = reached.files.map((f) => reader.read(f)?.file.text ?? "").join("\n");
       return { module: binding.module, file: reader.relative(file), text };
     }
     const local = reader.local(module, name);
