@@ -82,7 +82,8 @@ export async function readDatabase(
   const schemaScripts = findSchemaScripts(root);
   // A Prisma client generated into the project is imported by path, not as @prisma/client: one schema script says which.
   const dialect =
-    dialectOf(packages, prisma) ?? (schemaScripts.length === 1 ? dialectOfSchema(schemaScripts[0]!) : undefined);
+    dialectOf(packages, prisma) ??
+    (prisma && schemaScripts.length === 1 ? dialectOfSchema(schemaScripts[0]!) : undefined);
   if (!dialect) return undefined;
   const schema = schemaScripts.find((s) => dialectOfSchema(s) === dialect);
   const prismaVariable =
