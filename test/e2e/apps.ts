@@ -285,6 +285,28 @@ export async function signInWithPassword(
   await page.waitForURL((url) => !url.pathname.startsWith(new URL(auth).pathname) || url.searchParams.has("error"));
 }
 
+/**
+ * Signs in by email on Auth.js's own sign-in page: asks for the link, opens
+ * it from the mail, and resolves once the browser has left the auth routes,
+ * with the session the app reports and the session cookie it set.
+ */
+export async function signInWithEmailLink(
+  page: import("playwright-core").Page,
+  auth: string,
+  mail: SmtpSink,
+  email: string,
+) {
+  const path = new URL(auth).pathname;
+  await page.goto(`${auth}/signin`);
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator(`form[action$="${path}/signin/email"] button`).click();
+  await page.waitForURL(/verify-request/);
+  await page.goto(linkIn((await mail.next(email)).text, new URL(auth).origin));
+  await page.waitForURL((url) => !url.pathname.startsWith(`${path}/`));
+  const cookie = (await page.context().cookies()).find((c) => c.name === "authjs.session-token");
+  return { session: await sessionOf(page, auth), cookie: cookie?.value };
+}
+
 /** GET <auth>/session in the page's cookie jar. */
 export async function sessionOf(page: import("playwright-core").Page, auth: string) {
   const response = await page.request.get(`${auth}/session`);

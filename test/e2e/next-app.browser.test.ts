@@ -15,7 +15,16 @@ import Database from "better-sqlite3";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { root } from "../helpers.js";
-import { appEnv, freePort, freshApp, launchChromium, linkIn, type SmtpSink, smtpSink, startServer } from "./apps.js";
+import {
+  appEnv,
+  freePort,
+  freshApp,
+  launchChromium,
+  type SmtpSink,
+  signInWithEmailLink,
+  smtpSink,
+  startServer,
+} from "./apps.js";
 import { useCleanup } from "./cleanup.js";
 
 const bin = join(root, "bin/create-auth.js");
@@ -125,24 +134,13 @@ describe("Next.js: init --yes, next build, next start, sign in in Chromium", () 
     const page = await (await browser.newContext()).newPage();
     defer(() => page.context().close());
 
-    await page.goto(`${server.origin}/api/auth/signin`);
-    await page.locator('input[name="email"]').fill("bob@example.com");
-    await page.locator('form[action$="/api/auth/signin/email"] button').click();
-    await page.waitForURL(/verify-request/);
-    const link = linkIn((await mail.next("bob@example.com")).text, server.origin);
-    await page.goto(link);
-    await page.waitForURL((url) => !url.pathname.startsWith("/api/auth/"));
-
-    const session = (await (await page.request.get(`${server.origin}/api/auth/session`)).json()) as {
-      user: { id: string; email: string };
-    };
-    expect(session.user.email).toBe("bob@example.com");
+    const { session, cookie } = await signInWithEmailLink(page, `${server.origin}/api/auth`, mail, "bob@example.com");
+    expect(session?.user?.email).toBe("bob@example.com");
     const db = new Database(join(dir, "auth.db"), { readonly: true });
     defer(() => db.close());
     const user = db.prepare("SELECT id FROM users WHERE email = ?").get("bob@example.com") as { id: string };
-    expect(session.user.id).toBe(user.id);
-    const cookie = (await page.context().cookies()).find((c) => c.name === "authjs.session-token");
-    const row = db.prepare('SELECT "userId" FROM sessions WHERE "sessionToken" = ?').get(cookie?.value) as
+    expect(session?.user?.id).toBe(user.id);
+    const row = db.prepare('SELECT "userId" FROM sessions WHERE "sessionToken" = ?').get(cookie) as
       | { userId: string }
       | undefined;
     expect(row?.userId).toBe(user.id);
