@@ -68,7 +68,8 @@ export const authModels: Model[] = [
       { name: "userId", type: "String" },
       { name: "type", type: "String" },
       { name: "provider", type: "String" },
-      { name: "providerAccountId", type: "String" },
+      // An email account's providerAccountId is the address itself: up to 254 characters, past MySQL's VARCHAR(191).
+      { name: "providerAccountId", type: "String", wide: true },
       { name: "refresh_token", type: "String", optional: true, long: true },
       { name: "access_token", type: "String", optional: true, long: true },
       { name: "expires_at", type: "Int", optional: true },

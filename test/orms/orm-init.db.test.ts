@@ -158,9 +158,13 @@ describe.each(cases)("init on $fixture ($database)", ({ fixture, database, schem
         reject: false,
       },
     );
-    const report = JSON.parse(script.stdout) as { ok: boolean; cases: { id: string; status: string }[] };
+    const report = JSON.parse(script.stdout) as {
+      ok: boolean;
+      cases: { id: string; status: string }[];
+      exploration?: { failure?: { message: string; steps: string[] } };
+    };
     expect(report.cases.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([]);
-    expect(report.ok).toBe(true);
+    expect(report.ok, JSON.stringify(report.exploration?.failure)).toBe(true);
     expect(script.exitCode).toBe(0);
 
     // What the wrapper is for: the official adapter alone fails these cases here.

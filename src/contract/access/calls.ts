@@ -57,6 +57,28 @@ export class HungMethods {
 export const timedOut = Symbol("timed out");
 
 /**
+ * Calls that go out together (a sweep's lookups, a crowd, a cleanup) go at
+ * most this many at a time: each call's limit starts when it is made, and a
+ * correct store that writes to disk one insert at a time (SQLite) must not
+ * see hundreds queued behind each other and time out.
+ */
+export const callsAtOnce = 16;
+
+/** `fn` over `items`, at most `callsAtOnce` at a time; results in the items' order. */
+export async function inFlight<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(callsAtOnce, items.length) }, lane));
+  return results;
+}
+
+/**
  * Calls a method with a limit of its own: the result, what it threw, or
  * `timedOut` (and the method is marked hung). Used where one call, not a
  * whole case, has the limit: the exploration's steps and its cleanup.

@@ -4,7 +4,7 @@
  * there. Never throws: a record that will not go is a leftover, not a crash.
  */
 
-import { callWithin, type HungMethods, timedOut } from "../access/calls.js";
+import { callWithin, type HungMethods, inFlight, timedOut } from "../access/calls.js";
 import type { AdapterMethod, AnyAdapter } from "../spec/adapter.js";
 import type { Model } from "./model.js";
 import type { Probe } from "./probe.js";
@@ -40,8 +40,8 @@ async function quietly(
 }
 
 /**
- * Calls `each` for every item at once (with a crowd there are hundreds, and
- * one exchange with the worker beats hundreds); what failed is tried once
+ * Calls `each` for every item, several at a time (with a crowd there are
+ * hundreds, and a few exchanges with the worker beat hundreds); what failed is tried once
  * more on its own, since concurrent deletes may lose a deadlock that a lone
  * one would not.
  */
@@ -49,7 +49,7 @@ async function together<T>(
   items: T[],
   each: (item: T) => Promise<{ ok: boolean; value?: unknown }>,
 ): Promise<Array<{ ok: boolean; value?: unknown }>> {
-  const results = await Promise.all(items.map(each));
+  const results = await inFlight(items, each);
   for (let i = 0; i < items.length; i++) if (!results[i]!.ok) results[i] = await each(items[i]!);
   return results;
 }
@@ -81,23 +81,19 @@ export async function cleanUp(
   const deleted = await together(users, async (id) => (deletedBefore.has(id) ? { ok: true } : call("deleteUser", id)));
   if (usable.has("getUser")) {
     // Still there when a lookup finds it; a lookup that throws proves nothing.
-    const left = await Promise.all(users.map((id) => call("getUser", id)));
+    const left = await inFlight(users, (id) => call("getUser", id));
     into.users += left.filter(found).length;
   } else into.users += deleted.filter((d) => !d.ok).length;
-  const looks = await Promise.all([
-    Promise.all(sessions.map((token) => call("getSessionAndUser", token))),
-    Promise.all(
-      accounts.map((key) =>
-        usable.has("getAccount")
-          ? call("getAccount", key.providerAccountId, key.provider)
-          : call("getUserByAccount", key),
-      ),
-    ),
-    Promise.all(m.authenticators.map((auth) => call("getAuthenticator", auth.fields.credentialID))),
-  ]);
-  into.sessions += looks[0].filter(found).length;
-  into.accounts += looks[1].filter(found).length;
-  into.authenticators += looks[2].filter(found).length;
+  const sessionsLeft = await inFlight(sessions, (token) => call("getSessionAndUser", token));
+  const accountsLeft = await inFlight(accounts, (key) =>
+    usable.has("getAccount") ? call("getAccount", key.providerAccountId, key.provider) : call("getUserByAccount", key),
+  );
+  const authenticatorsLeft = await inFlight(m.authenticators, (auth) =>
+    call("getAuthenticator", auth.fields.credentialID),
+  );
+  into.sessions += sessionsLeft.filter(found).length;
+  into.accounts += accountsLeft.filter(found).length;
+  into.authenticators += authenticatorsLeft.filter(found).length;
 }
 
 export function describeLeftovers(l: Leftovers): string | undefined {

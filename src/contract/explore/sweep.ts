@@ -7,6 +7,7 @@
  * lookup that leaves them in place, so only the use commands check them.
  */
 import { adapterAuthenticatorSchema } from "../../schemas/adapter-models.js";
+import { inFlight } from "../access/calls.js";
 import { collationKey } from "./collation.js";
 import {
   expectAccount,
@@ -216,9 +217,14 @@ export async function sweep(p: Probe, m: Model, focus?: UserRecord[]): Promise<v
   );
   for (const id of credentials) looks.push(() => lookCredential(p, m, id));
   // Lookups change nothing, so they go out together, as a busy service's reads do (and an adapter in
-  // another process answers them in one exchange); the first problem in this order is the one reported.
-  const settled = await Promise.allSettled(looks.map((look) => look()));
-  const problem = settled.find((s) => s.status === "rejected");
+  // another process answers several in one exchange); the first problem in this order is the one reported.
+  const settled = await inFlight(looks, (look) =>
+    look().then(
+      () => undefined,
+      (reason: unknown) => ({ reason }),
+    ),
+  );
+  const problem = settled.find((s) => s !== undefined);
   if (problem) throw problem.reason;
 }
 

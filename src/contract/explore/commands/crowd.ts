@@ -8,8 +8,10 @@
  * table, a key that collides once there are enough) show in the sweep of
  * everything that follows, and in every step after it.
  */
+
+import { callsAtOnce } from "../../access/calls.js";
 import type { AccountRecord, Model, SessionRecord, TokenRecord, UserRecord } from "../model.js";
-import type { Probe } from "../probe.js";
+import type { Outcome, Probe } from "../probe.js";
 import { userRef } from "../sweep.js";
 import type { TraceCall } from "../trace.js";
 import { base64url, emailAddress, expirySeconds, int, oauthToken, providerBase, rng } from "../values.js";
@@ -20,6 +22,14 @@ import { checkWrittenUser, newUser, recordUser, userInput } from "./users.js";
 
 /** How many users a crowd holds at depth 1; --explore-depth multiplies it. */
 export const crowdUsers = { min: 60, max: 90 };
+
+/** Calls made together, as many at a time as the access layer allows (each chunk a step of the trace). */
+async function raceInChunks(p: Probe, calls: TraceCall[]): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (let at = 0; at < calls.length; at += callsAtOnce)
+    outcomes.push(...(await p.race(calls.slice(at, at + callsAtOnce))));
+  return outcomes;
+}
 
 export class Crowd extends Step {
   constructor(
@@ -51,7 +61,7 @@ export class Crowd extends Step {
       args: [input],
       assign: label,
     }));
-    const created = await p.race(creates);
+    const created = await raceInChunks(p, creates);
     const users: UserRecord[] = [];
     created.forEach((outcome, i) => {
       const call = creates[i]!;
@@ -132,7 +142,7 @@ export class Crowd extends Step {
         });
       }
     }
-    const owned = await p.race(calls);
+    const owned = await raceInChunks(p, calls);
     owned.forEach((outcome, i) => {
       records[i]!();
       p.valueOf(outcome, calls[i]!, "a sign-in would error");
@@ -146,7 +156,7 @@ export class Crowd extends Step {
         method: "useVerificationToken",
         args: [{ identifier: t.identifier, token: t.token }],
       }));
-      const used = await p.race(uses);
+      const used = await raceInChunks(p, uses);
       used.forEach((outcome, i) => {
         const key = { identifier: firsts[i]!.identifier, token: firsts[i]!.token };
         const row = p.valueOf(outcome, uses[i]!, "an email sign-in would error");
