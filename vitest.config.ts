@@ -53,7 +53,14 @@ export default defineConfig({
       },
       ...layers.map((layer) => ({
         extends: true,
-        test: { name: layer, include: [layerFiles(layer)], globalSetup: layerSetup[layer] ?? [] },
+        test: {
+          name: layer,
+          include: [layerFiles(layer)],
+          globalSetup: layerSetup[layer] ?? [],
+          // These run whole verify-adapter runs, installs and builds against real servers: on a loaded
+          // two-core runner a default run on a real database took 25 s, close to the unit layer's limit.
+          testTimeout: 120_000,
+        },
       })),
     ],
   },
