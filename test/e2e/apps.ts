@@ -15,13 +15,24 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { execa } from "execa";
 import { type Browser, chromium } from "playwright-core";
 import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll } from "vitest";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { root } from "../helpers.js";
 import { userEnv } from "./user-env.js";
@@ -305,6 +316,53 @@ export async function signInWithEmailLink(
   await page.waitForURL((url) => !url.pathname.startsWith(`${path}/`));
   const cookie = (await page.context().cookies()).find((c) => c.name === "authjs.session-token");
   return { session: await sessionOf(page, auth), cookie: cookie?.value };
+}
+
+/** Chromium and an SMTP sink for a test file: started before its tests, closed after them. */
+export function useBrowserAndMail(): { readonly browser: Browser; readonly mail: SmtpSink } {
+  const shared = {} as { browser: Browser; mail: SmtpSink };
+  beforeAll(async () => {
+    [shared.browser, shared.mail] = await Promise.all([launchChromium(), smtpSink()]);
+  }, 60_000);
+  afterAll(async () => {
+    await shared.browser?.close();
+    await shared.mail?.close();
+  });
+  return shared;
+}
+
+export const nextBin = (dir: string) => join(dir, "node_modules/next/dist/bin/next");
+
+/**
+ * `next build` as from a shell (no NODE_ENV=test, under which Next.js skips
+ * .env.local), with the app's database file moved away: whether the build
+ * created it is returned beside the build's own result.
+ */
+export async function buildNextWithoutDatabase(dir: string, database: string) {
+  const file = join(dir, database);
+  renameSync(file, `${file}.kept`);
+  const result = await execa("node", [nextBin(dir), "build"], {
+    cwd: dir,
+    env: appEnv(),
+    extendEnv: false,
+    reject: false,
+    all: true,
+  });
+  const createdDatabase = existsSync(file);
+  renameSync(`${file}.kept`, file);
+  return { exitCode: result.exitCode, output: result.all ?? "", createdDatabase };
+}
+
+/** `next start` on a free port, stopped when the test ends. */
+export async function startNext(dir: string, env: Record<string, string>, defer: (fn: () => unknown) => void) {
+  const port = await freePort();
+  const server = await startServer(["node", nextBin(dir), "start", "-p", String(port)], {
+    cwd: dir,
+    port,
+    env: appEnv(env),
+  });
+  defer(() => server.stop());
+  return server;
 }
 
 /** GET <auth>/session in the page's cookie jar. */

@@ -9,36 +9,24 @@
  * Needs the built CLI (dist/: `npm test` builds first), /usr/bin/chromium and
  * the npm registry for the first install (cached in .cache/e2e-apps/).
  */
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { root } from "../helpers.js";
 import {
   appEnv,
-  freePort,
+  buildNextWithoutDatabase,
   freshApp,
-  launchChromium,
-  type SmtpSink,
   signInWithEmailLink,
-  smtpSink,
-  startServer,
+  startNext,
+  useBrowserAndMail,
 } from "./apps.js";
 import { useCleanup } from "./cleanup.js";
 
 const bin = join(root, "bin/create-auth.js");
-const next = (dir: string) => join(dir, "node_modules/next/dist/bin/next");
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-let mail: SmtpSink;
-
-beforeAll(async () => {
-  [browser, mail] = await Promise.all([launchChromium(), smtpSink()]);
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await mail?.close();
-});
+const shared = useBrowserAndMail();
 
 describe("Next.js: init --yes, next build, next start, sign in in Chromium", () => {
   const defer = useCleanup();
@@ -52,23 +40,12 @@ describe("Next.js: init --yes, next build, next start, sign in in Chromium", () 
 
   /** next build with the database moved away: the build must neither create nor open it. */
   async function build(dir: string) {
-    renameSync(join(dir, "auth.db"), join(dir, "auth.db.kept"));
-    const result = await execa("node", [next(dir), "build"], { cwd: dir, env: appEnv(), reject: false, all: true });
-    expect(result.exitCode, result.all).toBe(0);
-    expect(existsSync(join(dir, "auth.db")), "next build created auth.db").toBe(false);
-    renameSync(join(dir, "auth.db.kept"), join(dir, "auth.db"));
+    const built = await buildNextWithoutDatabase(dir, "auth.db");
+    expect(built.exitCode, built.output).toBe(0);
+    expect(built.createdDatabase, "next build created auth.db").toBe(false);
   }
 
-  async function start(dir: string, env: Record<string, string> = {}) {
-    const port = await freePort();
-    const server = await startServer(["node", next(dir), "start", "-p", String(port)], {
-      cwd: dir,
-      port,
-      env: appEnv(env),
-    });
-    defer(() => server.stop());
-    return server;
-  }
+  const start = (dir: string, env: Record<string, string> = {}) => startNext(dir, env, defer);
 
   test("credentials: a user from npm run auth:add-user signs in; the session names the user with its id", async () => {
     const dir = await freshApp("next", defer);
@@ -91,7 +68,7 @@ describe("Next.js: init --yes, next build, next start, sign in in Chromium", () 
 
     await build(dir);
     const server = await start(dir);
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await shared.browser.newContext()).newPage();
     defer(() => page.context().close());
 
     // The proxy sends a visitor without a session to the sign-in page, and back afterwards.
@@ -130,11 +107,16 @@ describe("Next.js: init --yes, next build, next start, sign in in Chromium", () 
     const out = await init(dir, ["--providers", "email", "--session", "database"]);
     expect(out).not.toMatch(/Fill in .*AUTH_EMAIL_FROM/);
     await build(dir);
-    const server = await start(dir, { EMAIL_SERVER: mail.url });
-    const page = await (await browser.newContext()).newPage();
+    const server = await start(dir, { EMAIL_SERVER: shared.mail.url });
+    const page = await (await shared.browser.newContext()).newPage();
     defer(() => page.context().close());
 
-    const { session, cookie } = await signInWithEmailLink(page, `${server.origin}/api/auth`, mail, "bob@example.com");
+    const { session, cookie } = await signInWithEmailLink(
+      page,
+      `${server.origin}/api/auth`,
+      shared.mail,
+      "bob@example.com",
+    );
     expect(session?.user?.email).toBe("bob@example.com");
     const db = new Database(join(dir, "auth.db"), { readonly: true });
     defer(() => db.close());

@@ -9,39 +9,26 @@
  * Needs the built CLI, /usr/bin/chromium and the npm registry for the first
  * install (cached in .cache/e2e-apps/).
  */
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { root } from "../helpers.js";
 import {
   appEnv,
-  freePort,
+  buildNextWithoutDatabase,
   freshApp,
-  launchChromium,
-  type SmtpSink,
   signInWithEmailLink,
-  smtpSink,
-  startServer,
+  startNext,
+  useBrowserAndMail,
 } from "./apps.js";
 import { useCleanup } from "./cleanup.js";
 
 const bin = join(root, "bin/create-auth.js");
-const next = (dir: string) => join(dir, "node_modules/next/dist/bin/next");
 // prisma generate needs no engine for the prisma-client generator, but the CLI looks for one and would download it.
 const prismaEnv = { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, CHECKPOINT_DISABLE: "1" };
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-let mail: SmtpSink;
-
-beforeAll(async () => {
-  [browser, mail] = await Promise.all([launchChromium(), smtpSink()]);
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await mail?.close();
-});
-
+const shared = useBrowserAndMail();
 describe("Next.js + Prisma on SQLite: init, build, start, sign in by email in Chromium", () => {
   const defer = useCleanup();
 
@@ -70,28 +57,19 @@ describe("Next.js + Prisma on SQLite: init, build, start, sign in by email in Ch
 
     // As from a shell (no NODE_ENV=test, under which Next.js skips .env.local), and without the database file:
     // the build must neither need nor create it.
-    renameSync(join(dir, "dev.db"), join(dir, "dev.db.kept"));
-    const build = await execa("node", [next(dir), "build"], {
-      cwd: dir,
-      env: appEnv(),
-      extendEnv: false,
-      reject: false,
-      all: true,
-    });
-    expect(existsSync(join(dir, "dev.db")), "next build created dev.db").toBe(false);
-    renameSync(join(dir, "dev.db.kept"), join(dir, "dev.db"));
-    expect(build.exitCode, build.all).toBe(0);
-    const port = await freePort();
-    const server = await startServer(["node", next(dir), "start", "-p", String(port)], {
-      cwd: dir,
-      port,
-      env: appEnv({ EMAIL_SERVER: mail.url }),
-    });
-    defer(() => server.stop());
-    const page = await (await browser.newContext()).newPage();
+    const built = await buildNextWithoutDatabase(dir, "dev.db");
+    expect(built.createdDatabase, "next build created dev.db").toBe(false);
+    expect(built.exitCode, built.output).toBe(0);
+    const server = await startNext(dir, { EMAIL_SERVER: shared.mail.url }, defer);
+    const page = await (await shared.browser.newContext()).newPage();
     defer(() => page.context().close());
 
-    const { session, cookie } = await signInWithEmailLink(page, `${server.origin}/api/auth`, mail, "carol@example.com");
+    const { session, cookie } = await signInWithEmailLink(
+      page,
+      `${server.origin}/api/auth`,
+      shared.mail,
+      "carol@example.com",
+    );
     expect(session?.user?.email).toBe("carol@example.com");
     const db = new Database(join(dir, "dev.db"), { readonly: true });
     defer(() => db.close());
