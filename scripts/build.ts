@@ -24,7 +24,7 @@ import { join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import Handlebars from "handlebars";
-import { compileOptions } from "../src/generators/render.js";
+import { compileOptions } from "../src/render/templates.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 

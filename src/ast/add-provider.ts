@@ -6,7 +6,7 @@
  * Load it with `await import(...)`: the parser is half a megabyte of code.
  */
 import type { Node } from "@babel/types";
-import type { ImportSpec } from "../generators/types.js";
+import type { ImportSpec } from "../render/parts.js";
 import { isCommonJs } from "./bindings.js";
 import { findProvidersArray } from "./find-providers.js";
 import { formatImport, guessImportStyle, type ImportStyle, importStyle, planImports, removeUnused } from "./imports.js";

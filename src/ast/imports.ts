@@ -5,7 +5,7 @@
  */
 
 import type { ImportDeclaration, Node, ObjectPattern, Statement } from "@babel/types";
-import type { ImportSpec } from "../generators/types.js";
+import type { ImportSpec } from "../render/parts.js";
 import { type Binding, collectBindings, localDeclarations, moduleKey, requireOf, variablesOf } from "./bindings.js";
 import { appendToList, commaAfter, type ListShape, removeFromList, removeStatement } from "./list-edit.js";
 import { endOf, startOf, textOf } from "./nodes.js";

@@ -18,16 +18,16 @@ import {
   resolveProviderName,
 } from "../families/index.js";
 import { kindCatalog } from "../families/registry.js";
-import { frameworkCatalog } from "../frameworks/index.js";
+import { detectFramework } from "../frameworks/registry.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
 import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
-import { detectFramework } from "../workspace/framework.js";
 import { withProjectLock } from "../workspace/lock.js";
 import { detectPackageManager, installCommand, packageManagers } from "../workspace/package-manager.js";
 import { applyPlan, renderDiff } from "../workspace/plan.js";
 import { callbackUrl, describeEmailSupport } from "../workspace/project.js";
+import { ProjectView } from "../workspace/project-view.js";
 
 export const addProviderOptions = z.object({
   kind: z.string().optional(),
@@ -109,10 +109,10 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
 
   const configPath = findAuthConfig(io.cwd, options.config);
   const root = projectRoot(configPath, io.cwd);
-  const framework = detectFramework(root).framework;
+  const { framework } = detectFramework(new ProjectView(root));
   // Planned and applied under the project's lock, so a parallel run's edit is read, not overwritten.
   const applied = await withProjectLock(root, async () => {
-    const { planAddProvider } = await import("../generators/add-provider.js");
+    const { planAddProvider } = await import("../planners/provider-plan.js");
     const plan = await planAddProvider({
       configPath,
       root,
@@ -150,13 +150,13 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
         "",
         "Register this callback URL (redirect URI) at the provider:",
         // SvelteKit and Express mount Auth.js at /auth, Next.js at /api/auth.
-        `  ${callbackUrl(snippet.id, options.baseUrl, io.env, frameworkCatalog[framework])}`,
+        `  ${callbackUrl(snippet.id, options.baseUrl, io.env, { port: framework.app.port, basePath: framework.basePath })}`,
       );
       if (snippet.registerAt) lines.push(`Register it at: ${snippet.registerAt}`);
     }
     if (snippet.env.length) lines.push("", `Fill in ${snippet.env.map((e) => e.name).join(", ")} in .env.local.`);
     const notes = [
-      ...snippet.notes,
+      ...snippet.steps,
       ...plan.notices,
       ...(resolved.kind === "email" ? [describeEmailSupport(configPath, plan.configText)] : []),
     ];

@@ -30,17 +30,17 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
   const root = resolve(io.cwd, options.dir);
   if (!existsSync(root) || !statSync(root).isDirectory())
     throw new UsageError(`--dir ${options.dir}: no such folder (looked for ${root}).`);
-  const [{ gatherFacts, secretNames }, { runChecks }, { checkDatabase }, { bySeverity }, report, { frameworkCatalog }] =
+  const [{ gatherFacts, secretNames }, { runChecks }, { checkDatabase }, { bySeverity }, report, { frameworkById }] =
     await Promise.all([
       import("../doctor/gather.js"),
       import("../doctor/checks/index.js"),
       import("../doctor/database.js"),
-      import("../doctor/finding.js"),
+      import("../doctor/model/finding.js"),
       import("../doctor/report.js"),
-      import("../frameworks/index.js"),
+      import("../frameworks/registry.js"),
     ]);
   const gather = () => gatherFacts({ root, config: options.config, envFiles: options.env, environment: io.env });
-  let facts = await gather();
+  let { facts, wiring } = await gather();
   let fixed: string[] | undefined;
   if (options.fix) {
     const [{ planFixes, applyModes }, { applyPlan }, { withProjectLock }] = await Promise.all([
@@ -51,17 +51,17 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
     fixed = await withProjectLock(root, async () => {
       // Planned under the lock from what is on disk now, so a parallel edit is read, not lost.
       const current = await gather();
-      const plan = planFixes(current, runChecks(current));
+      const plan = planFixes(current.facts, runChecks(current.facts, current.wiring));
       applyPlan(plan.changes);
       applyModes(plan.modes);
       return plan.done;
     });
-    facts = await gather();
+    ({ facts, wiring } = await gather());
   }
   const progress = showsProgress(io.err as { isTTY?: boolean }, io.env)
     ? (line: string) => io.err.write(`${line}\n`)
     : () => {};
-  const findings = [...runChecks(facts), ...(await checkDatabase(facts, progress))];
+  const findings = [...runChecks(facts, wiring), ...(await checkDatabase(facts, progress))];
   if (options.online) {
     const { checkIssuers } = await import("../doctor/online.js");
     findings.push(...(await checkIssuers(facts, progress)));
@@ -82,7 +82,7 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
   const text = options.json
     ? report.renderJson(result)
     : report.renderText(
-        { ...result, project: { ...result.project, framework: frameworkCatalog[facts.framework].title } },
+        { ...result, project: { ...result.project, framework: frameworkById(facts.framework).title } },
         shouldColor(io.out as { isTTY?: boolean }, io.env),
       );
   io.out.write(report.hideSecrets(text, secrets));

@@ -1,8 +1,8 @@
 /** init's checks of its input that need no plan: the project folder, and flags that contradict each other. */
 import { accessSync, constants, existsSync, mkdtempSync, rmdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type Backend, dialectOf } from "../backends/index.js";
 import { UsageError } from "../lib/errors.js";
+import { dialectOf } from "../storage/registry.js";
 
 /** --dir: created when absent, refused when it is a file or cannot be written. */
 export function checkDir(dir: string, shown: string): void {
@@ -19,7 +19,7 @@ export function checkDir(dir: string, shown: string): void {
   }
 }
 
-export function conflicts(o: { backend: Backend; dialect?: string; session: string; kinds: string[] }): void {
+export function conflicts(o: { backend: string; dialect?: string; session: string; kinds: string[] }): void {
   const own = dialectOf(o.backend);
   if (o.dialect && own && o.dialect !== own)
     throw new UsageError(

@@ -4,17 +4,16 @@
  * steps, which ask only for what is still missing.
  */
 import { relative, resolve } from "node:path";
-import { frameworkCatalog } from "../frameworks/index.js";
-import type { InitPlan } from "../generators/init.js";
 import type { Io } from "../lib/io.js";
 import { shellQuote } from "../lib/shell.js";
+import type { InitPlan } from "../planners/init-plan.js";
 import { detectPackageManager, installCommand } from "../workspace/package-manager.js";
 import { callbackUrl } from "../workspace/project.js";
 
 const show = (root: string, path: string) => relative(root, path) || ".";
 
 /** What changed, what was left alone and what was kept; with --dry-run, the diff first. */
-export async function reportPlan(plan: InitPlan, root: string, _io: Io, dryRun: boolean): Promise<string> {
+export async function reportPlan(plan: InitPlan, root: string, dryRun: boolean): Promise<string> {
   const lines: string[] = [];
   if (dryRun && plan.changes.length)
     lines.push(await (await import("../workspace/plan.js")).renderDiff(plan.changes, root), "");
@@ -44,34 +43,30 @@ export async function nextSteps(
   // Only what is still empty; EMAIL_SERVER may stay empty in development, where the link is logged.
   const env = plan.unsetEnv.filter((name) => name !== "EMAIL_SERVER");
   if (env.length) lines.push(`Fill in ${env.join(", ")} in .env.local.`);
-  if (plan.orm) {
-    if (plan.orm.afterInstall && !o.installed)
-      lines.push(`Generate the client: npx ${plan.orm.afterInstall.join(" ")}`);
+  const { storage } = plan;
+  if (storage.afterInstall && !o.installed) lines.push(`Generate the client: npx ${storage.afterInstall.join(" ")}`);
+  if (storage.tablesStep && !o.tablesReady)
     lines.push(
-      `Point DATABASE_URL in .env.local at your database, then create the auth tables: ${plan.orm.tablesStep}`,
-    );
-  } else if (plan.schemaPath && !o.tablesReady)
-    lines.push(
-      plan.schemaPath.endsWith(".sqlite.sql")
-        ? "Create the auth tables (safe to repeat): npm run db:migrate"
-        : "Point DATABASE_URL in .env.local at your database, then create the auth tables (safe to repeat): npm run db:migrate",
+      storage.embedded
+        ? storage.tablesStep.charAt(0).toUpperCase() + storage.tablesStep.slice(1)
+        : `Point DATABASE_URL in .env.local at your database, then ${storage.tablesStep}`,
     );
   if (plan.passwords) lines.push("Add a user who signs in with a password: npm run auth:add-user -- you@example.com");
   lines.push(...plan.manualSteps);
-  const { port, basePath, devCommand } = frameworkCatalog[plan.framework];
-  if (plan.framework !== "none")
-    lines.push(`Start the app (${devCommand}) and sign in at http://localhost:${port}${basePath}/signin`);
+  const { app, basePath } = plan.framework;
+  if (app.devCommand)
+    lines.push(`Start the app (${app.devCommand}) and sign in at http://localhost:${app.port}${basePath}/signin`);
   const redirecting = plan.snippets.filter((s) => s.hasCallback);
   for (const s of redirecting)
     lines.push(
-      `Register the callback URL of "${s.id}" at the provider: ${callbackUrl(s.id, undefined, io.env, frameworkCatalog[plan.framework])}`,
+      `Register the callback URL of "${s.id}" at the provider: ${callbackUrl(s.id, undefined, io.env, { port: app.port, basePath })}`,
     );
   if ("verify-adapter" in plan.scripts) lines.push("Check the adapter against the contract: npm run verify-adapter");
   lines.push(
     ...plan.snippets.flatMap((s) =>
-      s.notes.filter((n) => !n.startsWith("Needs ") && !(plan.passwords && n.startsWith("Add a user"))),
+      s.steps.filter((n) => !n.startsWith("Needs ") && !(plan.passwords && n.startsWith("Add a user"))),
     ),
   );
-  if (io.interactive) (await import("../prompts/init.js")).outro(lines);
+  if (io.interactive) (await import("../prompts/questions.js")).outro(lines, "Auth is set up.");
   else io.out.write(`\nNext steps:\n${lines.map((l) => `  - ${l}`).join("\n")}\n`);
 }

@@ -1,16 +1,14 @@
 /**
  * `create-auth init`: set up auth in a project — the auth config with the
- * chosen providers, an adapter for the chosen backend and its entity schema,
- * env files, package.json and tsconfig — then install. Everything is planned
- * first and applied once (src/workspace/plan.ts); a file that exists is left
- * alone (or merged: package.json, .gitignore, .env files) unless --force.
+ * chosen providers, the storage's adapter and schema, the framework's
+ * wiring, env files, package.json and tsconfig — then install. The project
+ * is read once (framework, ORM), the answers completed from flags, --yes,
+ * prompts or an error, everything planned and applied once
+ * (src/workspace/plan.ts); a file that exists is left alone (or merged:
+ * package.json, .gitignore, .env files) unless --force.
  */
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
-import { z } from "zod";
-import { backendEntry, backendHints, backends, dialectOf } from "../backends/index.js";
-import { dialects, schemaFlavours } from "../catalog/backends.js";
-import { builtinProviders, byPopularity, generatedBuiltins } from "../catalog/builtin-providers.js";
 import {
   type AnyParsedProvider,
   missingFor,
@@ -19,153 +17,56 @@ import {
   resolveProviderName,
 } from "../families/index.js";
 import { kindCatalog } from "../families/registry.js";
-import { type Framework, frameworkCatalog, frameworks } from "../frameworks/index.js";
-import type { InitPlan } from "../generators/init.js";
+import { chosenFramework, detectFramework } from "../frameworks/registry.js";
+import type { OptionRow } from "../lib/command-options.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
-import { parseOptions } from "../lib/options.js";
-import { orms } from "../orms/orm.js";
-import { detectFramework, type FrameworkFacts } from "../workspace/framework.js";
-import { installDependencies, packageManagers } from "../workspace/package-manager.js";
+import type { InitPlan } from "../planners/init-plan.js";
+import { installDependencies } from "../workspace/package-manager.js";
+import { ProjectView } from "../workspace/project-view.js";
 import { checkDir, conflicts } from "./init-checks.js";
-import { chooseOrm, runAfterInstall } from "./init-orm.js";
+import { type InitQuestionContext, initOptions, requiredInCi } from "./init-options.js";
 import { nextSteps, reportPlan } from "./init-report.js";
+import { chooseStorage, runAfterInstall } from "./init-storage.js";
 
-const providerNames = kindCatalog.flatMap((k) => [k.kind, ...(k.aliases ?? [])]);
-/** The prompt's short list: the kinds, then the most asked-for built-ins; a search covers the rest. */
-const popularBuiltins = byPopularity(generatedBuiltins).filter((p) => p.popular !== undefined);
-
-export const initOptions = z.object({
-  dir: z.string().min(1).default("."),
-  /** A comma list on the command line, an array from prompts and tests. */
-  providers: z
-    .union([z.string(), z.array(z.string())])
-    .transform((v) => (typeof v === "string" ? v.split(",") : v).map((s) => s.trim()).filter(Boolean))
-    .refine((list) => list.length > 0)
-    .optional(),
-  backend: z.enum(backends).optional(),
-  schema: z.enum(schemaFlavours).optional(),
-  dialect: z.enum(dialects).optional(),
-  session: z.enum(["jwt", "database"]).optional(),
-  framework: z.enum(frameworks).optional(),
-  orm: z.enum(orms).optional(),
-  /** Prefix of the auth tables' names, where the usual ones are taken. */
-  tablePrefix: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,40}$/)
-    .optional(),
-  /** Next.js: a comma list of path matchers the proxy/middleware protects. */
-  protect: z
-    .string()
-    .transform((v) =>
-      v
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .refine((list) => list.length > 0 && list.every((m) => m.startsWith("/")))
-    .optional(),
-  yes: z.boolean().default(false),
-  install: z.boolean().default(true),
-  packageManager: z.enum(packageManagers).optional(),
-  force: z.boolean().default(false),
-  dryRun: z.boolean().default(false),
-});
-
-export type InitInput = z.input<typeof initOptions>;
-
-/** The documented --yes answers (README, --help). */
-export const defaults = { providers: ["credentials"], backend: "sqlite", schema: "sql", session: "jwt" } as const;
-
-const expectations = {
-  providers: `a comma list of providers such as github,google,email (${providerNames.join(", ")} or any of create-auth add-provider --list)`,
-  backend: backends.join(", "),
-  schema: schemaFlavours.join(", "),
-  dialect: dialects.join(", "),
-  session: "jwt or database",
-  framework: frameworks.join(", "),
-  orm: orms.join(", "),
-  tablePrefix: "letters, digits and _ (e.g. auth_)",
-  protect: 'a comma list of paths starting with "/", e.g. /dashboard/:path*',
-  packageManager: packageManagers.join(", "),
-};
-
-type Options = z.output<typeof initOptions>;
+export type InitInput = Record<string, unknown>;
+type Options = ReturnType<typeof initOptions.parse>;
 
 /**
- * Fills in what flags did not give: defaults under --yes, prompts in a
- * terminal, else an error naming the flags. The framework is a fact of the
- * project, not a choice: detected unless --framework, and asked (detection
- * preselected) only among the other questions.
+ * What flags did not give: the --yes answers, else in a terminal the
+ * questions (the framework among them, detection preselected), else an
+ * error naming the flags. Returns only the values it adds.
  */
-async function complete(options: Options, io: Io, facts: FrameworkFacts, introShown: boolean) {
-  const detected = { framework: options.framework ?? facts.framework };
-  const given = {
-    providers: options.providers,
-    backend: options.backend,
-    schema: options.schema,
-    session: options.session,
-  };
-  const missing = (Object.keys(given) as (keyof typeof given)[]).filter((k) => given[k] === undefined);
-  if (options.yes)
-    return {
-      ...defaults,
-      ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
-      ...detected,
-    } as typeof defaults & typeof given & typeof detected;
-  if (missing.length === 0) return { ...given, ...detected } as Required<typeof given> & typeof detected;
+async function complete(
+  given: Record<string, unknown>,
+  options: Options,
+  io: Io,
+  context: InitQuestionContext,
+  introShown: boolean,
+): Promise<Record<string, unknown>> {
+  const unanswered = (k: string) => given[k] === undefined;
+  if (options.yes) return Object.fromEntries(Object.entries(initOptions.fallbacks).filter(([k]) => unanswered(k)));
+  const missing = requiredInCi.filter(unanswered);
+  if (missing.length === 0) return {};
   if (!io.interactive) {
+    const example = requiredInCi.map((k) => `--${k} ${[initOptions.fallbacks[k]].flat().join(",")}`);
     throw new UsageError(
       `init needs ${missing.map((k) => `--${k}`).join(", ")} (no terminal to ask in), or --yes for the defaults.`,
-      `Example: create-auth init --providers ${defaults.providers.join(",")} --backend ${defaults.backend} --schema ${defaults.schema} --session ${defaults.session}`,
+      `Example: create-auth init ${example.join(" ")}`,
     );
   }
-  const { askInit, intro } = await import("../prompts/init.js");
-  if (!introShown) intro();
-  const choice = (values: readonly string[], hints: Record<string, string> = {}) =>
-    values.map((v) => ({ value: v, label: v, hint: hints[v] }));
-  const answers = await askInit({
-    framework: options.framework
-      ? undefined
-      : {
-          choices: frameworks.map((f) => ({
-            value: f,
-            label: frameworkCatalog[f].title,
-            hint: f === facts.framework ? `detected: ${facts.reason}` : undefined,
-          })),
-          initial: facts.framework,
-        },
-    providers: given.providers
-      ? undefined
-      : {
-          choices: [
-            ...kindCatalog.map((k) => ({ value: k.kind, label: k.title, hint: k.description })),
-            ...popularBuiltins.map((p) => ({ value: p.module, label: p.name, hint: `Auth.js built-in (${p.type})` })),
-          ],
-          more: byPopularity(generatedBuiltins)
-            .filter((p) => p.popular === undefined)
-            .map((p) => ({ value: p.module, label: p.name, hint: p.module })),
-          initial: [...defaults.providers],
-        },
-    backend: given.backend
-      ? undefined
-      : {
-          choices: choice(backends, backendHints()),
-          initial: defaults.backend,
-        },
-    schema: given.schema ? undefined : { choices: choice(schemaFlavours), initial: defaults.schema },
-    session: given.session
-      ? undefined
-      : {
-          choices: choice(["jwt", "database"], {
-            jwt: "a signed cookie (default)",
-            database: "stored through the adapter",
-          }),
-          initial: defaults.session,
-        },
-  });
-  return { ...given, ...detected, ...answers } as Required<typeof given> & { framework: Framework };
+  const { askQuestions, intro } = await import("../prompts/questions.js");
+  if (!introShown) intro("create-auth init");
+  const rows = initOptions.rows as Record<string, OptionRow>;
+  const asked = initOptions.asked.filter((k) => k !== "orm" && unanswered(k));
+  return askQuestions(
+    asked.map((key) => ({ key, question: rows[key]!.question! })),
+    context,
+  );
 }
+
+const stripUndefined = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 /** Each provider with its options: none needed under --yes or in CI, asked in a terminal. */
 async function parsedProviders(named: Map<string, ResolvedName>, ask: boolean): Promise<AnyParsedProvider[]> {
@@ -203,28 +104,41 @@ function resolveProviders(names: string[]): Map<string, ResolvedName> {
 }
 
 export async function runInit(input: InitInput, io: Io = processIo()): Promise<ExitCodeValue> {
-  const options = parseOptions(initOptions, input, expectations);
+  const options = initOptions.parse(input);
   const root = resolve(io.cwd, options.dir);
   checkDir(root, options.dir);
-  const facts = detectFramework(root);
-  if (options.protect && (options.framework ?? facts.framework) !== "next")
-    throw new UsageError(
-      `--protect is for Next.js (its proxy/middleware); this project is ${frameworkCatalog[options.framework ?? facts.framework].title}.`,
-    );
-  const chosen = await chooseOrm(options, io, root);
-  const answers = await complete({ ...options, ...chosen.implied }, io, facts, chosen.asked);
-  const framework = answers.framework as Framework;
-  const parsed = parseOptions(
-    initOptions.pick({ providers: true, backend: true, schema: true, session: true }).required(),
-    answers,
-    expectations,
+  const project = new ProjectView(root);
+  const detected = detectFramework(project);
+  const storage = await chooseStorage(options, io, project);
+  // Raw input: options parsed twice would transform twice (--protect's list).
+  const given = { ...stripUndefined(input), ...storage.implied };
+  const added = await complete(
+    given,
+    options,
+    io,
+    {
+      framework: { id: detected.framework.id, reason: detected.reason },
+      orm: { id: storage.detected.storage?.id, reason: storage.detected.reason, chosen: storage.choice },
+    },
+    storage.asked,
   );
-  const named = resolveProviders(parsed.providers);
-  conflicts({ backend: parsed.backend, dialect: options.dialect, session: parsed.session, kinds: [...named.keys()] });
+  // Every asked option has an answer now: a flag, --yes's, a prompt's, or complete() refused.
+  const done = initOptions.parse({ ...given, ...added }) as Options &
+    Required<Pick<Options, "providers" | "backend" | "schema" | "session">>;
+  const framework =
+    done.framework === undefined || done.framework === detected.framework.id
+      ? detected
+      : chosenFramework(project, done.framework);
+  if (options.protect && framework.framework.id !== "next")
+    throw new UsageError(
+      `--protect is for Next.js (its proxy/middleware); this project is ${framework.framework.title}.`,
+    );
+  const named = resolveProviders(done.providers as string[]);
+  conflicts({ backend: done.backend, dialect: options.dialect, session: done.session, kinds: [...named.keys()] });
   const providers = await parsedProviders(named, io.interactive && !options.yes);
 
   const [{ planInit }, { applyPlan }, { withProjectLock }] = await Promise.all([
-    import("../generators/init.js"),
+    import("../planners/init-plan.js"),
     import("../workspace/plan.js"),
     import("../workspace/lock.js"),
   ]);
@@ -232,36 +146,30 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   const plan: InitPlan | undefined = await withProjectLock(root, async () => {
     const planned = await planInit({
       root,
+      project,
       providers,
-      backend: parsed.backend,
-      schema: parsed.schema,
-      session: parsed.session,
-      dialect: options.dialect ?? dialectOf(parsed.backend) ?? "sqlite",
+      session: done.session,
       force: options.force,
       framework,
-      facts,
+      storage: storage.resolve(done.backend, done.schema, options.dialect),
       protect: options.protect,
-      orm: chosen.orm,
-      ormFacts: chosen.facts,
-      tablePrefix: options.tablePrefix,
     });
     if (options.dryRun) {
-      io.out.write(await reportPlan(planned, root, io, true));
+      io.out.write(await reportPlan(planned, root, true));
       return undefined;
     }
     applyPlan(planned.changes);
     return planned;
   });
   if (!plan) return ExitCode.ok;
-  io.out.write(await reportPlan(plan, root, io, false));
+  io.out.write(await reportPlan(plan, root, false));
   if (options.install) await installDependencies(root, options.packageManager, io);
   if (options.install) await runAfterInstall(plan, root, io);
   // The embedded database needs no server: its tables are created now (again: a no-op), once its driver is installed.
-  const tablesReady =
-    options.install && !plan.orm && backendEntry(parsed.backend).embedded === true && plan.schemaPath !== undefined;
+  const tablesReady = options.install && plan.storage.embedded && plan.storage.schemaPath !== undefined;
   if (tablesReady) {
     const { applySchema } = await import("../workspace/migrate.js");
-    const result = await applySchema(root, plan.schemaPath!, io.env).catch((error: unknown) => {
+    const result = await applySchema(root, plan.storage.schemaPath!, io.env).catch((error: unknown) => {
       throw new CliError(
         `The files are written and installed, but the auth tables could not be created: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
         { exitCode: ExitCode.failed, hint: "Fix that, then run: npm run db:migrate" },
@@ -274,48 +182,13 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
 }
 
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
-  command
-    .argument("[dir]", "the project to set up, as --dir")
-    .option("--dir <path>", "the project to set up (created when absent)")
-    .option(
-      "--providers <list>",
-      `comma list of providers: ${providerNames.join(", ")}, or any of the ${builtinProviders.length} built-ins of Auth.js (github, google…; see create-auth add-provider --list) (default with --yes: ${defaults.providers.join(",")})`,
-    )
-    .option("--backend <name>", `the adapter's store: ${backends.join(", ")} (default: ${defaults.backend}, embedded)`)
-    .option("--schema <flavour>", `entity schema: ${schemaFlavours.join(", ")} (default: ${defaults.schema})`)
-    .option(
-      "--dialect <name>",
-      `SQL dialect of the schema: ${dialects.join(", ")} (default: the backend's; memory and skeleton: sqlite)`,
-    )
-    .option(
-      "--orm <name>",
-      `${orms.join(", ")}: the ORM the adapter goes through (default: the project's, detected from schema.prisma, drizzle.config and package.json; none writes an adapter over the driver)`,
-    )
-    .option("--table-prefix <prefix>", "with --orm: give the auth tables names of their own, e.g. auth_")
-    .option("--session <strategy>", `jwt or database (default: ${defaults.session})`)
-    .option(
-      "--framework <name>",
-      `wire sign-in into ${frameworks.join(", ")} (default: detected from package.json and files; none writes a framework-neutral config)`,
-    )
-    .option(
-      "--protect <paths>",
-      "Next.js: comma list of paths the proxy/middleware signs visitors in for, e.g. /dashboard/:path*",
-    )
-    .option("-y, --yes", "take the defaults for every question not answered by a flag")
-    .option("--no-install", "do not install the dependencies")
-    .option(
-      "--package-manager <name>",
-      `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
-    )
-    .option(
-      "--force",
-      "replace generated files that already exist (package.json, .gitignore and .env files are always merged)",
-    )
-    .option("--dry-run", "print every file and change as a diff and write nothing")
+  const fallback = (k: keyof typeof initOptions.fallbacks) => [initOptions.fallbacks[k]].flat().join(",");
+  initOptions
+    .configure(command.argument("[dir]", "the project to set up, as --dir"))
     .addHelpText(
       "after",
       `
-Defaults with --yes: --providers ${defaults.providers.join(",")} --backend ${defaults.backend} --schema ${defaults.schema} --session ${defaults.session}.
+Defaults with --yes: ${requiredInCi.map((k) => `--${k} ${fallback(k)}`).join(" ")}.
 Under --yes or in CI, --providers takes only kinds that need no options (email, credentials,
 webauthn/passkey, social); add oauth and oidc afterwards with create-auth add-provider.
 Conflicts: --dialect must match a database backend (sqlite, postgres, mysql); --session database
@@ -343,6 +216,6 @@ Exit codes: 0 set up (or already set up), 1 the install or creating the SQLite t
       if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir) {
         throw new UsageError(`Two project folders given: ${dir} and --dir ${String(flags.dir)}; pass one.`);
       }
-      setExitCode(await runInit({ ...flags, dir: dir ?? flags.dir } as InitInput, io));
+      setExitCode(await runInit({ ...flags, dir: dir ?? flags.dir }, io));
     });
 }

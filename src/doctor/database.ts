@@ -9,8 +9,8 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
 import { hideUrlCredentials } from "../lib/redact.js";
-import { envValue, type ProjectFacts } from "./facts.js";
-import { defineCheck, type Finding } from "./finding.js";
+import { envValue, type ProjectFacts } from "./model/facts.js";
+import { defineCheck, type Finding } from "./model/finding.js";
 
 const urlMissing = defineCheck(
   "db.url-missing",

@@ -8,14 +8,14 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync } from "node:fs";
 import { join } from "node:path";
+import { addIgnoreEntries } from "../render/gitignore.js";
 import { addEnvEntries, parseEnv } from "../workspace/env-file.js";
-import { addIgnoreEntries } from "../workspace/gitignore.js";
 import { type FileChange, readIfExists } from "../workspace/plan.js";
 import { secretFiles } from "./checks/files.js";
 import { v4Names, v5Name } from "./checks/names.js";
 import { secretSource } from "./checks/secret.js";
-import type { ProjectFacts } from "./facts.js";
-import type { Finding } from "./finding.js";
+import type { ProjectFacts } from "./model/facts.js";
+import type { Finding } from "./model/finding.js";
 
 export interface FixPlan {
   changes: FileChange[];

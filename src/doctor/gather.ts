@@ -5,11 +5,11 @@
  */
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
-import { type Framework, frameworkCatalog, frameworks } from "../frameworks/index.js";
+import type { FrameworkModule, WiringDoctor } from "../frameworks/framework.js";
+import { detectFramework, frameworkByAuthPackage } from "../frameworks/registry.js";
 import { findAuthConfig } from "../workspace/find-config.js";
-import { detectFramework } from "../workspace/framework.js";
-import { readIfExists } from "../workspace/plan.js";
-import type { ProjectFacts } from "./facts.js";
+import { ProjectView } from "../workspace/project-view.js";
+import type { ProjectFacts } from "./model/facts.js";
 import { effectiveEnv, readEnvFiles, readGit, valueFiles } from "./read-files.js";
 import { readDatabase } from "./schema-facts.js";
 
@@ -32,11 +32,13 @@ export function secretNames(facts: Pick<ProjectFacts, "config">): string[] {
 }
 
 /** The framework from its package, else from the Auth.js package the project depends on or the config imports. */
-function frameworkOf(detected: Framework, dependencies: Record<string, string>, imported: string[]): Framework {
-  if (detected !== "none") return detected;
-  const byAuthPackage = (has: (name: string) => boolean) =>
-    frameworks.find((f) => f !== "none" && has(frameworkCatalog[f].authPackage));
-  return byAuthPackage((name) => name in dependencies) ?? byAuthPackage((name) => imported.includes(name)) ?? "none";
+function frameworkOf(detected: FrameworkModule, project: ProjectView, imported: string[]): FrameworkModule {
+  if (detected.id !== "none") return detected;
+  return (
+    frameworkByAuthPackage((name) => project.has(name)) ??
+    frameworkByAuthPackage((name) => imported.includes(name)) ??
+    detected
+  );
 }
 
 /** Whether a variable holds a secret: by its name, or a connection URL with a password in it. */
@@ -46,37 +48,30 @@ export function holdsSecret(name: string, value: string, names: readonly string[
   return /_URL$/.test(name) && URL.canParse(value) && new URL(value).password !== "";
 }
 
-export async function gatherFacts(options: GatherOptions): Promise<ProjectFacts> {
+/** The project's facts, and the doctor part of its framework, which checks the wiring it read. */
+export async function gatherFacts(options: GatherOptions): Promise<{ facts: ProjectFacts; wiring: WiringDoctor }> {
   const { root } = options;
   const configPath = findAuthConfig(root, options.config);
-  const detected = detectFramework(root);
+  const project = new ProjectView(root);
   // The parser loads only here, when doctor reads a project (src/ast is loaded lazily everywhere).
-  const [{ ModuleReader }, { readConfig }, { readWiring }] = await Promise.all([
+  const [{ ModuleReader }, { readConfig }] = await Promise.all([
     import("../ast/project/modules.js"),
     import("../ast/project/read-config.js"),
-    import("../ast/project/read-wiring.js"),
   ]);
-  const reader = new ModuleReader(root, detected.alias);
-  let pkg: {
-    dependencies?: Record<string, string>;
-    devDependencies?: Record<string, string>;
-    scripts?: Record<string, string>;
-  } = {};
-  try {
-    pkg = JSON.parse(readIfExists(join(root, "package.json")) ?? "{}");
-  } catch {
-    // A package.json that is no JSON: the framework is still read from the files.
-  }
-  const dependencies = { ...pkg.devDependencies, ...pkg.dependencies };
-  const scripts = pkg.scripts ?? {};
+  const reader = new ModuleReader(root, project.alias);
+  const dependencies = project.dependencies;
+  const scripts = project.packageJson.scripts ?? {};
   const git = readGit(root);
   const envFiles = readEnvFiles(root, options.envFiles, git);
   const config = readConfig(configPath, reader);
-  const framework = frameworkOf(detected.framework, dependencies, config.packages);
+  const framework = frameworkOf(detectFramework(project).framework, project, config.packages);
+  const wiring = await framework.doctor.load();
   const facts: ProjectFacts = {
     root,
-    framework,
-    nextMajor: detected.nextMajor,
+    framework: framework.id,
+    frameworkEnv: framework.doctor.env,
+    defaultMount: framework.basePath,
+    appPort: framework.app.port,
     packageJson: { dependencies, scripts },
     deployFiles: deployMarkers.filter((f) => existsSync(join(root, f))),
     isGitRepo: git.isRepo,
@@ -86,7 +81,7 @@ export async function gatherFacts(options: GatherOptions): Promise<ProjectFacts>
     env: effectiveEnv(envFiles, options.envFiles, root, options.environment),
     trackedSecrets: {},
     config,
-    wiring: readWiring(root, framework, configPath, reader, detected.appDir),
+    wiring: wiring.read({ root, configPath, project, reader }),
     database: config.adapter ? await readDatabase(root, scripts, config.packages) : undefined,
   };
   if (git.isRepo) {
@@ -98,5 +93,5 @@ export async function gatherFacts(options: GatherOptions): Promise<ProjectFacts>
       }
     }
   }
-  return facts;
+  return { facts, wiring };
 }

@@ -11,7 +11,7 @@ import ignore from "ignore";
 import { UsageError } from "../lib/errors.js";
 import { isEnvFile, isSecretEnvFile, parseEnv } from "../workspace/env-file.js";
 import { readIfExists } from "../workspace/plan.js";
-import type { EnvFileFacts, EnvValue } from "./facts.js";
+import type { EnvFileFacts, EnvValue } from "./model/facts.js";
 
 /** Read for values lowest first, as Next.js and Vite load them for a production start. */
 export const defaultEnvFiles = [".env", ".env.production", ".env.local", ".env.production.local"];

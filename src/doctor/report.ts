@@ -5,7 +5,7 @@
  */
 import kleur from "kleur";
 import { printable } from "../lib/errors.js";
-import { type Finding, type Severity, severities } from "./finding.js";
+import { type Finding, type Severity, severities } from "./model/finding.js";
 
 export interface DoctorReport {
   /** Bumped when the shape changes incompatibly. */

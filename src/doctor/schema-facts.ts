@@ -6,11 +6,12 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Dialect, SchemaFlavour } from "../catalog/backends.js";
-import { renderSqlSchema } from "../generators/sql-schema.js";
+import type { Dialect } from "../catalog/sql-dialects.js";
+import type { SchemaFlavour } from "../storage/schemas.js";
+import { renderSqlSchema } from "../storage/sql/schema.js";
 import { dialectOfSchema, findSchemaScripts } from "../workspace/migrate.js";
 import { readIfExists } from "../workspace/plan.js";
-import type { DatabaseFacts } from "./facts.js";
+import type { DatabaseFacts } from "./model/facts.js";
 
 /** Table -> columns of a CREATE TABLE script (comments, keys and constraints left out). */
 export function tablesOf(script: string): Record<string, string[]> {

@@ -10,14 +10,13 @@ import { senderVariable } from "../catalog/builtin-provider-extras.js";
 import { envRoot } from "../catalog/builtin-provider-types.js";
 import type { BuiltinProvider } from "../catalog/builtin-providers.js";
 import type { DependencyName } from "../catalog/dependencies.js";
-import { type Framework, frameworkCatalog } from "../frameworks/index.js";
-import { bindingName } from "../generators/provider.js";
-import { jsLiteral, renderTemplate } from "../generators/render.js";
-import type { EnvVariable, ProviderSnippet } from "../generators/types.js";
 import { UsageError } from "../lib/errors.js";
 import { toFlag } from "../lib/options.js";
 import { hideUrlCredentials } from "../lib/redact.js";
+import { type EnvVariable, type ProviderSnippet, part } from "../render/parts.js";
+import { jsLiteral, renderTemplate } from "../render/templates.js";
 import type { KindOption } from "./family.js";
+import { bindingName } from "./render.js";
 import { dotenvSafe, mailbox, urlProblem } from "./shared.js";
 
 export interface BuiltinOptions {
@@ -182,7 +181,10 @@ function factoryName(p: BuiltinProvider): string {
 }
 
 export interface BuiltinContext {
-  framework?: Framework;
+  /** The Auth.js package the project's framework imports (built-ins come from `<package>/providers/<module>`). */
+  authPackage?: string;
+  /** Where Auth.js answers in the app, for the callback URL the module's comment names. */
+  basePath?: string;
   importExtension?: "" | ".js";
 }
 
@@ -196,7 +198,8 @@ export async function planBuiltin(
   const file = `providers/${o.id}.ts`;
   const ext = context.importExtension ?? "";
   const { props, env } = properties(p, o);
-  const specifier = `${frameworkCatalog[context.framework ?? "none"].authPackage}/providers/${p.module}`;
+  const authPackage = context.authPackage ?? "@auth/core";
+  const specifier = `${authPackage}/providers/${p.module}`;
   const contents = await renderTemplate("providers/builtin.ts.hbs", {
     ...p,
     binding,
@@ -206,25 +209,27 @@ export async function planBuiltin(
     oauth: isOAuth(p),
     registerAt: p.console ?? p.docs,
     issuerTypeName: p.issuerType && o.issuer !== undefined ? p.issuerType.name : undefined,
-    providersModule: frameworkCatalog[context.framework ?? "none"].authPackage.concat("/providers"),
-    basePath: frameworkCatalog[context.framework ?? "none"].basePath,
+    providersModule: `${authPackage}/providers`,
+    basePath: context.basePath ?? "/api/auth",
   });
   // @auth/core's Nodemailer imports nodemailer itself; the app must have it.
   const dependencies: DependencyName[] = p.module === "nodemailer" ? ["nodemailer"] : [];
   const emailNote =
     "Email sign-in needs an adapter with createVerificationToken, useVerificationToken and getUserByEmail: https://authjs.dev/getting-started/authentication/email";
   return {
+    ...part({
+      files: [{ path: file, contents }],
+      env,
+      dependencies,
+      devDependencies: p.module === "nodemailer" ? ["@types/nodemailer"] : [],
+    }),
     id: o.id,
     kind: p.module,
     imports: [{ from: `./providers/${o.id}${ext}`, named: [binding] }],
     entry: binding,
-    files: [{ path: file, contents }],
-    env,
-    dependencies,
-    devDependencies: p.module === "nodemailer" ? ["@types/nodemailer"] : [],
     hasCallback: isOAuth(p),
     registerAt: isOAuth(p) ? (p.console ?? p.docs) : undefined,
-    notes: [
+    steps: [
       ...(p.type === "email" ? [emailNote] : []),
       ...(p.notes ?? []),
       ...(isOAuth(p) && !p.console ? [] : [`Set-up guide: ${p.docs}`]),

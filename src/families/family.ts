@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { DependencyName } from "../catalog/dependencies.js";
-import type { EnvVariable } from "../generators/types.js";
+import type { EnvVariable } from "../render/parts.js";
 
 export interface KindOption {
   /** camelCase key, as commander names the flag's value. */
@@ -42,7 +42,7 @@ export interface PlanNames {
   file: string;
 }
 
-/** A family's files before rendering: src/generators/provider.ts renders them and adds the import and entry. */
+/** A family's files before rendering: render.ts renders them and adds the import and entry. */
 export interface FamilyPlan {
   env: EnvVariable[];
   /** Template names under templates/providers/, beside the path each renders to. */

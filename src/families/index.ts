@@ -3,14 +3,13 @@
  * project's kinds (oauth, oidc, email, credentials, webauthn/passkey,
  * social) and every built-in of @auth/core (github, keycloak, resend…).
  * Resolves a name, lists what it needs, validates its options and plans
- * its module; the commands and generators go through here only. The kinds
+ * its module; the commands and planners go through here only. The kinds
  * are the families of registry.ts, the built-ins builtin.ts.
  */
 import { type BuiltinProvider, findBuiltin, generatedBuiltins } from "../catalog/builtin-providers.js";
-import type { Framework } from "../frameworks/index.js";
-import type { ProviderSnippet } from "../generators/types.js";
 import { UsageError } from "../lib/errors.js";
 import { closestWord } from "../lib/suggest.js";
+import type { ProviderSnippet } from "../render/parts.js";
 import { type BuiltinParsed, builtinMissing, parseBuiltin, planBuiltin } from "./builtin.js";
 import type { GenerateContext, KindOption } from "./family.js";
 import {
@@ -75,13 +74,10 @@ export function parseResolved(resolved: ResolvedName, raw: Readonly<Record<strin
   return { kind: resolved.kind, options: parseProviderOptions(resolved.kind, raw) } as ParsedProvider;
 }
 
-/** A name and raw values, validated: what the generators take. */
-export function parseAnyProvider(name: string, raw: Readonly<Record<string, unknown>>): AnyParsedProvider {
-  return parseResolved(resolveProviderName(name), raw);
-}
-
 export interface SnippetContext extends GenerateContext {
-  framework?: Framework;
+  /** The Auth.js package the project's framework imports, and where Auth.js answers in the app. */
+  authPackage?: string;
+  basePath?: string;
 }
 
 export async function generateSnippet(provider: AnyParsedProvider, context: SnippetContext): Promise<ProviderSnippet> {
@@ -89,6 +85,6 @@ export async function generateSnippet(provider: AnyParsedProvider, context: Snip
     const entry = findBuiltin(provider.options.module)!;
     return planBuiltin(entry, provider.options, context);
   }
-  const { generateProvider } = await import("../generators/provider.js");
+  const { generateProvider } = await import("./render.js");
   return generateProvider(provider.kind, provider.options, context);
 }

@@ -101,7 +101,7 @@ export function parseProviderOptions<K extends ProviderKind>(
   throw new UsageError(`${option ? flagOf(option) : toFlag(key)}: ${issue.message}`);
 }
 
-/** A kind or alias (any case) and raw values, validated: what the generators take. */
+/** A kind or alias (any case) and raw values, validated: what the planners take. */
 export function parseProvider(kindName: string, raw: Readonly<Record<string, unknown>>): ParsedProvider {
   const kind = resolveKind(kindName);
   return { kind, options: parseProviderOptions(kind, raw) } as ParsedProvider;

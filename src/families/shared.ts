@@ -5,8 +5,8 @@
  * messages are the part after "--flag: " (the registry adds the flag).
  */
 import { z } from "zod";
-import type { EnvVariable } from "../generators/types.js";
 import { hideUrlCredentials } from "../lib/redact.js";
+import type { EnvVariable } from "../render/parts.js";
 import { type FamilyPlan, type KindOption, opt, type PlanNames } from "./family.js";
 
 export const quoted = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : String(value));

@@ -1,77 +1,126 @@
 /**
- * What a framework module declares: where its auth module goes, what it
- * installs, how it is recognised in a project, and `plan()`, the wiring init
- * writes around the auth config (each following its Auth.js integration's
- * documented shape). A file the project already has (a hooks file, a
- * server) is never rewritten: the plan carries the line to add instead.
- * Adding a framework is adding a module beside this one and its id below.
+ * What a framework module declares. A framework owns everything about
+ * itself: how a project shows it (detect), where the auth module goes, the
+ * config's framework-specific pieces and the files around it (plan), and
+ * what doctor reads and checks in a project built on it. Nothing outside
+ * src/frameworks/ branches on a framework's id; adding one is a module in
+ * its own folder, its templates and a line in registry.ts.
  */
 import type { DependencyName } from "../catalog/dependencies.js";
-import { specifier } from "../generators/config.js";
-import type { EnvVariable, PlannedFile } from "../generators/types.js";
-import type { FrameworkFacts } from "../workspace/framework.js";
+import type { ProjectFacts, WiringFacts } from "../doctor/model/facts.js";
+import type { CheckDefinition, Finding } from "../doctor/model/finding.js";
+import type { EnvVariable, GeneratedPart } from "../render/parts.js";
+import type { ProjectView } from "../workspace/project-view.js";
 
-export const frameworks = ["next", "sveltekit", "express", "none"] as const;
-export type Framework = (typeof frameworks)[number];
+/** What detection found: the module's own facts, and why (for the report: "next in package.json"). */
+export interface Detected<F> {
+  facts: F;
+  reason: string;
+  /** A dependency is surer evidence than a config file, whatever the frameworks' precedence. */
+  by: "dependency" | "file";
+}
 
-export interface FrameworkRequest {
-  facts: FrameworkFacts;
-  framework: Framework;
+export interface FrameworkRequest<F> {
+  facts: F;
+  /** Where the auth module goes (layout()'s answer, or a config the project already has). */
   configPath: string;
   /** The folder of the adapter and its helper modules. */
   authDir: string;
   importExtension: "" | ".js";
-  /** Next.js --protect: the matcher of the paths to protect. */
+  /** tsconfig's "@/*" target ("src/", ""), when it has one. */
+  alias: string | undefined;
+  /** --protect: path patterns whose visitors must be signed in. */
   protect?: string[];
 }
 
-export interface FrameworkPart {
-  files: PlannedFile[];
-  dependencies: DependencyName[];
-  devDependencies: DependencyName[];
-  env: EnvVariable[];
-  scripts: Record<string, string>;
-  /** Lines for the user: what to add by hand where a file was theirs. */
-  notes: string[];
-  /** Files the wiring would write, and what the user adds when such a file is theirs. */
-  instructions: Record<string, string>;
-  /** For the config's header. */
-  routeFile?: string;
-  serverHint?: string;
-  /** SvelteKit: the module copying $env/dynamic/private into process.env, imported first by the config. */
-  envPath?: string;
-  /** Express: the generated server needs the env loader module. */
-  needsLoadEnv: boolean;
+/** The auth module's framework-specific pieces, filled into templates/config/auth.ts.hbs. */
+export interface ConfigShape {
+  /** Lines of the header comment: how the app uses the config, and the framework's Auth.js docs. */
+  header: string[];
+  /** Imports that must come before every other (an env bridge the providers' modules rely on). */
+  first: string[];
+  /** The framework's Auth.js imports (its initialiser and the config's type). */
+  imports: string[];
+  /** The type the config satisfies. */
+  configType: string;
+  /** Extra properties of the config object, with their comment lines, as written. */
+  options: string[];
+  /** What the module exports after `authConfig` (the framework's handlers and helpers). */
+  exports: string[];
 }
 
-export interface FrameworkDefinition {
-  title: string;
-  /** Packages the wiring imports; versions from src/catalog/dependencies.ts. */
-  dependencies: DependencyName[];
-  devDependencies: DependencyName[];
-  /**
-   * Where a browser reaches the app in development (http://localhost:<port>, not
-   * 127.0.0.1, which the browser treats as another site for the CSRF cookie), and
-   * the auth routes under it.
-   */
-  port: number;
-  basePath: string;
-  /** The command that starts the app in development. */
-  devCommand: string;
-  /** The Auth.js package the app imports (its `providers/<id>` re-export @auth/core's). */
-  authPackage: string;
-  /** The type the generated config is declared with. */
-  configType: string;
-  /** How a project shows it: a dependency in package.json, or a config file (any extension). */
-  detection: { dependency?: string; configFile?: string };
-  /** Where the auth module and the adapter's folder go. */
-  layout(srcDir: boolean): { configPath: string; authDir: string };
-  /** Adds this framework's files, env, scripts and notes to `part`; pure: reads nothing from disk. */
-  plan(request: FrameworkRequest, part: FrameworkPart): Promise<void>;
+export interface FrameworkPart extends GeneratedPart {
+  config: ConfigShape;
 }
+
+/** How doctor reads and checks the wiring; loaded only when doctor runs (it parses the project's modules). */
+export interface WiringDoctor {
+  /** The checks' ids, severities and meanings (the README's table and --json list them). */
+  checks: readonly CheckDefinition[];
+  read(context: WiringContext): WiringFacts;
+  run(facts: ProjectFacts): Finding[];
+}
+
+export interface WiringContext {
+  root: string;
+  /** The auth config, absolute. */
+  configPath: string;
+  project: ProjectView;
+  reader: import("../ast/project/modules.js").ModuleReader;
+}
+
+export interface FrameworkDoctor {
+  /** The variables the framework's Auth.js package reads for its URL and secret, first wins. */
+  env: { url: readonly string[]; secret: readonly string[] };
+  /** Why the app serves itself in production (so the host must be trusted), or undefined when it does not look so. */
+  ownServer(facts: ProjectFacts): string | undefined;
+  load(): Promise<WiringDoctor>;
+}
+
+export interface FrameworkModule<F = unknown> {
+  id: string;
+  title: string;
+  /**
+   * When several frameworks show by the same kind of evidence, the highest
+   * wins: the framework that runs the server over one that only handles
+   * routes inside it (Next.js over a Hono app mounted in a route handler).
+   */
+  precedence: number;
+  detect(project: ProjectView): Detected<F> | undefined;
+  /** The facts when --framework names it though the project does not show it. */
+  assume(project: ProjectView): F;
+  /** Packages the wiring imports; versions from src/catalog/dependencies.ts. */
+  dependencies: readonly DependencyName[];
+  devDependencies: readonly DependencyName[];
+  /** The Node.js major its current release needs, when above the CLI's own. */
+  minimumNode?: number;
+  /** Where a browser reaches the app in development (localhost, not 127.0.0.1: another site for the cookies). */
+  app: { port: number; devCommand: string };
+  /** Where Auth.js answers; the callback of provider X is <basePath>/callback/X. */
+  basePath: string;
+  /** The Auth.js package the config imports; built-in providers come from `<authPackage>/providers/<id>`. */
+  authPackage: string;
+  /** Where the auth module and the adapter's folder go. */
+  layout(facts: F, project: ProjectView): { configPath: string; authDir: string };
+  /** The wiring around the config and the config's own pieces. Pure: reads nothing from disk. */
+  plan(request: FrameworkRequest<F>): Promise<FrameworkPart>;
+  doctor: FrameworkDoctor;
+}
+
+/** Keeps a module's facts type tied to its functions while the registry holds modules of any facts. */
+export const defineFramework = <F>(module: FrameworkModule<F>): FrameworkModule<F> => module;
+
+/**
+ * A module as the registry holds it. Its functions only ever receive the
+ * facts its own detect() or assume() made, so forgetting their type is safe.
+ */
+export const frameworkModuleOf = <F>(module: FrameworkModule<F>) => module as unknown as FrameworkModule;
 
 /** The usual place: auth.ts at the root, or in src/ when the project has one. */
-export const rootLayout = (srcDir: boolean) => ({ configPath: srcDir ? "src/auth.ts" : "auth.ts", authDir: "auth" });
+export const rootLayout = (_facts: unknown, project: ProjectView) => ({
+  configPath: project.srcDir ? "src/auth.ts" : "auth.ts",
+  authDir: "auth",
+});
 
 export const trustHostVariable: EnvVariable = {
   name: "AUTH_TRUST_HOST",
@@ -79,11 +128,18 @@ export const trustHostVariable: EnvVariable = {
   example: "true",
 };
 
-/** How a file imports the auth config: through tsconfig's "@/" alias when it covers the config, else relatively. */
-export function configModule(from: string, request: FrameworkRequest): string {
-  const { alias } = request.facts;
-  const bare = request.configPath.replace(/\.ts$/, "");
-  if (request.framework === "sveltekit") return `$lib/${bare.slice("src/lib/".length)}`;
-  if (alias !== undefined && bare.startsWith(alias)) return `@/${bare.slice(alias.length)}`;
-  return specifier(from, request.configPath, request.importExtension);
+/** The config shape of a framework that adds nothing of its own. */
+export const plainConfig = (shape: Partial<ConfigShape> = {}): ConfigShape => ({
+  header: [],
+  first: [],
+  imports: ['import type { AuthConfig } from "@auth/core";'],
+  configType: "AuthConfig",
+  options: [],
+  exports: [],
+  ...shape,
+});
+
+/** Files a framework reads by one name in several extensions: a second one beside the user's would clash. */
+export function existingEntry(project: ProjectView, base: string): string | undefined {
+  return project.firstFile(["ts", "js", "mts", "mjs", "tsx", "jsx"].map((ext) => `${base}.${ext}`));
 }

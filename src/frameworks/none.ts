@@ -1,16 +1,23 @@
 /** No framework: the framework-neutral authConfig, for the user to mount. */
-import { type FrameworkDefinition, rootLayout } from "./framework.js";
+import { part } from "../render/parts.js";
+import { defineFramework, plainConfig, rootLayout } from "./framework.js";
 
-export const none: FrameworkDefinition = {
+export const none = defineFramework<Record<string, never>>({
+  id: "none",
   title: "no framework",
+  precedence: 0,
+  detect: () => undefined,
+  assume: () => ({}),
   dependencies: [],
   devDependencies: [],
-  port: 3000,
+  app: { port: 3000, devCommand: "" },
   basePath: "/api/auth",
-  devCommand: "",
   authPackage: "@auth/core",
-  configType: "AuthConfig",
-  detection: {},
   layout: rootLayout,
-  async plan() {},
-};
+  plan: async () => ({ ...part(), config: plainConfig() }),
+  doctor: {
+    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
+    ownServer: () => undefined,
+    load: async () => ({ checks: [], read: () => ({}), run: () => [] }),
+  },
+});

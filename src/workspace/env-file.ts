@@ -5,7 +5,7 @@
  * that run over several lines, CRLF line endings. Edits replace character
  * ranges of one parse; every other byte of the file stays as it was.
  */
-import type { EnvVariable } from "../generators/types.js";
+import type { EnvVariable } from "../render/parts.js";
 
 /** One assignment: its name, its value as dotenv gives it, and where its value's text lies. */
 export interface EnvEntry {

@@ -8,7 +8,7 @@
 import { existsSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
-import { type Dialect, dialects } from "../catalog/backends.js";
+import { type Dialect, dialects } from "../catalog/sql-dialects.js";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
 import { envValue } from "./env-file.js";
 import { readIfExists } from "./plan.js";

@@ -90,7 +90,7 @@ export async function installDependencies(root: string, flag: PackageManager | u
     ? { manager: flag, source: "--package-manager" }
     : detectPackageManager(root, io.env);
   const command = installCommand(detected.manager).join(" ");
-  const progress = io.interactive ? (await import("../prompts/init.js")).spinner(`Running ${command}`) : undefined;
+  const progress = io.interactive ? (await import("../prompts/questions.js")).spinner(`Running ${command}`) : undefined;
   if (!progress) io.out.write(`Running ${command} in ${root} (${detected.source})...\n`);
   try {
     await runInstall(detected.manager, root, io.env);

@@ -1,8 +1,8 @@
 // Every backend × schema flavour renders a plan (in-process and fast; the generated code's types are checked elsewhere).
 import { describe, expect, it } from "vitest";
-import { backends, dialectOf } from "../../src/backends/index.js";
-import { schemaFlavours } from "../../src/catalog/backends.js";
 import { runInit } from "../../src/commands/init.js";
+import { backends, dialectOf } from "../../src/storage/registry.js";
+import { schemaFlavours } from "../../src/storage/schemas.js";
 import { capturedIo, tempDir } from "../helpers.js";
 
 describe("init renders every backend × schema flavour", () => {

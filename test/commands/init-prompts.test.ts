@@ -18,7 +18,7 @@ describe("init in a terminal", () => {
       ["Framework to wire sign-in into", enter], // detected: none in an empty folder
       ["Sign-in providers", down, down, space, enter], // add email to the preselected credentials
       ["Database adapter", down, enter], // postgres
-      ["Entity schema flavour", down, down, enter], // drizzle
+      ["Entity schema flavour", down, enter], // typeorm: with no ORM, Prisma and Drizzle are not offered
       ["Session strategy", down, enter], // database
     ];
     const { result, screen, read } = await typed([], keys);
@@ -27,13 +27,14 @@ describe("init in a terminal", () => {
     expect(screen).toMatch(/Sign-in providers \(--providers/);
     expect(screen).toMatch(/Database adapter \(--backend\)/);
     expect(screen).toMatch(/Entity schema flavour \(--schema\)/);
+    expect(screen.slice(screen.lastIndexOf("Entity schema flavour"))).not.toMatch(/drizzle|prisma/);
     expect(screen).toMatch(/Session strategy \(--session\)/);
     expect(result.exitCode).toBe(0);
     const config = read("auth.ts");
     expect(config).toContain("email,");
     expect(config).toContain("credentials,");
     expect(config).toContain('session: { strategy: "database" },');
-    expect(read("auth/schema.drizzle.ts")).toContain("pgTable");
+    expect(read("auth/entities.ts")).toContain('type: "postgres"');
     expect(JSON.parse(read("package.json")).dependencies).toHaveProperty("pg");
     expect(screen).toMatch(/Next steps/);
   }, 60_000);

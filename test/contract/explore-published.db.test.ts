@@ -13,11 +13,13 @@ import { pathToFileURL } from "node:url";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Backend } from "../../src/backends/index.js";
+
+type Backend = string;
+
 import { type ExploreResult, explore } from "../../src/contract/explore/run.js";
 import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
-import { generateAdapter } from "../../src/generators/adapter.js";
 import { fixture, root, tempDir } from "../helpers.js";
+import { planStorage } from "../support/storage.js";
 
 const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const mysqlUrl = process.env.CREATE_AUTH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306";
@@ -67,7 +69,7 @@ const warningsOf = (results: ExploreResult[]) => [...new Set(results.flatMap((r)
 
 /** A generated adapter in a small ESM project that resolves packages from this repository. */
 async function renderProject(backend: Backend): Promise<string> {
-  const part = await generateAdapter(backend, { importExtension: ".js" });
+  const part = await planStorage(backend, { importExtension: ".js" });
   const dir = join(workspace, backend);
   for (const file of part.files) {
     mkdirSync(dirname(join(dir, file.path)), { recursive: true });

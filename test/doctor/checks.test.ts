@@ -1,9 +1,29 @@
 /** The checks are pure functions of ProjectFacts: each rule is tested on facts built here, no project on disk. */
 import { describe, expect, it } from "vitest";
 import { runChecks } from "../../src/doctor/checks/index.js";
-import type { EnvFileFacts, ProjectFacts } from "../../src/doctor/facts.js";
 import { renameEnvVariable, setEnvValue } from "../../src/doctor/fix.js";
+import type { EnvFileFacts, ProjectFacts } from "../../src/doctor/model/facts.js";
 import { tablesOf } from "../../src/doctor/schema-facts.js";
+import type { WiringDoctor } from "../../src/frameworks/framework.js";
+import { frameworkById, frameworkModules } from "../../src/frameworks/registry.js";
+
+/** Every framework's doctor part, loaded once: the wiring checks run with the rest. */
+const doctors: Record<string, WiringDoctor> = Object.fromEntries(
+  await Promise.all(frameworkModules.map(async (f) => [f.id, await f.doctor.load()] as const)),
+);
+
+/** What gather takes from the framework module. */
+function frameworkFields(id: string) {
+  const framework = frameworkById(id);
+  return {
+    framework: id,
+    frameworkEnv: framework.doctor.env,
+    defaultMount: framework.basePath,
+    appPort: framework.app.port,
+  };
+}
+
+const runAll = (f: ProjectFacts) => runChecks(f, doctors[f.framework]);
 
 const secret = "a-perfectly-fine-secret-0123456789abcdef";
 
@@ -15,8 +35,7 @@ function envFile(name: string, values: Record<string, string>, extra: Partial<En
 function facts(change: (f: ProjectFacts) => void = () => {}): ProjectFacts {
   const f: ProjectFacts = {
     root: "/app",
-    framework: "next",
-    nextMajor: 15,
+    ...frameworkFields("next"),
     packageJson: { dependencies: { next: "15.3.0", "next-auth": "5.0.0-beta.29" }, scripts: { start: "next start" } },
     deployFiles: [],
     isGitRepo: false,
@@ -39,34 +58,33 @@ function facts(change: (f: ProjectFacts) => void = () => {}): ProjectFacts {
     },
     wiring: {
       appDir: "app",
-      nextRoutes: [{ file: "app/api/auth/[...nextauth]/route.ts", path: "/api/auth" }],
+      routes: [{ file: "app/api/auth/[...nextauth]/route.ts", path: "/api/auth" }],
       middleware: [],
-      expressMounts: [],
     },
   };
   change(f);
   return f;
 }
 
-const ids = (f: ProjectFacts) => runChecks(f).map((finding) => finding.id);
+const ids = (f: ProjectFacts) => runAll(f).map((finding) => finding.id);
 const setEnv = (f: ProjectFacts, name: string, value: string, source = ".env.local") => {
   f.env[name] = { value, source };
 };
 
 describe("doctor's checks", () => {
   it("find nothing in a healthy project", () => {
-    expect(runChecks(facts())).toEqual([]);
+    expect(runAll(facts())).toEqual([]);
   });
 
   it("take NEXTAUTH_SECRET as next-auth v5 does, and only there", () => {
     const v4 = (framework: ProjectFacts["framework"]) =>
       facts((f) => {
-        f.framework = framework;
+        Object.assign(f, frameworkFields(framework));
         delete f.env.AUTH_SECRET;
         setEnv(f, "NEXTAUTH_SECRET", secret);
       });
     expect(ids(v4("next"))).toEqual(["env.v4-name"]);
-    const sveltekit = runChecks(v4("sveltekit"));
+    const sveltekit = runAll(v4("sveltekit"));
     expect(sveltekit.map((x) => x.id)).toContain("secret.missing");
     expect(sveltekit.find((x) => x.id === "secret.missing")?.message).toMatch(/only next-auth reads that name/);
   });
@@ -89,7 +107,7 @@ describe("doctor's checks", () => {
     expect(ids(facts((f) => setEnv(f, "AUTH_URL", "https://app.example.com/api/auth")))).toEqual([]);
     const custom = facts((f) => {
       f.config.basePath = "/custom/auth";
-      f.wiring.nextRoutes = [{ file: "app/custom/auth/[...nextauth]/route.ts", path: "/custom/auth" }];
+      f.wiring.routes = [{ file: "app/custom/auth/[...nextauth]/route.ts", path: "/custom/auth" }];
       setEnv(f, "AUTH_URL", "https://app.example.com/custom/auth");
     });
     expect(ids(custom)).toEqual([]);

@@ -11,7 +11,7 @@ import Database from "better-sqlite3";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { frameworks } from "../../src/frameworks/index.js";
+import { frameworkIds as frameworks } from "../../src/frameworks/registry.js";
 import { inProcess, root } from "../helpers.js";
 import { doctorJson, freshInit } from "./helpers.js";
 

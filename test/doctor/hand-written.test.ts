@@ -11,7 +11,7 @@ import { copyProject, doctorJson, problemIds } from "./helpers.js";
 describe("a next-auth v5 app written from the docs", () => {
   it("is read as written", async () => {
     const dir = copyProject("next-docs", {}, "doctor-apps");
-    const facts = await gatherFacts({ root: dir, envFiles: [], environment: {} });
+    const { facts } = await gatherFacts({ root: dir, envFiles: [], environment: {} });
     expect(facts.framework).toBe("next");
     expect(facts.config.file).toBe("auth.ts");
     expect(facts.config.strategy).toBe("jwt");
@@ -20,9 +20,9 @@ describe("a next-auth v5 app written from the docs", () => {
       ["github", "oauth", ["AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET"]],
       ["google", "oidc", ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"]],
     ]);
-    expect(facts.wiring.nextRoutes).toEqual([{ file: "app/api/auth/[...nextauth]/route.ts", path: "/api/auth" }]);
+    expect(facts.wiring.routes).toEqual([{ file: "app/api/auth/[...nextauth]/route.ts", path: "/api/auth" }]);
     // The middleware imports the edge-safe half only: no database driver on the edge.
-    expect(facts.wiring.middleware).toEqual([
+    expect(facts.wiring.middleware as { packages: string[] }[]).toEqual([
       { file: "middleware.ts", runtime: "edge", importsConfig: false, packages: ["next-auth"] },
     ]);
     expect(facts.database).toMatchObject({
@@ -48,16 +48,19 @@ describe("a next-auth v5 app written from the docs", () => {
     const { writeFileSync } = await import("node:fs");
     writeFileSync(`${dir}/middleware.ts`, 'export { auth as middleware } from "@/auth";\n');
     writeFileSync(`${dir}/prisma.ts`, 'import pg from "pg";\nexport const prisma = new pg.Pool();\n');
-    const facts = await gatherFacts({ root: dir, envFiles: [], environment: {} });
-    expect(facts.wiring.middleware[0]).toMatchObject({ runtime: "edge", importsConfig: true });
-    expect(facts.wiring.middleware[0]!.packages).toContain("pg");
+    const { facts } = await gatherFacts({ root: dir, envFiles: [], environment: {} });
+    expect((facts.wiring.middleware as { packages: string[] }[])[0]).toMatchObject({
+      runtime: "edge",
+      importsConfig: true,
+    });
+    expect((facts.wiring.middleware as { packages: string[] }[])[0]!.packages).toContain("pg");
   });
 });
 
 describe("a SvelteKit app written from the docs", () => {
   it("is read as written, lazy initialisation and $env included, with no errors", async () => {
     const dir = copyProject("sveltekit-docs", {}, "doctor-apps");
-    const facts = await gatherFacts({ root: dir, envFiles: [], environment: {} });
+    const { facts } = await gatherFacts({ root: dir, envFiles: [], environment: {} });
     expect(facts.framework).toBe("sveltekit");
     expect(facts.config.file).toBe("src/auth.ts");
     expect(facts.config.trustHost).toBe(true);

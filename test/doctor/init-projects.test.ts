@@ -4,7 +4,7 @@
  * the SQL backends are in doctor.db.test.ts, with their tables migrated.
  */
 import { describe, expect, it } from "vitest";
-import { frameworks } from "../../src/frameworks/index.js";
+import { frameworkIds as frameworks } from "../../src/frameworks/registry.js";
 import { doctorJson, freshInit } from "./helpers.js";
 
 describe("doctor on a fresh init", () => {

@@ -19,7 +19,7 @@ const client = { clientId: "app-client", clientSecret: "app-client-secret" };
 
 async function generatedBuiltin(module: string, flags: Record<string, unknown> = {}) {
   const entry = findBuiltin(module)!;
-  const snippet = await planBuiltin(entry, parseBuiltin(entry, flags), { framework: "none", importExtension: ".js" });
+  const snippet = await planBuiltin(entry, parseBuiltin(entry, flags), { importExtension: ".js" });
   return importSnippet(snippet);
 }
 

@@ -12,7 +12,12 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { generatedBuiltins } from "../../src/catalog/builtin-providers.js";
 import { builtinFlags, parseBuiltin, planBuiltin } from "../../src/families/builtin.js";
-import { type Framework, frameworks } from "../../src/frameworks/index.js";
+import { frameworkById } from "../../src/frameworks/registry.js";
+
+/** The Auth.js packages providers come from: each framework whose app the browser layer installs, and @auth/core. */
+const frameworks = ["next", "sveltekit", "express", "none"] as const;
+type Framework = (typeof frameworks)[number];
+
 import { root, tempDir } from "../helpers.js";
 import { installedApp } from "./apps.js";
 
@@ -44,7 +49,10 @@ async function project(framework: Framework): Promise<{ dir: string; files: stri
         .filter((f) => f.required)
         .map((f) => [f.key, f.values?.[0] ?? sample[f.key]!]),
     );
-    const snippet = await planBuiltin(p, parseBuiltin(p, given), { framework, importExtension: ".js" });
+    const snippet = await planBuiltin(p, parseBuiltin(p, given), {
+      authPackage: frameworkById(framework).authPackage,
+      importExtension: ".js",
+    });
     for (const f of snippet.files) {
       write(join(dir, f.path), f.contents);
       files.push(join(dir, f.path));

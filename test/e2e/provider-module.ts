@@ -15,8 +15,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Provider } from "@auth/core/providers";
 import ts from "typescript";
 import { type ProviderKind, parseProviderOptions } from "../../src/families/registry.js";
-import { generateProvider } from "../../src/generators/provider.js";
-import type { ImportSpec, ProviderSnippet } from "../../src/generators/types.js";
+import { generateProvider } from "../../src/families/render.js";
+import type { ImportSpec, ProviderSnippet } from "../../src/render/parts.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url));
 

@@ -14,10 +14,12 @@ import type { Adapter } from "@auth/core/adapters";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { Backend } from "../../src/backends/index.js";
+
+type Backend = string;
+
 import { vkDomains } from "../../src/families/social.js";
-import { generateAdapter } from "../../src/generators/adapter.js";
 import { root, tempDir } from "../helpers.js";
+import { planStorage } from "../support/storage.js";
 import { AFTER_SIGN_IN, explain, routeFetch, signIn } from "./auth-harness.js";
 import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
 import { startFakeVk, type VkUser } from "./fake-vk.js";
@@ -51,7 +53,7 @@ interface Db {
 
 /** The generated adapter for `backend`, on its tables made from the generated schema. */
 async function generatedAdapter(backend: Backend, dir: string): Promise<{ adapter: Adapter; close(): Promise<void> }> {
-  const part = await generateAdapter(backend, { importExtension: ".js" });
+  const part = await planStorage(backend, { importExtension: ".js" });
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   for (const file of part.files) {

@@ -3,12 +3,14 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { backends } from "../../src/backends/index.js";
 import { parseProvider } from "../../src/families/registry.js";
-import { generateAdapter } from "../../src/generators/adapter.js";
-import { generateConfig, specifier } from "../../src/generators/config.js";
-import { generateProvider } from "../../src/generators/provider.js";
+import { generateProvider } from "../../src/families/render.js";
+import { plainConfig } from "../../src/frameworks/framework.js";
+import { generateConfig } from "../../src/planners/auth-config.js";
+import { specifier } from "../../src/render/modules.js";
+import { backends } from "../../src/storage/registry.js";
 import { root, tempDir } from "../helpers.js";
+import { planStorage } from "../support/storage.js";
 
 // A stand-in for the generated auth/adapter.ts: only its export shape matters here.
 const stubAdapter = `import type { Adapter } from "@auth/core/adapters";\n\nexport function createAdapter(): Adapter {\n  return {};\n}\n`;
@@ -26,8 +28,9 @@ async function render(
     providers,
     adapterPath: "auth/adapter.ts",
     session: o.session ?? "jwt",
-    backend: "sqlite",
+    storage: "sqlite",
     importExtension: ext,
+    shape: plainConfig(),
     verifyCommand: "npm run verify-adapter",
   });
 }
@@ -117,7 +120,7 @@ describe("generateConfig", () => {
 
 describe("the adapter the config imports", () => {
   it.each(backends)("the %s adapter module exports createAdapter(), which the config calls", async (backend) => {
-    const adapter = await generateAdapter(backend, { importExtension: "" });
+    const adapter = await planStorage(backend, { importExtension: "" });
     const module = adapter.files.find((f) => f.path === adapter.adapterPath);
     expect(module?.contents).toMatch(/^export function createAdapter\(/m);
   });

@@ -1,10 +1,12 @@
 // package.json, tsconfig, dotenv and .gitignore planning: add what is missing, never change a value that is there.
+
 import { describe, expect, it } from "vitest";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
-import { gitignore, initEnvFiles, newSecret, providerEnvFiles } from "../../src/generators/env-files.js";
-import { mergePackageJson, packageName } from "../../src/generators/package-json.js";
-import { newTsconfig } from "../../src/generators/tsconfig.js";
-import { selfDependencySpec } from "../../src/workspace/self.js";
+import { selfDependencySpec } from "../../src/catalog/self.js";
+import { gitignore, initEnvFiles, newSecret, providerEnvFiles } from "../../src/render/env-files.js";
+import { mergePackageJson, packageName } from "../../src/render/package-json.js";
+import { newTsconfig } from "../../src/render/tsconfig.js";
+import { storageById } from "../../src/storage/registry.js";
 
 const needs = {
   dependencies: ["@auth/core", "better-sqlite3"],
@@ -158,7 +160,8 @@ describe("env files", () => {
     // .env.local is covered; .env.example, the documentation of the variables, is kept tracked.
     expect(gitignore(".env*\n")).toBe(".env*\n!.env.example\n");
     // The embedded database and its journal files hold users and sessions.
-    expect(gitignore(null, "sqlite")).toBe("node_modules\n.env.local\nauth.db*\n");
-    expect(gitignore(".env.local\nauth.db*\n", "sqlite")).toBe(".env.local\nauth.db*\n");
+    const sqlite = storageById("sqlite").ignored ?? [];
+    expect(gitignore(null, sqlite)).toBe("node_modules\n.env.local\nauth.db*\n");
+    expect(gitignore(".env.local\nauth.db*\n", sqlite)).toBe(".env.local\nauth.db*\n");
   });
 });

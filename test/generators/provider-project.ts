@@ -5,8 +5,8 @@ import { pathToFileURL } from "node:url";
 import { tsImport } from "tsx/esm/api";
 import type { GenerateContext } from "../../src/families/family.js";
 import { parseProvider } from "../../src/families/registry.js";
-import { generateProvider } from "../../src/generators/provider.js";
-import type { ProviderSnippet } from "../../src/generators/types.js";
+import { generateProvider } from "../../src/families/render.js";
+import type { ProviderSnippet } from "../../src/render/parts.js";
 import { root, tempDir } from "../helpers.js";
 
 /** The tsconfig a typical app would have (bundler resolution, strict). */

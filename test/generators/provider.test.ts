@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bindingName, importedPackages } from "../../src/generators/provider.js";
-import type { ProviderSnippet } from "../../src/generators/types.js";
+import { bindingName, importedPackages } from "../../src/families/render.js";
+import type { ProviderSnippet } from "../../src/render/parts.js";
 import { root } from "../helpers.js";
 import { generateInto, importGenerated, makeProject } from "./provider-project.js";
 
@@ -95,7 +95,7 @@ describe("generated provider modules", () => {
     expect(snippets.socialVkid!.files.map((f) => f.path)).toEqual(["providers/vkid.ts", "providers/vkid-profile.ts"]);
     // VK ID's web apps are public clients (PKCE): the app ID, no secret.
     expect(snippets.socialVkid!.env.map((e) => e.name)).toEqual(["AUTH_VKID_ID"]);
-    expect(snippets.socialVkid!.notes.join("\n")).toMatch(/withVkIdCallback\(\) from providers\/vkid\.ts/);
+    expect(snippets.socialVkid!.steps.join("\n")).toMatch(/withVkIdCallback\(\) from providers\/vkid\.ts/);
     expect(snippets.passkey!.dependencies).toEqual(["@simplewebauthn/browser", "@simplewebauthn/server"]);
     expect(snippets.socialJs).toMatchObject({
       entry: "vkRu",
@@ -117,12 +117,12 @@ describe("generated provider modules", () => {
       // Empty in .env.local: development logs the link until an SMTP server is set.
       expect.objectContaining({ name: "EMAIL_SERVER", example: "" }),
     ]);
-    expect(snippets.email!.notes.join("\n")).toMatch(
+    expect(snippets.email!.steps.join("\n")).toMatch(
       /createVerificationToken, useVerificationToken and getUserByEmail/,
     );
     expect(snippets.credentials!.env).toEqual([]);
     expect(snippets.passkey).toMatchObject({ id: "webauthn", kind: "webauthn", entry: "webauthn", hasCallback: false });
-    expect(snippets.passkey!.notes.join("\n")).toMatch(/enableWebAuthn: true/);
+    expect(snippets.passkey!.steps.join("\n")).toMatch(/enableWebAuthn: true/);
     // A value that dotenv would misread is left out of .env.example (the code has it).
     expect(snippets.trickyEmail!.env[0]!.example).toBe("");
   });
@@ -148,7 +148,7 @@ describe("generated provider modules", () => {
     expect.hasAssertions();
     for (const [key, snippet] of Object.entries(snippets)) {
       for (const file of snippet.files) expect(file.contents, `${key}: ${file.path}`).not.toMatch(/§/);
-      for (const note of snippet.notes) expect(note, key).not.toMatch(/§/);
+      for (const note of snippet.steps) expect(note, key).not.toMatch(/§/);
     }
     expect(contents(snippets.oauth!, "providers/acme.ts")).toContain("https://authjs.dev/");
   });

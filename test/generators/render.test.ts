@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isBindingName, jsLiteral, jsPropertyKey, jsString, renderTemplate } from "../../src/generators/render.js";
+import { isBindingName, jsLiteral, jsPropertyKey, jsString, renderTemplate } from "../../src/render/templates.js";
 
 const evaluate = (code: string): unknown => new Function(`return (${code});`)();
 

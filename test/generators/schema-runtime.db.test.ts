@@ -17,9 +17,9 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import type { Dialect } from "../../src/catalog/backends.js";
-import { generateSchema } from "../../src/generators/schema.js";
-import type { GeneratedPart } from "../../src/generators/types.js";
+import type { Dialect } from "../../src/catalog/sql-dialects.js";
+import type { GeneratedPart } from "../../src/render/parts.js";
+import { generateSchema } from "../../src/storage/schemas.js";
 import { root, tempDir } from "../helpers.js";
 
 /** A TypeORM entity class, as TypeORM's DataSource takes it. */
@@ -64,7 +64,7 @@ async function load(dialect: Dialect) {
   };
   const modules: Record<string, Record<string, unknown>> = {};
   for (const flavour of ["drizzle", "typeorm"] as const) {
-    const [file] = (await generateSchema(flavour, dialect, { importExtension: ".js" })).files;
+    const [file] = (await generateSchema(flavour, dialect, { importExtension: ".js", dir: "auth" })).files;
     const out = join(dir, file!.path.replace(/\.ts$/, ".js"));
     writeFileSync(out, ts.transpileModule(file!.contents, { compilerOptions }).outputText);
     modules[flavour] = (await import(pathToFileURL(out).href)) as Record<string, unknown>;

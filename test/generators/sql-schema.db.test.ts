@@ -10,8 +10,8 @@ import Database from "better-sqlite3";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Dialect, dialects } from "../../src/catalog/backends.js";
-import { generateSqlSchema, quoteIdentifier, renderSqlSchema } from "../../src/generators/sql-schema.js";
+import { type Dialect, dialects } from "../../src/catalog/sql-dialects.js";
+import { generateSqlSchema, quoteIdentifier, renderSqlSchema } from "../../src/storage/sql/schema.js";
 import { tempDir } from "../helpers.js";
 
 const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -123,7 +123,7 @@ describe("renderSqlSchema", () => {
   });
 
   it("generateSqlSchema plans auth/schema.<dialect>.sql", async () => {
-    const part = await generateSqlSchema("mysql");
+    const part = await generateSqlSchema("mysql", "auth");
     expect(part.files).toEqual([{ path: "auth/schema.mysql.sql", contents: await renderSqlSchema("mysql") }]);
   });
 });

@@ -190,7 +190,7 @@ describe("create-auth migrate on MariaDB without mysql2", () => {
     symlinkSync(join(deps, "node_modules/mariadb"), join(dir, "node_modules/mariadb"));
     writeFileSync(join(dir, "package.json"), "{}");
     mkdirSync(join(dir, "auth"));
-    const { renderPrismaSql } = await import("../../src/orms/prisma-models.js");
+    const { renderPrismaSql } = await import("../../src/storage/prisma/models.js");
     writeFileSync(
       join(dir, "auth/schema.mysql.sql"),
       `-- connection: DATABASE_URL\n${renderPrismaSql("mysql", undefined)}`,

@@ -9,15 +9,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Dialect } from "../../src/catalog/backends.js";
-import { renderPrismaSql } from "../../src/orms/prisma-models.js";
+import type { Dialect } from "../../src/catalog/sql-dialects.js";
+import { renderPrismaSql } from "../../src/storage/prisma/models.js";
 import {
   dialectOfProvider,
   mergeAuthModels,
   newPrismaSchema,
   PrismaSchemaError,
   parsePrismaSchema,
-} from "../../src/orms/prisma-schema.js";
+} from "../../src/storage/prisma/schema-text.js";
 import { fixture } from "../helpers.js";
 
 const require = createRequire(import.meta.url);

@@ -33,7 +33,7 @@ describe("adding variables to a dotenv file", () => {
 });
 
 describe("keeping .env.local out of git", async () => {
-  const { addIgnoreEntries } = await import("../../src/workspace/gitignore.js");
+  const { addIgnoreEntries } = await import("../../src/render/gitignore.js");
   it("adds the entry to a new or existing .gitignore", () => {
     expect(addIgnoreEntries(null, [".env.local"])).toBe(".env.local\n");
     expect(addIgnoreEntries("node_modules", [".env.local"])).toBe("node_modules\n.env.local\n");

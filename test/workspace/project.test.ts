@@ -74,7 +74,7 @@ describe("project facts", () => {
 });
 
 describe("how a generated project depends on create-auth", async () => {
-  const { selfDependencySpec } = await import("../../src/workspace/self.js");
+  const { selfDependencySpec } = await import("../../src/catalog/self.js");
   const { version } = await import("../../src/version.js");
   it("a semver range when create-auth is installed in node_modules", () => {
     expect(selfDependencySpec("/app/node_modules/create-auth")).toBe(`^${version}`);

@@ -1,7 +1,8 @@
 /** Env files: out of git, and readable by their owner only. */
-import type { EnvFileFacts, ProjectFacts } from "../facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
+
 import { holdsSecret, secretNames } from "../gather.js";
+import type { EnvFileFacts, ProjectFacts } from "../model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
 
 const notIgnored = defineCheck(
   "files.env-not-ignored",

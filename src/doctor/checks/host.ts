@@ -1,7 +1,7 @@
 /** Host trust: an app on its own server or behind a proxy must say Auth.js may trust the Host header. */
-import { envValue, type ProjectFacts } from "../facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
-import { authUrl } from "./names.js";
+import { frameworkById } from "../../frameworks/registry.js";
+import { authUrl, envValue, type ProjectFacts } from "../model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
 
 const untrusted = defineCheck(
   "host.untrusted",
@@ -15,20 +15,7 @@ const managedHosts = ["vercel.json", "netlify.toml"];
 /** Why the app runs as a server of its own in production, or undefined when it does not look so. */
 export function ownServer(facts: ProjectFacts): string | undefined {
   if (facts.deployFiles.some((f) => managedHosts.includes(f))) return undefined;
-  const { scripts, dependencies } = facts.packageJson;
-  const docker = facts.deployFiles.find((f) => !managedHosts.includes(f));
-  switch (facts.framework) {
-    case "next":
-      if (/\bnext start\b/.test(scripts.start ?? "")) return "`next start` (package.json's start script)";
-      return docker;
-    case "sveltekit":
-      if ("@sveltejs/adapter-node" in dependencies) return "@sveltejs/adapter-node";
-      return docker;
-    case "express":
-      return "an Express server";
-    default:
-      return undefined;
-  }
+  return frameworkById(facts.framework).doctor.ownServer(facts);
 }
 
 function hostFindings(facts: ProjectFacts): Finding[] {

@@ -4,9 +4,11 @@
  * here; the database and --online checks, which need the network, are in
  * ../database.ts and ../online.ts.
  */
+import type { WiringDoctor } from "../../frameworks/framework.js";
+import { frameworkModules } from "../../frameworks/registry.js";
 import { databaseChecks } from "../database.js";
-import type { ProjectFacts } from "../facts.js";
-import type { CheckDefinition, CheckGroup, Finding } from "../finding.js";
+import type { ProjectFacts } from "../model/facts.js";
+import type { CheckDefinition, CheckGroup, Finding } from "../model/finding.js";
 import { onlineChecks } from "../online.js";
 import { configChecks } from "./config.js";
 import { fileChecks } from "./files.js";
@@ -15,7 +17,6 @@ import { nameChecks } from "./names.js";
 import { providerChecks } from "./providers.js";
 import { secretChecks } from "./secret.js";
 import { strategyChecks } from "./strategy.js";
-import { wiringChecks } from "./wiring.js";
 
 export const checkGroups: readonly CheckGroup[] = [
   configChecks,
@@ -24,17 +25,21 @@ export const checkGroups: readonly CheckGroup[] = [
   hostChecks,
   providerChecks,
   strategyChecks,
-  wiringChecks,
   fileChecks,
 ];
 
-export function runChecks(facts: ProjectFacts): Finding[] {
-  return checkGroups.flatMap((group) => group.run(facts));
+/** Every check's findings; the framework's wiring checks when its doctor part is given (gather loads it). */
+export function runChecks(facts: ProjectFacts, wiring?: WiringDoctor): Finding[] {
+  return [...checkGroups.flatMap((group) => group.run(facts)), ...(wiring?.run(facts) ?? [])];
 }
 
-/** Every id doctor can report, with its severity and meaning (the README's table). */
-export const allChecks: readonly CheckDefinition[] = [
-  ...checkGroups.flatMap((group) => group.checks),
-  ...databaseChecks,
-  ...onlineChecks,
-];
+/** Every id doctor can report, with its severity and meaning (the README's table), the frameworks' included. */
+export async function allChecks(): Promise<CheckDefinition[]> {
+  const wiring = await Promise.all(frameworkModules.map((f) => f.doctor.load()));
+  return [
+    ...checkGroups.flatMap((group) => group.checks),
+    ...wiring.flatMap((w) => w.checks),
+    ...databaseChecks,
+    ...onlineChecks,
+  ];
+}

@@ -1,6 +1,6 @@
 /** Variable names and AUTH_URL: v4 names in a v5 project, a URL that does not match where Auth.js is mounted. */
-import { envValue, mountPath, type ProjectFacts } from "../facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
+import { authUrl, envValue, mountPath, type ProjectFacts } from "../model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
 
 const v4Name = defineCheck(
   "env.v4-name",
@@ -46,7 +46,7 @@ function nameFindings(facts: ProjectFacts): Finding[] {
     return v4Name.report(
       both
         ? `${name} is a v4 name and ${v5Name(name)} is set too: the old one is ignored or shadows it; keep one.`
-        : `${name} is the v4 name of ${v5Name(name)}${facts.framework === "next" && /^NEXTAUTH_(?:URL|SECRET)$/.test(name) ? "; next-auth v5 still reads it as a fallback, other Auth.js packages do not" : "; Auth.js v5 does not read it"}.`,
+        : `${name} is the v4 name of ${v5Name(name)}${[...facts.frameworkEnv.url, ...facts.frameworkEnv.secret].includes(name) ? "; next-auth v5 still reads it as a fallback, other Auth.js packages do not" : "; Auth.js v5 does not read it"}.`,
       `Rename it to ${v5Name(name)}${source === "environment" ? " in your environment" : ` in ${source} (\`create-auth doctor --fix\` renames it)`}. ${migrationGuide}`,
       source === "environment" ? undefined : source,
     );
@@ -54,15 +54,6 @@ function nameFindings(facts: ProjectFacts): Finding[] {
 }
 
 const localHost = /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\]|[\w.-]+\.localhost|0\.0\.0\.0)$/;
-
-/** The URL variable Auth.js reads: AUTH_URL, and in next-auth NEXTAUTH_URL as a fallback. */
-export function authUrl(facts: ProjectFacts): { name: string; value: string } | undefined {
-  for (const name of facts.framework === "next" ? ["AUTH_URL", "NEXTAUTH_URL"] : ["AUTH_URL"]) {
-    const value = envValue(facts, name);
-    if (value) return { name, value };
-  }
-  return undefined;
-}
 
 function urlFindings(facts: ProjectFacts): Finding[] {
   const url = authUrl(facts);
@@ -80,7 +71,7 @@ function urlFindings(facts: ProjectFacts): Finding[] {
   const found: Finding[] = [];
   const path = parsed.pathname.replace(/\/+$/, "");
   const mount = mountPath(facts);
-  if (path !== "" && path !== mount && facts.framework !== "express")
+  if (path !== "" && path !== mount && !facts.wiring.mountChecked)
     found.push(
       mismatch.report(
         `${url.name}'s path is ${path}, but Auth.js is mounted at ${mount}: its routes answer UnknownAction.`,

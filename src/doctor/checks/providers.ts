@@ -1,8 +1,6 @@
 /** Providers: their variables set, no secret in the code, and the callback URL to register at each. */
-import { frameworkCatalog } from "../../frameworks/index.js";
-import { envValue, mountPath, type ProjectFacts, type ProviderFacts } from "../facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
-import { authUrl } from "./names.js";
+import { authUrl, envValue, mountPath, type ProjectFacts, type ProviderFacts } from "../model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
 
 const envMissing = defineCheck(
   "provider.env-missing",
@@ -30,10 +28,7 @@ const docsOf = (provider: ProviderFacts) =>
 /** The URL the provider redirects back to: AUTH_URL's origin (else localhost), the mount, callback/<id>. */
 export function callbackUrlOf(facts: ProjectFacts, id: string): string {
   const url = authUrl(facts);
-  const origin =
-    url && URL.canParse(url.value)
-      ? new URL(url.value).origin
-      : `http://localhost:${frameworkCatalog[facts.framework].port}`;
+  const origin = url && URL.canParse(url.value) ? new URL(url.value).origin : `http://localhost:${facts.appPort}`;
   return `${origin}${mountPath(facts).replace(/\/$/, "")}/callback/${id}`;
 }
 

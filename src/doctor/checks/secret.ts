@@ -1,7 +1,8 @@
 /** The auth secret: set, long enough, not in code, templates, git or the browser. */
-import { envValue, type ProjectFacts } from "../facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
+
 import { holdsSecret, secretNames } from "../gather.js";
+import { envValue, type ProjectFacts } from "../model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
 
 const missing = defineCheck(
   "secret.missing",
@@ -40,8 +41,8 @@ export function secretSource(facts: ProjectFacts): { name: string; value?: strin
     return { name: facts.config.secretVariable, value: envValue(facts, facts.config.secretVariable) };
   const rotated = ["AUTH_SECRET", "AUTH_SECRET_1", "AUTH_SECRET_2", "AUTH_SECRET_3"].find((n) => envValue(facts, n));
   if (rotated) return { name: rotated, value: envValue(facts, rotated) };
-  if (facts.framework === "next" && envValue(facts, "NEXTAUTH_SECRET"))
-    return { name: "NEXTAUTH_SECRET", value: envValue(facts, "NEXTAUTH_SECRET") };
+  const fallback = facts.frameworkEnv.secret.find((n) => !n.startsWith("AUTH_") && envValue(facts, n));
+  if (fallback) return { name: fallback, value: envValue(facts, fallback) };
   return { name: "AUTH_SECRET" };
 }
 
@@ -60,7 +61,7 @@ function secretFindings(facts: ProjectFacts): Finding[] {
   const { name, value } = secretSource(facts);
   if (value === undefined) {
     const v4 =
-      facts.framework !== "next" && envValue(facts, "NEXTAUTH_SECRET")
+      !facts.frameworkEnv.secret.includes("NEXTAUTH_SECRET") && envValue(facts, "NEXTAUTH_SECRET")
         ? " (NEXTAUTH_SECRET is set, but only next-auth reads that name)"
         : "";
     found.push(

@@ -1,7 +1,7 @@
 /** Provider and session combinations Auth.js refuses: credentials with database sessions, passkeys switched off, no adapter. */
 import { emailAdapterMethods } from "../../workspace/project.js";
-import type { ProjectFacts } from "../facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../finding.js";
+import type { ProjectFacts } from "../model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
 
 const credentialsDatabase = defineCheck(
   "session.credentials-database",

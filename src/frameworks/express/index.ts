@@ -1,0 +1,75 @@
+/** Express: a runnable server.ts mounting Auth.js at /auth, or the lines to add to the project's own server. */
+import { specifier } from "../../render/modules.js";
+import { part } from "../../render/parts.js";
+import { renderTemplate } from "../../render/templates.js";
+import type { ProjectView } from "../../workspace/project-view.js";
+import { defineFramework, plainConfig, rootLayout, trustHostVariable } from "../framework.js";
+
+export interface ExpressFacts {
+  /** The file that starts the project's own server, when it has one. */
+  serverFile: string | undefined;
+}
+
+const serverCandidates = ["server.ts", "server.js", "app.ts", "app.js", "index.ts", "index.js"];
+
+function facts(project: ProjectView): ExpressFacts {
+  const main = project.packageJson.main;
+  if (typeof main === "string" && project.isFile(main)) return { serverFile: main };
+  return { serverFile: project.firstFile([...serverCandidates, ...serverCandidates.map((f) => `src/${f}`)]) };
+}
+
+const mount = 'app.use("/auth", ExpressAuth(authConfig))';
+
+export const express = defineFramework<ExpressFacts>({
+  id: "express",
+  title: "Express",
+  precedence: 5,
+  detect: (project) =>
+    project.has("express") ? { facts: facts(project), reason: "express in package.json", by: "dependency" } : undefined,
+  assume: facts,
+  dependencies: ["@auth/express", "express"],
+  devDependencies: ["@types/express"],
+  app: { port: 3000, devCommand: "npm run dev" },
+  basePath: "/auth",
+  authPackage: "@auth/express",
+  layout: rootLayout,
+  async plan(request) {
+    const { facts, configPath, authDir, importExtension: ext } = request;
+    const loadEnv = `${authDir}/load-env.ts`;
+    const server = facts.serverFile ?? (configPath.startsWith("src/") ? "src/server.ts" : "server.ts");
+    const wiring = {
+      ...part({
+        env: [trustHostVariable],
+        files: [{ path: loadEnv, contents: await renderTemplate("adapters/load-env.ts.hbs", {}) }],
+      }),
+      config: plainConfig({
+        header: [
+          `Express: mount it with \`${mount}\` (${facts.serverFile ? `in ${facts.serverFile}` : `see ${server}`}).`,
+          "https://authjs.dev/getting-started/installation?framework=express",
+        ],
+      }),
+    };
+    if (facts.serverFile) {
+      wiring.steps.push(
+        `Mount Auth.js in ${facts.serverFile}: import { ExpressAuth } from "@auth/express" and { authConfig } from ${JSON.stringify(specifier(facts.serverFile, configPath, ext))}, then ${mount}; load .env.local first (import "${specifier(facts.serverFile, loadEnv, ext)}").`,
+      );
+      return wiring;
+    }
+    wiring.files.push({
+      path: server,
+      contents: await renderTemplate("frameworks/express-server.ts.hbs", {
+        configModule: specifier(server, configPath, ext),
+        loadEnvModule: specifier(server, loadEnv, ext),
+        port: express.app.port,
+      }),
+    });
+    wiring.instructions[server] = `${mount}, after loading .env.local`;
+    wiring.scripts = { dev: `tsx watch ${server}`, start: `tsx ${server}` };
+    return wiring;
+  },
+  doctor: {
+    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
+    ownServer: () => "an Express server",
+    load: () => import("./doctor.js").then((m) => m.expressDoctor),
+  },
+});

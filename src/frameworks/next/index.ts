@@ -1,0 +1,125 @@
+/**
+ * Next.js with next-auth v5: the auth module exporting handlers, auth,
+ * signIn and signOut; the route handler under the App Router's api/auth
+ * (also in a Pages Router app: v5 serves its endpoints from app/); with
+ * --protect, proxy.ts (Next.js 16) or middleware.ts (15, on Node.js).
+ */
+import { posix } from "node:path";
+import { containerFile } from "../../doctor/model/facts.js";
+import { specifier } from "../../render/modules.js";
+import { part } from "../../render/parts.js";
+import { renderTemplate } from "../../render/templates.js";
+import type { ProjectView } from "../../workspace/project-view.js";
+import {
+  defineFramework,
+  existingEntry,
+  type FrameworkPart,
+  type FrameworkRequest,
+  rootLayout,
+  trustHostVariable,
+} from "../framework.js";
+
+export interface NextFacts {
+  /** The App Router folder ("app" or "src/app"; where it would go when there is none yet). */
+  appDir: string;
+  /** Next.js's major version (16 when unknown): 16 renamed middleware.ts to proxy.ts. */
+  major: number;
+  /** The project's own middleware or proxy module beside the app folder, when it has one. */
+  ownMiddleware: string | undefined;
+}
+
+function facts(project: ProjectView): NextFacts {
+  const appDir = project.isDir("app") ? "app" : project.srcDir ? "src/app" : "app";
+  const besideApp = posix.dirname(appDir) === "." ? "" : `${posix.dirname(appDir)}/`;
+  return {
+    appDir,
+    major: project.major("next") ?? 16,
+    ownMiddleware: existingEntry(project, `${besideApp}middleware`) ?? existingEntry(project, `${besideApp}proxy`),
+  };
+}
+
+/** How a file imports the auth module: through tsconfig's "@/" alias when it covers the module, else relatively. */
+export function configModule(from: string, request: FrameworkRequest<unknown>): string {
+  const bare = request.configPath.replace(/\.ts$/, "");
+  if (request.alias !== undefined && bare.startsWith(request.alias)) return `@/${bare.slice(request.alias.length)}`;
+  return specifier(from, request.configPath, request.importExtension);
+}
+
+export const next = defineFramework<NextFacts>({
+  id: "next",
+  title: "Next.js",
+  precedence: 10,
+  detect(project) {
+    if (project.has("next")) return { facts: facts(project), reason: "next in package.json", by: "dependency" };
+    const config = project.configFile("next.config");
+    return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
+  },
+  assume: facts,
+  dependencies: ["next-auth"],
+  devDependencies: [],
+  app: { port: 3000, devCommand: "npm run dev" },
+  basePath: "/api/auth",
+  authPackage: "next-auth",
+  layout: rootLayout,
+  async plan(request) {
+    const { facts } = request;
+    const route = `${facts.appDir}/api/auth/[...nextauth]/route.ts`;
+    const wiring: FrameworkPart = {
+      ...part(),
+      files: [
+        {
+          path: route,
+          contents: await renderTemplate("frameworks/next-route.ts.hbs", {
+            configModule: configModule(route, request),
+          }),
+        },
+      ],
+      env: [trustHostVariable],
+      instructions: { [route]: `export { GET, POST } from the handlers of ${request.configPath}` },
+      config: {
+        header: [
+          `Next.js: the route handler in ${route} serves \`handlers\`; call \`auth()\``,
+          "in server components and route handlers to read the session.",
+          "https://authjs.dev/getting-started/installation?framework=next.js",
+        ],
+        first: [],
+        imports: ['import NextAuth, { type NextAuthConfig } from "next-auth";'],
+        configType: "NextAuthConfig",
+        options: [],
+        exports: ["export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);"],
+      },
+    };
+    if (!request.protect?.length) return wiring;
+    // Next.js 16 renamed middleware.ts to proxy.ts (and runs it on Node.js); it sits beside app/.
+    const path = posix.join(posix.dirname(facts.appDir), facts.major >= 16 ? "proxy.ts" : "middleware.ts");
+    if (facts.ownMiddleware) {
+      wiring.steps.push(
+        `${facts.ownMiddleware} is yours and was left alone; to protect ${request.protect.join(", ")}, wrap it with auth() from ${request.configPath} (https://authjs.dev/getting-started/session-management/protecting).`,
+      );
+      return wiring;
+    }
+    wiring.files.push({
+      path,
+      contents: await renderTemplate("frameworks/next-proxy.ts.hbs", {
+        configModule: configModule(path, request),
+        matcher: request.protect,
+        nodeRuntime: facts.major < 16,
+      }),
+    });
+    wiring.instructions[path] =
+      `export default auth((request) => ...) from ${request.configPath}, with config.matcher ${JSON.stringify(request.protect)}`;
+    wiring.steps.push(
+      `${path} sends visitors who are not signed in to the sign-in page on: ${request.protect.join(", ")}`,
+    );
+    return wiring;
+  },
+  doctor: {
+    env: { url: ["AUTH_URL", "NEXTAUTH_URL"], secret: ["AUTH_SECRET", "NEXTAUTH_SECRET"] },
+    ownServer(facts) {
+      if (/\bnext start\b/.test(facts.packageJson.scripts.start ?? ""))
+        return "`next start` (package.json's start script)";
+      return containerFile(facts);
+    },
+    load: () => import("./doctor.js").then((m) => m.nextDoctor),
+  },
+});

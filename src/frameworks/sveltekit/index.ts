@@ -1,0 +1,81 @@
+/** SvelteKit: the auth module under src/lib/server, its env bridge, and src/hooks.server.ts exporting the handle. */
+import { containerFile } from "../../doctor/model/facts.js";
+import { specifier } from "../../render/modules.js";
+import { part } from "../../render/parts.js";
+import { renderTemplate } from "../../render/templates.js";
+import type { ProjectView } from "../../workspace/project-view.js";
+import { defineFramework, existingEntry } from "../framework.js";
+
+export interface SvelteKitFacts {
+  /** A hooks module of the project's own in another extension (hooks.server.js), which a new .ts would clash with. */
+  ownHooks: string | undefined;
+}
+
+const facts = (project: ProjectView): SvelteKitFacts => {
+  const own = existingEntry(project, "src/hooks.server");
+  return { ownHooks: own === "src/hooks.server.ts" ? undefined : own };
+};
+
+/** `$lib/...` for a module under src/lib (SvelteKit's alias), as the hooks import it. */
+export const libModule = (configPath: string) => `$lib/${configPath.replace(/\.ts$/, "").slice("src/lib/".length)}`;
+
+export const sveltekit = defineFramework<SvelteKitFacts>({
+  id: "sveltekit",
+  title: "SvelteKit",
+  precedence: 10,
+  detect(project) {
+    if (project.has("@sveltejs/kit"))
+      return { facts: facts(project), reason: "@sveltejs/kit in package.json", by: "dependency" };
+    const config = project.configFile("svelte.config");
+    return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
+  },
+  assume: facts,
+  dependencies: ["@auth/sveltekit"],
+  devDependencies: [],
+  app: { port: 5173, devCommand: "npm run dev" },
+  basePath: "/auth",
+  authPackage: "@auth/sveltekit",
+  layout: () => ({ configPath: "src/lib/server/auth.ts", authDir: "src/lib/server/auth" }),
+  async plan(request) {
+    const hooks = "src/hooks.server.ts";
+    const module = libModule(request.configPath);
+    const envPath = `${request.authDir}/env.ts`;
+    const line = `export { handle } from "${module}" (or add it with sequence() from @sveltejs/kit/hooks if the file has a handle)`;
+    const wiring = {
+      ...part({ files: [{ path: envPath, contents: await renderTemplate("config/sveltekit-env.ts.hbs", {}) }] }),
+      config: {
+        header: [
+          "SvelteKit: src/hooks.server.ts runs `handle`; `event.locals.auth()` reads the session.",
+          "https://authjs.dev/getting-started/installation?framework=sveltekit",
+        ],
+        first: [
+          "// First: copies SvelteKit's private env into process.env, which the modules below read.",
+          `import "${specifier(request.configPath, envPath, request.importExtension)}";`,
+        ],
+        imports: ['import { SvelteKitAuth, type SvelteKitAuthConfig } from "@auth/sveltekit";'],
+        configType: "SvelteKitAuthConfig",
+        options: [
+          "// Trust the Host header, so `vite preview` and a Node server behind your proxy work (set ORIGIN in production).",
+          "trustHost: true,",
+        ],
+        exports: ["export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);"],
+      },
+    };
+    if (request.facts.ownHooks) {
+      wiring.steps.push(`${request.facts.ownHooks} is yours and was left alone; in it: ${line}.`);
+      return wiring;
+    }
+    wiring.files.push({
+      path: hooks,
+      contents: await renderTemplate("frameworks/sveltekit-hooks.ts.hbs", { configModule: module }),
+    });
+    wiring.instructions[hooks] = line;
+    return wiring;
+  },
+  doctor: {
+    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
+    ownServer: (facts) =>
+      "@sveltejs/adapter-node" in facts.packageJson.dependencies ? "@sveltejs/adapter-node" : containerFile(facts),
+    load: () => import("./doctor.js").then((m) => m.sveltekitDoctor),
+  },
+});

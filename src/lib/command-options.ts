@@ -1,0 +1,110 @@
+/**
+ * A command's options, written once: one row per flag gives commander its
+ * flag and --help line, zod its validation, the error its expectation, and
+ * (for the options a terminal asks) the question and the --yes answer.
+ * Everything else — the schema, the flags, the list of what a CI run must
+ * pass, the prompts — is derived from the table (sv's add-on options, and
+ * the provider families' KindOption, have the same shape).
+ */
+import type { Command } from "commander";
+import { z } from "zod";
+import { parseOptions } from "./options.js";
+
+export interface Choice {
+  value: string;
+  label: string;
+  hint?: string;
+}
+
+/** What a terminal asks when no flag gave the option. */
+export interface Question<C> {
+  message: string;
+  /** A list to pick one from, or several. */
+  multiple?: boolean;
+  choices(context: C): Choice[];
+  /** Preselected: a detected value, else the --yes answer. */
+  initial?(context: C): string | string[] | undefined;
+  /** The rest of a long list, searched when the user picks this entry below `choices`. */
+  more?: { label: string; choices(context: C): Choice[] };
+}
+
+// A table mixes rows whose questions read different contexts: the default context is any.
+export interface OptionRow<S extends z.ZodTypeAny = z.ZodTypeAny, C = any> {
+  /** As commander takes it: "--backend <name>", "-y, --yes", "--no-install", "--seed [n]". */
+  flag: string;
+  /** Its --help line. */
+  description: string;
+  /** Validates what the flag or a prompt gave. */
+  schema: S;
+  /** What a valid value looks like, after "expected" in the one-line error. */
+  expects?: string;
+  /** commander's argument parser (a flag given several times keeps every value). */
+  parse?: (value: string, previous: unknown) => unknown;
+  /** The answer --yes takes when the flag is not given (documented in --help). */
+  fallback?: z.input<S>;
+  /** Asked in a terminal when the flag was not given; without --yes in CI, its absence is an error naming the flag. */
+  question?: Question<C>;
+}
+
+type Rows = Record<string, OptionRow>;
+type Shape<R extends Rows> = { [K in keyof R]: R[K]["schema"] };
+
+/** commander's key for a flag: "--table-prefix <p>" -> tablePrefix, "--no-install" -> install. */
+export function keyOfFlag(flag: string): string {
+  const long = flag.split(/[ ,]+/).find((part) => part.startsWith("--"))!;
+  return long
+    .slice(2)
+    .replace(/^no-/, "")
+    .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The long flag of a row, as messages name it: "--backend". */
+export const longFlag = (row: Pick<OptionRow, "flag">) =>
+  row.flag.split(/[ ,]+/).find((part) => part.startsWith("--"))!;
+
+export interface CommandOptions<R extends Rows> {
+  rows: R;
+  schema: z.ZodObject<Shape<R>>;
+  /** Validates input (flags, answers, a test's object) into the options, one line per bad value. */
+  parse(input: unknown): z.output<z.ZodObject<Shape<R>>>;
+  /** Registers every row's flag on the command. */
+  configure(command: Command): Command;
+  /** The options a terminal asks, in table order. */
+  asked: (keyof R & string)[];
+  /** The --yes answers of the asked options. */
+  fallbacks: Partial<{ [K in keyof R]: z.input<R[K]["schema"]> }>;
+}
+
+export function defineOptions<const R extends Rows>(rows: R): CommandOptions<R> {
+  for (const [key, row] of Object.entries(rows))
+    if (keyOfFlag(row.flag) !== key) throw new Error(`Option ${key} has the flag ${row.flag}`);
+  const schema = z.object(Object.fromEntries(Object.entries(rows).map(([k, r]) => [k, r.schema])) as Shape<R>);
+  const expectations = Object.fromEntries(
+    Object.entries(rows).flatMap(([k, r]) => (r.expects ? [[k, r.expects]] : [])),
+  );
+  const flags = Object.fromEntries(Object.entries(rows).map(([k, r]) => [k, longFlag(r)]));
+  const asked = Object.keys(rows).filter((k) => rows[k]!.question) as (keyof R & string)[];
+  return {
+    rows,
+    schema,
+    parse: (input) => parseOptions(schema, input, expectations, flags),
+    configure(command) {
+      for (const row of Object.values(rows)) {
+        if (row.parse) command.option(row.flag, row.description, row.parse as (v: string, p: unknown) => unknown);
+        else command.option(row.flag, row.description);
+      }
+      return command;
+    },
+    asked,
+    fallbacks: Object.fromEntries(
+      Object.entries(rows).flatMap(([k, r]) => (r.fallback === undefined ? [] : [[k, r.fallback]])),
+    ) as CommandOptions<R>["fallbacks"],
+  };
+}
+
+/** A comma list on the command line, an array from prompts and tests; at least one item. */
+export const commaList = () =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (typeof v === "string" ? v.split(",") : v).map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.length > 0);

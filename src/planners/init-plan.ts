@@ -1,0 +1,249 @@
+/**
+ * init's plan, as a list of parts: the storage's adapter and schema, a
+ * schema file in the flavour asked for, each provider's module, the
+ * framework's wiring, and the auth config the framework shapes; then the
+ * merges into the project's own files (package.json, the env files,
+ * .gitignore, tsconfig). Nothing here writes; reading the project is all
+ * it does.
+ */
+import { join, posix } from "node:path";
+import type { Dialect } from "../catalog/sql-dialects.js";
+import type { AnyParsedProvider } from "../families/index.js";
+import type { FrameworkDetection } from "../frameworks/registry.js";
+import { gitignore, initEnvFiles } from "../render/env-files.js";
+import { specifier } from "../render/modules.js";
+import { mergePackageJson, parsePackageJson } from "../render/package-json.js";
+import { type GeneratedPart, mergeParts, type ProviderSnippet, part } from "../render/parts.js";
+import { newTsconfig } from "../render/tsconfig.js";
+import type { SchemaFlavour } from "../storage/schemas.js";
+import type { StorageModule, StoragePart } from "../storage/storage.js";
+import { envValue } from "../workspace/env-file.js";
+import { usualConfigPlaces } from "../workspace/find-config.js";
+import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
+import { importExtension } from "../workspace/project.js";
+import type { ProjectView } from "../workspace/project-view.js";
+import { generateConfig } from "./auth-config.js";
+
+/** Where the auth data lives, as init settled it. */
+export interface StorageChoice {
+  module: StorageModule;
+  /** What the module's detect() or assume() read of the project. */
+  facts: unknown;
+  dialect: Dialect;
+  /** --schema: with memory, skeleton or TypeORM, a schema file beside the adapter. */
+  schema: SchemaFlavour;
+  tablePrefix?: string;
+}
+
+export interface InitRequest {
+  root: string;
+  project: ProjectView;
+  providers: AnyParsedProvider[];
+  session: "jwt" | "database";
+  force: boolean;
+  framework: FrameworkDetection;
+  storage: StorageChoice;
+  /** Paths whose visitors must be signed in. */
+  protect?: string[];
+}
+
+export interface InitPlan {
+  changes: FileChange[];
+  /** Project-relative paths of files that exist with other contents and were left alone (no --force). */
+  leftAlone: string[];
+  /** Values kept although they differ from what init would write (package.json), and other notices. */
+  notices: string[];
+  snippets: ProviderSnippet[];
+  /** Relative path of the auth config. */
+  configPath: string;
+  scripts: Record<string, string>;
+  framework: FrameworkDetection["framework"];
+  /** Variables that are empty in .env.local after the plan: the only ones the next steps ask to fill in. */
+  unsetEnv: string[];
+  /** Password sign-in was generated: the auth:add-user script exists. */
+  passwords: boolean;
+  /** What to do by hand: where a framework file was the user's own, and what the parts ask for. */
+  manualSteps: string[];
+  /** How the tables come to be: the SQL migrate applies, the step init leaves, what runs after the install. */
+  storage: Pick<StoragePart, "schemaPath" | "tablesStep" | "afterInstall"> & { embedded: boolean };
+}
+
+/** Whether the project is an ES module package; a package.json that is no JSON object stops init before anything is planned. */
+const isEsmPackage = (root: string, pkgText: string | null) =>
+  pkgText === null || parsePackageJson(pkgText, root).type === "module";
+
+/** The schema file in the flavour asked for, where the storage does not write the schema itself. */
+async function schemaPart(storage: StorageChoice, authDir: string, ext: "" | ".js"): Promise<GeneratedPart> {
+  const own = storage.module.chosenBy === "orm" || (storage.module.dialect !== undefined && storage.schema === "sql");
+  if (own) return part();
+  const { generateSchema } = await import("../storage/schemas.js");
+  return generateSchema(storage.schema, storage.dialect, { importExtension: ext, dir: authDir });
+}
+
+export async function planInit(request: InitRequest): Promise<InitPlan> {
+  const { root, project, storage } = request;
+  const { framework, facts } = request.framework;
+  const notices: string[] = [];
+  const pkgText = readIfExists(join(root, "package.json"));
+  const tsconfigText = readIfExists(join(root, "tsconfig.json"));
+  const tsconfig =
+    tsconfigText === null ? newTsconfig(isEsmPackage(root, pkgText), storage.schema === "typeorm") : undefined;
+  const ext = tsconfig?.importExtension ?? importExtension(root);
+  if (
+    tsconfigText !== null &&
+    storage.schema === "typeorm" &&
+    !/"experimentalDecorators"\s*:\s*true/.test(tsconfigText)
+  )
+    notices.push(
+      'TypeORM entities need "experimentalDecorators": true and "emitDecoratorMetadata": true in your tsconfig.json (left as it is).',
+    );
+
+  const { configPath, authDir } = framework.layout(facts, project);
+  // Password sign-in is stored through init's own SQL adapter; other stores keep the credentials skeleton.
+  const passwords =
+    storage.module.chosenBy === "backend" &&
+    storage.module.dialect !== undefined &&
+    request.providers.some((p) => p.kind === "credentials");
+  const [{ generateSnippet }, stored, schema, wiring] = await Promise.all([
+    import("../families/index.js"),
+    storage.module.plan({
+      facts: storage.facts,
+      dialect: storage.dialect,
+      authDir,
+      ext,
+      tablePrefix: storage.tablePrefix,
+      passwords,
+    }),
+    schemaPart(storage, authDir, ext),
+    framework.plan({
+      facts,
+      configPath,
+      authDir,
+      importExtension: ext,
+      alias: project.alias,
+      protect: request.protect,
+    }),
+  ]);
+  const providerFile = posix.join(posix.dirname(configPath), "providers", "x.ts");
+  const snippets = await Promise.all(
+    request.providers.map((p) =>
+      generateSnippet(p, {
+        authPackage: framework.authPackage,
+        basePath: framework.basePath,
+        importExtension: ext,
+        passwordsModule: stored.passwordsPath ? specifier(providerFile, stored.passwordsPath, "") : undefined,
+      }),
+    ),
+  );
+  const scripts = { ...stored.scripts, ...schema.scripts, ...wiring.scripts };
+  const config = await generateConfig({
+    configPath,
+    providers: snippets,
+    adapterPath: stored.adapterPath,
+    session: request.session,
+    storage: storage.module.chosenBy === "orm" ? `${storage.module.title} on ${stored.dialect}` : storage.module.id,
+    importExtension: ext,
+    verifyCommand: "verify-adapter" in scripts ? "npm run verify-adapter" : "npx create-auth verify-adapter",
+    shape: wiring.config,
+  });
+
+  // The wiring imports the config init writes; when the project keeps a config of its own, the wiring is theirs to add.
+  const otherConfig = usualConfigPlaces.find((p) => p !== configPath && project.isFile(p));
+  const ownConfig =
+    otherConfig !== undefined ||
+    (!request.force && changeFile(join(root, configPath), config[0]!.contents)?.before != null);
+  const placedSnippets = snippets.map((s) => ({ ...s, files: [] }));
+  const merged = mergeParts(
+    stored,
+    schema,
+    ownConfig ? { ...wiring, files: wiring.files.filter((f) => !(f.path in wiring.instructions)) } : wiring,
+    ...placedSnippets,
+    { files: otherConfig ? [] : config },
+    { files: tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : [] },
+  );
+  if (otherConfig)
+    notices.push(
+      `An auth config exists at ${otherConfig}; it was left alone. Add providers to it with create-auth add-provider <kind>, and the adapter from ${stored.adapterPath}.`,
+    );
+
+  const changes: FileChange[] = [];
+  const leftAlone: string[] = [];
+  for (const file of merged.files) {
+    const change = changeFile(join(root, file.path), file.contents);
+    if (change?.before != null && !request.force) leftAlone.push(file.path);
+    else if (change) changes.push(change);
+  }
+  for (const edit of merged.edits) {
+    const change = changeFile(join(root, edit.path), edit.contents);
+    if (change) changes.push(change);
+  }
+  notices.push(...merged.notices);
+  const manualSteps = [
+    ...wiring.steps,
+    ...Object.entries(wiring.instructions)
+      .filter(([path]) => leftAlone.includes(path))
+      .map(([path, what]) => `${path} is yours and was left alone; in it: ${what}.`),
+    ...(ownConfig
+      ? Object.entries(wiring.instructions)
+          .filter(([path]) => !project.isFile(path))
+          .map(
+            ([path, what]) =>
+              `Your auth config was kept, so ${path} was not written; wire it yourself: ${what.replaceAll(configPath, otherConfig ?? configPath)}.`,
+          )
+      : []),
+  ];
+  if (leftAlone.includes(configPath))
+    notices.push(`${configPath} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);
+
+  const pkg = mergePackageJson(
+    pkgText,
+    {
+      dependencies: ["@auth/core", ...framework.dependencies, ...merged.dependencies],
+      // create-auth runs the verify-adapter script; typescript and tsx type-check and run the .ts files.
+      devDependencies: [
+        "create-auth",
+        "typescript",
+        "tsx",
+        "@types/node",
+        ...framework.devDependencies,
+        ...merged.devDependencies,
+      ],
+      scripts: merged.scripts,
+    },
+    root,
+  );
+  notices.push(...pkg.kept);
+  const env = initEnvFiles(
+    { example: readIfExists(join(root, ".env.example")), local: readIfExists(join(root, ".env.local")) },
+    merged.env,
+  );
+  if (env.filledSecret) notices.push("AUTH_SECRET was empty in .env.local; it now holds a fresh secret.");
+  const merges: [string, string][] = [
+    ["package.json", pkg.text],
+    [".env.example", env.example],
+    [".env.local", env.local],
+    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), merged.ignored)],
+  ];
+  for (const [path, text] of merges) {
+    const change = changeFile(join(root, path), text);
+    if (change) changes.push(change);
+  }
+  return {
+    changes,
+    leftAlone,
+    notices,
+    snippets,
+    configPath,
+    scripts: merged.scripts,
+    framework,
+    unsetEnv: merged.env.map((v) => v.name).filter((name) => !envValue(env.local, name)),
+    passwords,
+    manualSteps,
+    storage: {
+      schemaPath: stored.schemaPath,
+      tablesStep: stored.tablesStep,
+      afterInstall: stored.afterInstall,
+      embedded: storage.module.embedded === true,
+    },
+  };
+}

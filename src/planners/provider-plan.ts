@@ -1,0 +1,157 @@
+/**
+ * add-provider's plan: the provider module(s) beside the auth config, the
+ * config edit (an import and one `providers` entry), the variables it reads
+ * in the env files, and the packages its modules import in package.json
+ * (the merge init uses). Nothing here writes; a refusal leaves every file
+ * as it is.
+ */
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import type { AnyParsedProvider } from "../families/index.js";
+import type { FrameworkModule } from "../frameworks/framework.js";
+import { frameworkByAuthPackage } from "../frameworks/registry.js";
+import { gitignore, providerEnvFiles } from "../render/env-files.js";
+import { mergePackageJson } from "../render/package-json.js";
+import type { ProviderSnippet } from "../render/parts.js";
+import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
+import { importExtension } from "../workspace/project.js";
+import { ProjectView } from "../workspace/project-view.js";
+
+export interface AddProviderRequest {
+  /** Absolute path of the auth config to edit. */
+  configPath: string;
+  /** The project root: where package.json and the env files are. */
+  root: string;
+  provider: AnyParsedProvider;
+  /** The project's framework: built-in providers are imported from its package. */
+  framework: FrameworkModule;
+  /** Replace a provider with the same id and its generated files. */
+  force: boolean;
+}
+
+export type AddProviderPlan =
+  | {
+      status: "planned";
+      snippet: ProviderSnippet;
+      changes: FileChange[];
+      /** The config after the edit (unchanged text when the provider was already there). */
+      configText: string;
+      configChanged: boolean;
+      /** package.json gained dependencies: the install has something to do. */
+      packageJsonChanged: boolean;
+      /** Versions kept although they differ from the catalog, and packages it could not add. */
+      notices: string[];
+    }
+  /** The config edit cannot be made safely; `manual` is the snippet to paste. */
+  | { status: "refused"; reason: string; manual: string }
+  /** A file the provider needs exists with other contents (no --force). */
+  | { status: "exists"; path: string };
+
+function envChanges(root: string, snippet: ProviderSnippet): FileChange[] {
+  if (snippet.env.length === 0) return [];
+  const heading = `${snippet.kind} provider "${snippet.id}" (added by create-auth add-provider)`;
+  const paths = {
+    example: join(root, ".env.example"),
+    local: join(root, ".env.local"),
+    ignore: join(root, ".gitignore"),
+  };
+  const env = providerEnvFiles(
+    { example: readIfExists(paths.example), local: readIfExists(paths.local) },
+    snippet.env,
+    heading,
+  );
+  return [
+    changeFile(paths.example, env.example),
+    changeFile(paths.local, env.local),
+    // .env.local will hold secrets: keep it out of git.
+    changeFile(paths.ignore, gitignore(readIfExists(paths.ignore))),
+  ].filter((c): c is FileChange => c !== null);
+}
+
+/**
+ * The provider's packages merged into the project's package.json: versions
+ * only from the catalog, an existing entry (any version) left as it is.
+ * Without a package.json nothing is created (a new one would make the
+ * project an ES module package): the notice says what to install.
+ */
+function packageChanges(root: string, snippet: ProviderSnippet): { change: FileChange | null; notices: string[] } {
+  const devDependencies = snippet.devDependencies ?? [];
+  if (snippet.dependencies.length === 0 && devDependencies.length === 0) return { change: null, notices: [] };
+  const path = join(root, "package.json");
+  const text = readIfExists(path);
+  if (text === null) {
+    return {
+      change: null,
+      notices: [
+        `No package.json in ${root}: install ${[...snippet.dependencies, ...devDependencies].join(", ")} with your package manager.`,
+      ],
+    };
+  }
+  const merged = mergePackageJson(text, { dependencies: snippet.dependencies, devDependencies, scripts: {} }, root);
+  return { change: changeFile(path, merged.text), notices: merged.kept };
+}
+
+/**
+ * The framework whose Auth.js package the project depends on: built-in
+ * providers are imported from that package (a project may use next-auth
+ * before it has next itself); else the detected framework's.
+ */
+function authPackageFramework(root: string, detected: FrameworkModule): FrameworkModule {
+  const project = new ProjectView(root);
+  return frameworkByAuthPackage((name) => project.has(name)) ?? detected;
+}
+
+/** `../auth/passwords` from a folder to a .ts file: POSIX separators, no extension, always relative. */
+function moduleSpecifier(fromDir: string, file: string): string {
+  const rel = relative(fromDir, file).split("\\").join("/").replace(/\.ts$/, "");
+  return rel.startsWith(".") ? rel : `./${rel}`;
+}
+
+export async function planAddProvider(request: AddProviderRequest): Promise<AddProviderPlan> {
+  const { configPath, root, provider } = request;
+  const [{ generateSnippet }, { addProviderToConfig }] = await Promise.all([
+    import("../families/index.js"),
+    import("../ast/add-provider.js"),
+  ]);
+  // A project init set up with a database has the password module: a new credentials provider checks through it.
+  const passwords = ["auth/passwords.ts", "src/lib/server/auth/passwords.ts"]
+    .map((p) => join(root, p))
+    .find((p) => existsSync(p));
+  const providerFile = join(dirname(configPath), "providers", "x.ts");
+  const framework = authPackageFramework(root, request.framework);
+  const snippet = await generateSnippet(provider, {
+    authPackage: framework.authPackage,
+    basePath: framework.basePath,
+    importExtension: importExtension(root),
+    passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
+  });
+  const configText = readIfExists(configPath) ?? "";
+  const edit = addProviderToConfig(
+    configText,
+    { id: snippet.id, imports: snippet.imports, entry: snippet.entry, force: request.force },
+    configPath,
+  );
+  if (edit.status === "refused") return { status: "refused", reason: edit.reason, manual: edit.manual };
+
+  const changes: FileChange[] = [];
+  if (edit.status !== "unchanged") changes.push({ path: configPath, before: configText, after: edit.text });
+  // Beside the real file when the config is a link: its relative imports resolve from there.
+  const configDir = dirname(realpathSync(configPath));
+  for (const file of snippet.files) {
+    const change = changeFile(join(configDir, file.path), file.contents);
+    if (change?.before != null && !request.force) return { status: "exists", path: change.path };
+    if (change) changes.push(change);
+  }
+  changes.push(...envChanges(root, snippet));
+  const packages = packageChanges(root, snippet);
+  if (packages.change) changes.push(packages.change);
+  return {
+    status: "planned",
+    snippet,
+    changes,
+    packageJsonChanged: packages.change !== null,
+    notices: packages.notices,
+    configText: edit.status === "unchanged" ? configText : edit.text,
+    configChanged: edit.status !== "unchanged",
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * A command's questions, asked from its options table (src/lib/command-options.ts):
+ * grouped, only for what no flag gave. Ctrl-C at any question cancels before
+ * anything is planned or written.
+ */
+import * as p from "@clack/prompts";
+import type { Question } from "../lib/command-options.js";
+import { CliError, ExitCode } from "../lib/errors.js";
+
+const cancelled = () => {
+  p.cancel("Cancelled; nothing was written.");
+  return new CliError("Cancelled; nothing was written.", { exitCode: ExitCode.cancelled });
+};
+
+const searchTheRest = "more:search";
+
+async function ask<C>(question: Question<C>, context: C): Promise<string | string[]> {
+  const options = question.choices(context);
+  const initial = question.initial?.(context);
+  if (!question.multiple)
+    return p.select({ message: question.message, options, initialValue: initial as string }) as Promise<string>;
+  const more = question.more?.choices(context) ?? [];
+  const picked = (await p.multiselect({
+    message: question.message,
+    options: more.length
+      ? [...options, { value: searchTheRest, label: question.more!.label, hint: `search ${more.length} more` }]
+      : options,
+    initialValues: (initial as string[] | undefined) ?? [],
+    required: true,
+  })) as string[] | symbol;
+  if (p.isCancel(picked)) throw cancelled();
+  if (!(picked as string[]).includes(searchTheRest)) return picked as string[];
+  const searched = await p.autocompleteMultiselect({
+    message: `${question.more!.label.replace(/…$/, "")}: type to filter, space to choose, enter to confirm`,
+    options: more,
+    required: true,
+  });
+  if (p.isCancel(searched)) throw cancelled();
+  return [...(picked as string[]).filter((v) => v !== searchTheRest), ...(searched as string[])];
+}
+
+/** Asks each question in order, as one group; returns the answers by key. */
+export async function askQuestions<C>(
+  questions: { key: string; question: Question<C> }[],
+  context: C,
+): Promise<Record<string, string | string[]>> {
+  const steps = Object.fromEntries(questions.map(({ key, question }) => [key, () => ask(question, context)]));
+  return (await p.group(steps, {
+    onCancel: () => {
+      throw cancelled();
+    },
+  })) as Record<string, string | string[]>;
+}
+
+export function intro(title: string): void {
+  p.intro(title);
+}
+
+/** A spinner while a slow step (the install) runs. */
+export function spinner(message: string): { done(message: string): void; failed(message: string): void } {
+  const s = p.spinner();
+  s.start(message);
+  return { done: (m) => s.stop(m), failed: (m) => s.error(m) };
+}
+
+export function outro(lines: string[], done: string): void {
+  if (lines.length) p.note(lines.join("\n"), "Next steps");
+  p.outro(done);
+}

@@ -1,0 +1,258 @@
+/**
+ * `--orm drizzle`: the Auth.js tables as a module beside the project's
+ * Drizzle schema, exported from it (one line appended), and
+ * @auth/drizzle-adapter over the project's `db`. drizzle-kit makes the
+ * tables from the schema: generate + migrate when drizzle.config names a
+ * migrations folder, else push.
+ */
+import { posix } from "node:path";
+import type { DependencyName } from "../../catalog/dependencies.js";
+import type { Dialect } from "../../catalog/sql-dialects.js";
+import { UsageError } from "../../lib/errors.js";
+import { specifier } from "../../render/modules.js";
+import { type PlannedFile, part } from "../../render/parts.js";
+import { renderTemplate } from "../../render/templates.js";
+import { defineStorage, type StoragePart, verifyScript } from "../storage.js";
+import { type DrizzleProject, drizzleReason, readDrizzleProject } from "./detect.js";
+
+export const drizzleDialects: Record<string, Dialect> = { postgresql: "postgres", mysql: "mysql", sqlite: "sqlite" };
+const kitDialects: Record<Dialect, string> = { postgres: "postgresql", mysql: "mysql", sqlite: "sqlite" };
+export const authTableExports = [
+  "usersTable",
+  "accountsTable",
+  "sessionsTable",
+  "verificationTokensTable",
+  "authenticatorsTable",
+] as const;
+const defaultNames = {
+  user: "user",
+  account: "account",
+  session: "session",
+  verificationToken: "verificationToken",
+  authenticator: "authenticator",
+};
+
+/** What each dialect's columns are built from. */
+const columns: Record<Dialect, Record<string, string>> = {
+  postgres: {
+    table: "pgTable",
+    keyColumn: "text",
+    date: "timestamp",
+    dateOptions: '{ mode: "date" }',
+    int: "integer",
+    bool: "boolean",
+    boolOptions: "",
+  },
+  // varchar: MySQL cannot index TEXT; fsp 3 keeps JavaScript's milliseconds.
+  mysql: {
+    table: "mysqlTable",
+    keyColumn: "key",
+    date: "timestamp",
+    dateOptions: '{ mode: "date", fsp: 3 }',
+    int: "int",
+    bool: "boolean",
+    boolOptions: "",
+  },
+  sqlite: {
+    table: "sqliteTable",
+    keyColumn: "text",
+    date: "integer",
+    dateOptions: '{ mode: "timestamp_ms" }',
+    int: "integer",
+    bool: "integer",
+    boolOptions: ', { mode: "boolean" }',
+  },
+};
+
+/** The table names a Drizzle schema text declares (`pgTable("users", ...)`). */
+export const declaredTables = (text: string) =>
+  [...text.matchAll(/\b(?:pg|mysql|sqlite|singlestore)Table\(\s*["'`]([^"'`]+)["'`]/g)].map((m) => m[1]!);
+
+/** The dialect drizzle.config names, or a refusal naming the ones create-auth writes for. */
+export function drizzleDialect(raw: string | undefined, configPath: string | undefined, fallback: Dialect): Dialect {
+  if (raw === undefined) {
+    if (configPath)
+      throw new UsageError(`${configPath}: names no dialect (postgresql, mysql or sqlite); nothing was written.`);
+    return fallback;
+  }
+  const dialect = drizzleDialects[raw];
+  if (!dialect)
+    throw new UsageError(
+      `${configPath}: dialect "${raw}" is not one create-auth writes the auth tables for (postgresql, mysql, sqlite); nothing was written.`,
+    );
+  return dialect;
+}
+
+/** Where the auth module goes and the line that exports it from the schema: beside a schema file, inside a schema folder. */
+function placement(schemaPath: string, ext: "" | ".js") {
+  const glob = schemaPath.indexOf("*");
+  const isFile = glob < 0 && /\.[cm]?[jt]s$/.test(schemaPath);
+  const folder = isFile
+    ? posix.dirname(schemaPath)
+    : (glob < 0 ? schemaPath : schemaPath.slice(0, glob)).replace(/\/$/, "");
+  const authPath = posix.join(folder || ".", isFile ? "auth-schema.ts" : "auth.ts");
+  return {
+    authPath,
+    exportFrom: isFile ? schemaPath : undefined,
+    line: `export * from "${specifier(schemaPath, authPath, ext)}";`,
+  };
+}
+
+/** The Auth.js tables as a Drizzle schema module for `dialect`, under `names` (the table names, prefixed or not). */
+export function renderDrizzleTables(dialect: Dialect, names: typeof defaultNames = defaultNames): Promise<string> {
+  return renderTemplate("orms/drizzle/auth-schema.ts.hbs", {
+    ...columns[dialect],
+    names,
+    title: { postgres: "PostgreSQL", mysql: "MySQL / MariaDB", sqlite: "SQLite" }[dialect],
+    postgres: dialect === "postgres",
+    mysql: dialect === "mysql",
+    sqlite: dialect === "sqlite",
+  });
+}
+
+export const drizzleStorage = defineStorage<DrizzleProject>({
+  id: "drizzle",
+  title: "Drizzle",
+  hint: "your Drizzle schema and db, @auth/drizzle-adapter",
+  chosenBy: "orm",
+  detect(project) {
+    const facts = readDrizzleProject(project);
+    const reason = drizzleReason(project, facts);
+    return reason ? { facts, reason } : undefined;
+  },
+  assume: readDrizzleProject,
+  projectDialect: (facts) => drizzleDialects[facts.dialect ?? ""],
+  async plan(request): Promise<StoragePart> {
+    const project = request.facts;
+    const { authDir, ext } = request;
+    const dialect = drizzleDialect(project.dialect, project.configPath, request.dialect);
+    const schemaPath = project.schemaPath ?? "db/schema.ts";
+    const { authPath, exportFrom, line } = placement(schemaPath, ext);
+    const schemaText = exportFrom ? (project.schemaTexts?.[exportFrom] ?? null) : null;
+    const files: PlannedFile[] = [];
+    const edits: PlannedFile[] = [];
+    const notices: string[] = [];
+
+    // Names the user's schema already uses: a table, or one of the exports the auth module adds.
+    const ownText = Object.entries(project.schemaTexts ?? {})
+      .filter(([path]) => path !== authPath)
+      .map(([, text]) => text)
+      .join("\n");
+    const names = Object.fromEntries(
+      Object.entries(defaultNames).map(([k, v]) => [k, `${request.tablePrefix ?? ""}${v}`]),
+    ) as typeof defaultNames;
+    const tables = new Set(declaredTables(ownText).map((t) => t.toLowerCase()));
+    const clash = Object.values(names).find((n) => tables.has(n.toLowerCase()));
+    const where = project.schemaPath ?? schemaPath;
+    if (clash)
+      throw new UsageError(
+        `${where}: a table named "${clash}" exists, which the Auth.js tables would use: run init again with --table-prefix (e.g. auth_) to give them other names; nothing was written.`,
+      );
+    const taken = authTableExports.find((n) =>
+      new RegExp(`export\\s+(?:const|let|var|function|class)\\s+${n}\\b`).test(ownText),
+    );
+    if (taken)
+      throw new UsageError(
+        `${where}: it already exports ${taken}, a name the Auth.js tables module exports; rename yours and run init again; nothing was written.`,
+      );
+
+    files.push({ path: authPath, contents: await renderDrizzleTables(dialect, names) });
+    if (exportFrom) {
+      if (schemaText === null) files.push({ path: exportFrom, contents: `${line}\n` });
+      else if (!schemaText.includes(line)) {
+        const eol = /\r\n/.test(schemaText) ? "\r\n" : "\n";
+        const join = schemaText === "" || schemaText.endsWith("\n") ? "" : eol;
+        edits.push({ path: exportFrom, contents: `${schemaText}${join}${line}${eol}` });
+      }
+    }
+
+    const dependencies: DependencyName[] = ["@auth/drizzle-adapter", "drizzle-orm"];
+    const db = project.db ?? { path: `${authDir}/db.ts`, name: "db" };
+    if (!project.db) {
+      files.push({
+        path: db.path,
+        contents: await renderTemplate("orms/drizzle/db.ts.hbs", {
+          schemaSpecifier: specifier(db.path, exportFrom ?? authPath, ext),
+          postgres: dialect === "postgres",
+          mysql: dialect === "mysql",
+          sqlite: dialect === "sqlite",
+        }),
+      });
+      dependencies.push(({ postgres: "pg", mysql: "mysql2", sqlite: "better-sqlite3" } as const)[dialect]);
+    } else if (dialect === "mysql" && db.driver !== undefined && db.driver !== "mysql2") {
+      notices.push(
+        `${db.path} uses drizzle-orm/${db.driver}: the generated useVerificationToken reads mysql2's affectedRows; check it with npm run verify-adapter.`,
+      );
+    }
+    if (!project.configPath)
+      files.push({
+        path: "drizzle.config.ts",
+        contents: await renderTemplate("orms/drizzle/drizzle.config.ts.hbs", {
+          dialect: kitDialects[dialect],
+          schemaPath,
+        }),
+      });
+
+    const dbImport = db.name === "default" ? "default as db" : db.name;
+    const dbBinding = db.name === "default" ? "db" : db.name;
+    const adapterPath = `${authDir}/adapter.ts`;
+    const verifyPath = `${authDir}/verify-adapter.ts`;
+    const migrations = project.configPath ? project.out : "drizzle";
+    const tablesStep = migrations ? "npx drizzle-kit generate && npx drizzle-kit migrate" : "npx drizzle-kit push";
+    files.push(
+      {
+        path: adapterPath,
+        contents: await renderTemplate("orms/drizzle/adapter.ts.hbs", {
+          dbImport,
+          dbBinding,
+          dbModule: db.path,
+          schemaModule: authPath,
+          dbSpecifier: specifier(adapterPath, db.path, ext),
+          schemaSpecifier: specifier(adapterPath, authPath, ext),
+          mysql: dialect === "mysql",
+        }),
+      },
+      {
+        path: verifyPath,
+        contents: await renderTemplate("orms/drizzle/verify-adapter.ts.hbs", {
+          dbImport,
+          dbBinding,
+          dbSpecifier: specifier(verifyPath, db.path, ext),
+          ext,
+          tablesStep,
+        }),
+      },
+      { path: `${authDir}/load-env.ts`, contents: await renderTemplate("adapters/load-env.ts.hbs", {}) },
+    );
+    return {
+      ...part({
+        files,
+        edits,
+        dependencies: ["@auth/core", ...dependencies],
+        devDependencies: ["create-auth", "drizzle-kit"],
+        env: [
+          {
+            name: "DATABASE_URL",
+            description: "The database of your Drizzle client",
+            example: {
+              postgres: "postgres://postgres@127.0.0.1:5432/app",
+              mysql: "mysql://root@127.0.0.1:3306/app",
+              sqlite: "./dev.db",
+            }[dialect],
+          },
+        ],
+        scripts: {
+          "verify-adapter": verifyScript(authDir),
+          ...(migrations
+            ? { "db:generate": "drizzle-kit generate", "db:migrate": "drizzle-kit migrate" }
+            : { "db:push": "drizzle-kit push" }),
+        },
+        notices,
+        ignored: dialect === "sqlite" ? [{ pattern: "dev.db*", paths: ["dev.db", "dev.db-wal", "dev.db-shm"] }] : [],
+      }),
+      adapterPath,
+      dialect,
+      tablesStep: `create the auth tables: ${tablesStep}`,
+    };
+  },
+});

@@ -1,0 +1,108 @@
+/**
+ * The physical auth schema as plain SQL, one template for every dialect
+ * (templates/schemas/sql/schema.sql.hbs). The SQL adapter template reuses
+ * the identifier quoting and placeholders from `sqlDialectContext`, so the
+ * adapter and the schema cannot disagree on a column name.
+ */
+
+import type { Dialect } from "../../catalog/sql-dialects.js";
+import { type GeneratedPart, part } from "../../render/parts.js";
+import { renderTemplate } from "../../render/templates.js";
+
+/** The camelCase columns: PostgreSQL folds unquoted names to lowercase, so they are always quoted. */
+const camelCaseColumns = [
+  "userId",
+  "emailVerified",
+  "passwordHash",
+  "providerAccountId",
+  "sessionToken",
+  "credentialID",
+  "credentialPublicKey",
+  "credentialDeviceType",
+  "credentialBackedUp",
+] as const;
+
+const titles: Record<Dialect, string> = { postgres: "PostgreSQL", mysql: "MySQL / MariaDB", sqlite: "SQLite" };
+
+/** `"name"` in PostgreSQL and SQLite, `` `name` `` in MySQL (double quotes are strings there unless ANSI_QUOTES). */
+export function quoteIdentifier(dialect: Dialect, name: string): string {
+  return dialect === "mysql" ? `\`${name}\`` : `"${name}"`;
+}
+
+/** Bind placeholder number `n` (1-based): `$n` for pg, `?` for mysql2 and better-sqlite3. */
+export function placeholder(dialect: Dialect, n: number): string {
+  return dialect === "postgres" ? `$${n}` : "?";
+}
+
+/**
+ * What the SQL templates branch on: one boolean per dialect, quoted camelCase
+ * identifiers (`q.userId`) and placeholders `p1`..`p12` (the widest insert,
+ * accounts, binds 12 values).
+ */
+export function sqlDialectContext(dialect: Dialect) {
+  const q = Object.fromEntries(camelCaseColumns.map((c) => [c, quoteIdentifier(dialect, c)])) as Record<
+    (typeof camelCaseColumns)[number],
+    string
+  >;
+  const placeholders = Object.fromEntries(
+    Array.from({ length: 12 }, (_, i) => [`p${i + 1}`, placeholder(dialect, i + 1)]),
+  );
+  return {
+    dialect,
+    title: titles[dialect],
+    postgres: dialect === "postgres",
+    mysql: dialect === "mysql",
+    sqlite: dialect === "sqlite",
+    q,
+    ...placeholders,
+  };
+}
+
+/** Column types per dialect; see the header comment the template writes for the reasons. */
+function columnTypes(dialect: Dialect, q: Record<string, string>) {
+  switch (dialect) {
+    case "postgres":
+      return {
+        varchar: "VARCHAR(255)",
+        text: "TEXT",
+        timestamp: "TIMESTAMPTZ",
+        bigint: "BIGINT",
+        boolean: "BOOLEAN",
+        json: "JSONB",
+        tableOptions: "",
+      };
+    case "mysql":
+      return {
+        varchar: "VARCHAR(255)",
+        text: "TEXT",
+        timestamp: "DATETIME(3)",
+        bigint: "BIGINT",
+        boolean: "BOOLEAN",
+        json: "JSON",
+        tableOptions: " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+      };
+    case "sqlite":
+      return {
+        varchar: "TEXT",
+        text: "TEXT",
+        timestamp: "INTEGER",
+        bigint: "INTEGER",
+        boolean: `INTEGER CHECK (${q.credentialBackedUp} IN (0, 1))`,
+        json: "TEXT CHECK (json_valid(session_state))",
+        tableOptions: "",
+      };
+  }
+}
+
+/** The CREATE TABLE IF NOT EXISTS script for `dialect`. */
+export async function renderSqlSchema(dialect: Dialect): Promise<string> {
+  const context = sqlDialectContext(dialect);
+  return renderTemplate("schemas/sql/schema.sql.hbs", { ...context, ...columnTypes(dialect, context.q) });
+}
+
+/** Where the schema of `dialect` is written in the project; the verify module reads it from there. */
+export const sqlSchemaPath = (dialect: Dialect, dir: string): string => `${dir}/schema.${dialect}.sql`;
+
+export async function generateSqlSchema(dialect: Dialect, dir: string): Promise<GeneratedPart> {
+  return part({ files: [{ path: sqlSchemaPath(dialect, dir), contents: await renderSqlSchema(dialect) }] });
+}

@@ -1,0 +1,34 @@
+// Which framework a project is on: a dependency first, then a config file, else none, with the reason shown.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { detectFramework } from "../../src/frameworks/registry.js";
+import { ProjectView } from "../../src/workspace/project-view.js";
+import { tempDir } from "../helpers.js";
+
+function project(files: Record<string, string>): string {
+  const dir = tempDir("create-auth-detect-");
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+describe("detectFramework", () => {
+  it.each([
+    [
+      { "package.json": '{ "dependencies": { "express": "5" } }', "next.config.mjs": "" },
+      "express",
+      "express in package.json",
+    ],
+    [
+      { "package.json": '{ "devDependencies": { "@sveltejs/kit": "2" } }' },
+      "sveltekit",
+      "@sveltejs/kit in package.json",
+    ],
+    [{ "package.json": "{}", "next.config.ts": "" }, "next", "next.config.ts"],
+    [{ "svelte.config.js": "" }, "sveltekit", "svelte.config.js"],
+    [{ "package.json": "{}" }, "none", "no Next.js, SvelteKit or Express in package.json"],
+  ] as const)("%j is %s (%s)", (files, framework, reason) => {
+    const detected = detectFramework(new ProjectView(project(files)));
+    expect({ framework: detected.framework.id, reason: detected.reason }).toEqual({ framework, reason });
+  });
+});
