@@ -64,7 +64,7 @@ async function completeOptions(
   if (io.interactive) {
     const asked = questionsFor(resolved, given);
     if (asked.length === 0) return given;
-    const { askOptions } = await import("../prompts/add-provider.js");
+    const { askOptions } = await import("../prompts/provider-options.js");
     return { ...given, ...(await askOptions(asked)) };
   }
   if (missing.length > 0) {
@@ -94,7 +94,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
         "Missing the provider.",
         "Pass a provider such as github, google, resend, oidc or social (see create-auth add-provider --list).",
       );
-    kindName = await (await import("../prompts/add-provider.js")).askKind(kindCatalog);
+    kindName = await (await import("../prompts/provider-options.js")).askKind(kindCatalog);
   }
   let resolved = resolveProviderName(kindName);
   let given = options.provider;

@@ -77,7 +77,8 @@ async function parsedProviders(named: Map<string, ResolvedName>, ask: boolean): 
       `--providers: ${needy.join(", ")} need options that init asks only in a terminal (not with --yes or in CI); use ${free.join(", ")} or a built-in such as github here and add ${needy.join(", ")} afterwards with create-auth add-provider.`,
     );
   }
-  const { askOptions } = ask && needy.length ? await import("../prompts/add-provider.js") : { askOptions: undefined };
+  const { askOptions } =
+    ask && needy.length ? await import("../prompts/provider-options.js") : { askOptions: undefined };
   const result: AnyParsedProvider[] = [];
   for (const resolved of named.values()) {
     const needed = missingFor(resolved, {});
@@ -129,7 +130,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
     done.framework === undefined || done.framework === detected.framework.id
       ? detected
       : chosenFramework(project, done.framework);
-  if (options.protect && framework.framework.id !== "next")
+  if (options.protect && !framework.framework.protects)
     throw new UsageError(
       `--protect is for Next.js (its proxy/middleware); this project is ${framework.framework.title}.`,
     );

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Dialect } from "../catalog/sql-dialects.js";
-import type { SchemaFlavour } from "../storage/schemas.js";
+import { flavourFacts, type SchemaFlavour, schemaFlavours } from "../storage/schemas.js";
 import { renderSqlSchema } from "../storage/sql/schema.js";
 import { dialectOfSchema, findSchemaScripts } from "../workspace/migrate.js";
 import { readIfExists } from "../workspace/plan.js";
@@ -27,27 +27,22 @@ export function tablesOf(script: string): Record<string, string[]> {
 }
 
 function flavourOf(root: string, dir: string): SchemaFlavour {
-  if (existsSync(join(root, "prisma/schema.prisma"))) return "prisma";
-  if (existsSync(join(root, dir, "schema.drizzle.ts"))) return "drizzle";
-  if (existsSync(join(root, dir, "entities.ts"))) return "typeorm";
-  return "sql";
+  const found = schemaFlavours.find((f) => {
+    const file = flavourFacts[f].file?.(dir);
+    return file !== undefined && existsSync(join(root, file));
+  });
+  return found ?? "sql";
 }
-
-const ormCommand: Record<SchemaFlavour, string | undefined> = {
-  sql: undefined,
-  prisma: "npx prisma migrate dev --name auth",
-  drizzle: "npx drizzle-kit push",
-  typeorm: "your TypeORM migrations",
-};
 
 function migrateCommand(flavour: SchemaFlavour, scripts: Record<string, string>, schema?: string): string {
   const own = scripts["db:migrate"] ? "npm run db:migrate" : schema ? `npx create-auth migrate ${schema}` : undefined;
   // init's Prisma wiring: db:migrate is Prisma's own, auth:tables the same tables without its engines.
+  const push = flavourFacts[flavour].pushScript;
   const orm = scripts["auth:tables"]
     ? "npm run auth:tables"
-    : flavour === "prisma" && scripts["db:push"]
-      ? "npm run db:push"
-      : ormCommand[flavour];
+    : push && scripts[push]
+      ? `npm run ${push}`
+      : flavourFacts[flavour].tablesCommand;
   return [own, orm].filter(Boolean).join(" (or ") + (own && orm ? ")" : "");
 }
 
@@ -98,7 +93,7 @@ export async function readDatabase(
       flavour,
       variable: prismaVariable ?? "DATABASE_URL",
       tables: {},
-      migrateCommand: ormCommand[flavour] ?? "your migrations",
+      migrateCommand: flavourFacts[flavour].tablesCommand ?? "your migrations",
     };
   }
   const flavour = flavourOf(root, schema.slice(0, schema.lastIndexOf("/")));

@@ -100,6 +100,8 @@ export interface FrameworkModule<F = unknown> {
   basePath: string;
   /** The Auth.js package the config imports; built-in providers come from `<authPackage>/providers/<id>`. */
   authPackage: string;
+  /** It honours --protect: visitors of those paths are sent to sign in first. */
+  protects: boolean;
   /** Where the auth module and the adapter's folder go. */
   layout(facts: F, project: ProjectView): { configPath: string; authDir: string };
   /** The wiring around the config and the config's own pieces. Pure: reads nothing from disk. */

@@ -13,6 +13,7 @@ export const none = defineFramework<Record<string, never>>({
   app: { port: 3000, devCommand: "" },
   basePath: "/api/auth",
   authPackage: "@auth/core",
+  protects: false,
   layout: rootLayout,
   plan: async () => ({ ...part(), config: plainConfig() }),
   doctor: {

@@ -111,7 +111,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   const { configPath, root, provider } = request;
   const [{ generateSnippet }, { addProviderToConfig }] = await Promise.all([
     import("../families/index.js"),
-    import("../ast/add-provider.js"),
+    import("../ast/insert-provider.js"),
   ]);
   // A project init set up with a database has the password module: a new credentials provider checks through it.
   const passwords = ["auth/passwords.ts", "src/lib/server/auth/passwords.ts"]

@@ -12,6 +12,21 @@ import { renderTemplate } from "../render/templates.js";
 export const schemaFlavours = ["sql", "prisma", "drizzle", "typeorm"] as const;
 export type SchemaFlavour = (typeof schemaFlavours)[number];
 
+/** How doctor tells each flavour's files in a project, and the command that makes its tables. */
+export const flavourFacts: Record<
+  SchemaFlavour,
+  { file?(dir: string): string; tablesCommand?: string; pushScript?: string }
+> = {
+  sql: {},
+  prisma: {
+    file: () => "prisma/schema.prisma",
+    tablesCommand: "npx prisma migrate dev --name auth",
+    pushScript: "db:push",
+  },
+  drizzle: { file: (dir) => `${dir}/schema.drizzle.ts`, tablesCommand: "npx drizzle-kit push" },
+  typeorm: { file: (dir) => `${dir}/entities.ts`, tablesCommand: "your TypeORM migrations" },
+};
+
 export interface SchemaOptions {
   /** Extension written on relative imports in generated TypeScript ("" for bundlers, ".js" for NodeNext). */
   importExtension: "" | ".js";

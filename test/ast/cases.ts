@@ -1,7 +1,7 @@
 /** Loads the folder-per-case fixtures in fixtures/auth-configs. */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ProviderEdit } from "../../src/ast/add-provider.js";
+import type { ProviderEdit } from "../../src/ast/insert-provider.js";
 import { fixture } from "../helpers.js";
 
 export interface ConfigCase {

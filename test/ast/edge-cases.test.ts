@@ -4,7 +4,7 @@
  * guard against producing code that would not compile.
  */
 import { describe, expect, it } from "vitest";
-import { addProviderToConfig, type EditResult, type ProviderEdit } from "../../src/ast/add-provider.js";
+import { addProviderToConfig, type EditResult, type ProviderEdit } from "../../src/ast/insert-provider.js";
 
 const vk: ProviderEdit = { id: "vk", imports: [{ from: "./providers/vk", named: ["vk"] }], entry: "vk" };
 

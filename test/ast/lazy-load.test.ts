@@ -44,9 +44,9 @@ describe("src/ast is loaded lazily", () => {
     const source = [
       'import type { Node } from "@babel/types";',
       'import { parse } from "@babel/parser";',
-      'export { addProviderToConfig } from "../ast/add-provider.js";',
+      'export { addProviderToConfig } from "../ast/insert-provider.js";',
       'const { findProvidersArray } = await import("../ast/find-providers.js");',
     ].join("\n");
-    expect(eagerParserImports(source)).toEqual(["@babel/parser", "../ast/add-provider.js"]);
+    expect(eagerParserImports(source)).toEqual(["@babel/parser", "../ast/insert-provider.js"]);
   });
 });

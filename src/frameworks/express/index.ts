@@ -32,6 +32,7 @@ export const express = defineFramework<ExpressFacts>({
   app: { port: 3000, devCommand: "npm run dev" },
   basePath: "/auth",
   authPackage: "@auth/express",
+  protects: false,
   layout: rootLayout,
   async plan(request) {
     const { facts, configPath, authDir, importExtension: ext } = request;

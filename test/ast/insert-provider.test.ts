@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addProviderToConfig } from "../../src/ast/add-provider.js";
+import { addProviderToConfig } from "../../src/ast/insert-provider.js";
 import { type ConfigCase, expectedStatus, loadCases } from "./cases.js";
 
 const cases = loadCases();
