@@ -1,0 +1,62 @@
+/**
+ * init's whole plan for every framework × storage, as one file per pair
+ * under test/planners/__snapshots__/: every path and every byte it would
+ * write, secrets and this checkout's path masked. A change to any generated
+ * file shows in review as a change here. After an intended change:
+ *
+ *   npm run test:snapshots -- -u
+ */
+import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseResolved, resolveProviderName } from "../../src/families/index.js";
+import { chosenFramework, frameworkIds } from "../../src/frameworks/registry.js";
+import { planInit } from "../../src/planners/init-plan.js";
+import { storageModules } from "../../src/storage/registry.js";
+import { ProjectView } from "../../src/workspace/project-view.js";
+import { root, tempDir } from "../helpers.js";
+
+/** The starter app of a framework the browser layer uses, else an empty folder. */
+function projectFor(framework: string): string {
+  // A fixed folder name: a new package.json is named after it.
+  const dir = join(tempDir(`create-auth-snapshot-${framework}-`), "app");
+  const app = join(root, "fixtures/apps", framework);
+  if (existsSync(app)) cpSync(app, dir, { recursive: true });
+  else mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+const masked = (text: string) =>
+  text.replace(/^(AUTH_SECRET=).+$/m, "$1<secret>").replaceAll(`file:${root}`, "file:<create-auth>");
+
+async function plan(framework: string, storageId: string): Promise<string> {
+  const dir = projectFor(framework);
+  const project = new ProjectView(dir);
+  const storage = storageModules.find((s) => s.id === storageId)!;
+  const providers = ["credentials", "email", "github"].map((n) => parseResolved(resolveProviderName(n), {}));
+  const planned = await planInit({
+    root: dir,
+    project,
+    providers,
+    session: "database",
+    force: false,
+    framework: chosenFramework(project, framework),
+    storage: {
+      module: storage,
+      facts: storage.detect?.(project)?.facts ?? storage.assume(project),
+      dialect: storage.dialect ?? "postgres",
+      schema: storage.chosenBy === "orm" ? (storage.id as "prisma" | "drizzle") : "sql",
+    },
+  });
+  const files = planned.changes
+    .map((c) => ({ path: relative(dir, c.path), text: masked(c.after) }))
+    .sort((a, b) => a.path.localeCompare(b.path));
+  return files.map((f) => `=== ${f.path}\n${f.text}${f.text.endsWith("\n") ? "" : "\n"}`).join("\n");
+}
+
+describe("init's plan, whole, per framework × storage", () => {
+  const pairs = frameworkIds.flatMap((f) => storageModules.map((s) => [f, s.id] as const));
+  it.each(pairs)("%s × %s", async (framework, storage) => {
+    await expect(await plan(framework, storage)).toMatchFileSnapshot(`__snapshots__/init/${framework}-${storage}.txt`);
+  });
+});
