@@ -4,7 +4,7 @@
  * auth uses). Nothing of the project runs: modules are parsed, not loaded.
  */
 import { existsSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, posix, relative } from "node:path";
 import type { FrameworkModule, WiringDoctor } from "../frameworks/framework.js";
 import { detectFramework, frameworkByAuthPackage } from "../frameworks/registry.js";
 import { findAuthConfig } from "../workspace/find-config.js";
@@ -82,7 +82,9 @@ export async function gatherFacts(options: GatherOptions): Promise<{ facts: Proj
     trackedSecrets: {},
     config,
     wiring: wiring.read({ root, configPath, project, reader }),
-    database: config.adapter ? await readDatabase(root, scripts, config.packages) : undefined,
+    database: config.adapter
+      ? await readDatabase(root, scripts, config.packages, config.adapter.file && posix.dirname(config.adapter.file))
+      : undefined,
   };
   if (git.isRepo) {
     for (const name of secretNames(facts)) {

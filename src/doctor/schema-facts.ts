@@ -73,9 +73,10 @@ export async function readDatabase(
   root: string,
   scripts: Record<string, string>,
   packages: string[],
+  adapterDir?: string,
 ): Promise<DatabaseFacts | undefined> {
   const prisma = readIfExists(join(root, "prisma/schema.prisma"));
-  const schemaScripts = findSchemaScripts(root);
+  const schemaScripts = findSchemaScripts(root, adapterDir ? [adapterDir] : []);
   // A Prisma client generated into the project is imported by path, not as @prisma/client: one schema script says which.
   const dialect =
     dialectOf(packages, prisma) ??

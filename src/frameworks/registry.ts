@@ -8,11 +8,12 @@
 import type { ProjectView } from "../workspace/project-view.js";
 import { express } from "./express/index.js";
 import { type Detected, type FrameworkModule, frameworkModuleOf } from "./framework.js";
+import { hono } from "./hono/index.js";
 import { next } from "./next/index.js";
 import { none } from "./none.js";
 import { sveltekit } from "./sveltekit/index.js";
 
-export const frameworkModules: readonly FrameworkModule[] = [next, sveltekit, express, none].map((m) =>
+export const frameworkModules: readonly FrameworkModule[] = [next, sveltekit, hono, express, none].map((m) =>
   frameworkModuleOf<unknown>(m as FrameworkModule<never>),
 );
 
@@ -70,5 +71,6 @@ export function chosenFramework(project: ProjectView, id: string): FrameworkDete
 
 /** The framework whose Auth.js package the project depends on or its config imports, for projects detection does not place. */
 export function frameworkByAuthPackage(has: (name: string) => boolean): FrameworkModule | undefined {
-  return frameworkModules.find((f) => f !== none && has(f.authPackage));
+  // @auth/core is every generic wiring's package: it names no framework.
+  return frameworkModules.find((f) => f.authPackage !== none.authPackage && has(f.authPackage));
 }

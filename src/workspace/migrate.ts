@@ -225,9 +225,9 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
   return { dialect, target };
 }
 
-/** The generated schema scripts in a project, in the places init writes them. */
-export function findSchemaScripts(root: string): string[] {
-  const places = ["auth", "src/lib/server/auth"];
+/** The auth schema scripts in the folders init writes the adapter to (and `extraDirs`, such as the adapter's own). */
+export function findSchemaScripts(root: string, extraDirs: readonly string[] = []): string[] {
+  const places = [...new Set(["auth", "src/auth", "src/lib/server/auth", ...extraDirs])];
   return places.flatMap((dir) =>
     dialects.map((d) => `${dir}/schema.${d}.sql`).filter((path) => existsSync(join(root, path))),
   );

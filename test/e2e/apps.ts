@@ -477,8 +477,10 @@ export async function signInWithEmailLink(
 ) {
   const path = new URL(auth).pathname;
   await page.goto(`${auth}/signin`);
-  await page.locator('input[name="email"]').fill(email);
-  await page.locator(`form[action$="${path}/signin/email"] button`).click();
+  // The email provider's own form: a credentials form on the same page has an email field too.
+  const form = page.locator(`form[action$="${path}/signin/email"]`);
+  await form.locator('input[name="email"]').fill(email);
+  await form.locator("button").click();
   await page.waitForURL(/verify-request/);
   await page.goto(linkIn((await mail.next(email)).text, new URL(auth).origin));
   await page.waitForURL((url) => !url.pathname.startsWith(`${path}/`));

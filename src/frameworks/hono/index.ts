@@ -1,0 +1,95 @@
+/**
+ * Hono on Node (@hono/node-server): the generic wiring, mounted in the
+ * app's own entry module with app.on(["GET", "POST"], "/auth/*"), and with
+ * --protect a middleware that sends visitors who are not signed in to sign
+ * in. Not @hono/auth-js: it declares react as a required peer, which npm
+ * would install into a server-only app.
+ */
+import { posix } from "node:path";
+import { containerFile } from "../../doctor/model/facts.js";
+import { specifier } from "../../render/modules.js";
+import type { ProjectView } from "../../workspace/project-view.js";
+import { defineFramework } from "../framework.js";
+import { findServerEntry, mountInEntry, type ServerEntry } from "../server-entry.js";
+import { webStandardPart } from "../web-standard.js";
+
+export interface HonoFacts {
+  entry: ServerEntry | undefined;
+}
+
+const facts = (project: ProjectView): HonoFacts => ({ entry: findServerEntry(project) });
+const basePath = "/auth";
+
+export const hono = defineFramework<HonoFacts>({
+  id: "hono",
+  title: "Hono",
+  // A library inside the full-stack frameworks (Next.js route handlers, Nuxt...): they win.
+  precedence: 3,
+  detect: (project) =>
+    project.has("hono") ? { facts: facts(project), reason: "hono in package.json", by: "dependency" } : undefined,
+  assume: facts,
+  dependencies: [],
+  devDependencies: [],
+  app: { port: 3000, devCommand: "npm run dev" },
+  basePath,
+  authPackage: "@auth/core",
+  protects: true,
+  // Inside src/ when the server's code is there: tsc's inferred rootDir would otherwise move the build output.
+  layout: (_facts, project) =>
+    project.srcDir ? { configPath: "src/auth.ts", authDir: "src/auth" } : { configPath: "auth.ts", authDir: "auth" },
+  async plan(request) {
+    const { entry } = request.facts;
+    const entryDir = posix.dirname(entry?.path ?? request.configPath);
+    const sessionPath = `${request.authDir}/session.ts`;
+    const loadEnvPath = `${request.authDir}/load-env.ts`;
+    const ext = request.importExtension;
+    const wiring = await webStandardPart(request, {
+      title: "Hono",
+      basePath,
+      sessionPath,
+      loadEnvPath,
+      header: [
+        `Hono: ${entry?.path ?? "your server module"} hands requests under ${basePath} to Auth.js (handleAuth from ${sessionPath});`,
+        "getSession(c.req.raw) reads the session in a handler.",
+        "https://authjs.dev/reference/core",
+      ],
+    });
+    const from = entry?.path ?? posix.join(entryDir, "index.ts");
+    const names = ["handleAuth", ...(request.protect?.length ? ["getSession", "isProtected", "signInUrl"] : [])];
+    const protect = request.protect?.length
+      ? [
+          `// Visitors who are not signed in are sent to sign in first on: ${request.protect.join(", ")} (the list is in ${sessionPath}).`,
+          "$app.use(async (c, next) => {",
+          "  if (isProtected(c.req.path) && !(await getSession(c.req.raw))?.user) return c.redirect(signInUrl(c.req.raw));",
+          "  await next();",
+          "});",
+        ]
+      : [];
+    await mountInEntry(
+      entry,
+      {
+        callee: "Hono",
+        construct: true,
+        firstImport: specifier(from, loadEnvPath, ext),
+        imports: [`import { ${names.sort().join(", ")} } from "${specifier(from, sessionPath, ext)}";`],
+        mount: [
+          `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}.`,
+          `$app.on(["GET", "POST"], "${basePath}/*", (c) => handleAuth(c.req.raw));`,
+          ...protect,
+        ].join("\n"),
+        marker: "handleAuth(",
+      },
+      wiring,
+      "src/index.ts, or the file your dev script runs",
+    );
+    return wiring;
+  },
+  doctor: {
+    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
+    ownServer: (facts) =>
+      /\bnode\b/.test(facts.packageJson.scripts.start ?? "")
+        ? "a Node server (@hono/node-server)"
+        : containerFile(facts),
+    load: () => import("./doctor.js").then((m) => m.honoDoctor),
+  },
+});

@@ -1,0 +1,54 @@
+/**
+ * What the server frameworks (Hono, Fastify, Elysia) share: finding the
+ * module that starts the server, and planning the edit that mounts Auth.js
+ * in it — or, where the edit cannot be made with certainty, the lines the
+ * user adds.
+ */
+import { posix } from "node:path";
+import type { EntryWiring } from "../ast/server-entry.js";
+import type { ProjectView } from "../workspace/project-view.js";
+import type { FrameworkPart } from "./framework.js";
+
+export interface ServerEntry {
+  /** Project-relative path of the module that starts the server. */
+  path: string;
+  text: string;
+}
+
+const entryCandidates = ["src/index.ts", "src/server.ts", "src/app.ts", "src/main.ts", "index.ts", "server.ts"];
+
+/** The module the dev or start script runs (`tsx watch src/index.ts`), else the usual places. */
+export function findServerEntry(project: ProjectView): ServerEntry | undefined {
+  const scripts = project.packageJson.scripts ?? {};
+  const named = [scripts.dev, scripts.start]
+    .flatMap((script) => [...(script ?? "").matchAll(/(?:^|\s)((?:\.\/)?[\w./-]+\.[cm]?ts)\b/g)].map((m) => m[1]!))
+    .map((path) => posix.normalize(path));
+  const path = project.firstFile([...named, ...entryCandidates]);
+  const text = path ? project.read(path) : null;
+  return path && text !== null ? { path, text } : undefined;
+}
+
+/** The entry edit as a part: the edited text, or the lines to add by hand with the reason. */
+export async function mountInEntry(
+  entry: ServerEntry | undefined,
+  wiring: EntryWiring,
+  wiringPart: FrameworkPart,
+  where: string,
+): Promise<void> {
+  const manual = [
+    ...(wiring.firstImport ? [`import "${wiring.firstImport}"; (first)`] : []),
+    ...wiring.imports,
+    wiring.mount.replaceAll("$app", "app").trim(),
+  ].join("\n    ");
+  if (!entry) {
+    wiringPart.steps.push(
+      `No server module was found (${where}); in the one that creates the app, add:\n    ${manual}`,
+    );
+    return;
+  }
+  const { wireServerEntry } = await import("../ast/server-entry.js");
+  const edit = wireServerEntry(entry.text, wiring, entry.path);
+  if (edit.status === "edited") wiringPart.edits.push({ path: entry.path, contents: edit.text });
+  else if (edit.status === "refused")
+    wiringPart.steps.push(`${entry.path} was left alone (${edit.reason}); in it, add:\n    ${manual}`);
+}

@@ -1,0 +1,87 @@
+/**
+ * The one generic wiring, for frameworks without an official Auth.js
+ * package that fits @auth/core 0.41: a route handing the Web Request to
+ * Auth() with `basePath` equal to its mount, `setEnvDefaults`, and a
+ * `getSession(request)` helper (templates/frameworks/web/session.ts.hbs);
+ * the env files loaded by the app itself where its production server reads
+ * none. A framework module adds only what its framework needs on top.
+ */
+import { specifier } from "../render/modules.js";
+import { type EnvVariable, part } from "../render/parts.js";
+import { renderTemplate } from "../render/templates.js";
+import {
+  type ConfigShape,
+  type FrameworkPart,
+  type FrameworkRequest,
+  plainConfig,
+  trustHostVariable,
+} from "./framework.js";
+
+export interface WebStandardOptions {
+  title: string;
+  /** Where Auth.js is mounted: the config's basePath. */
+  basePath: string;
+  /** Where the session module goes (handleAuth, getSession, signInUrl, isProtected). */
+  sessionPath: string;
+  /** Where the env loader goes, for a production server that reads no env file; omit when the framework loads them. */
+  loadEnvPath?: string;
+  /** How the session module imports the config; a relative specifier by default. */
+  configModule?: string;
+  /** Header lines of the auth config: how the app uses it. */
+  header: string[];
+}
+
+/** A path pattern as --protect takes it ("/dashboard/:path*", "/admin/:id") as a RegExp literal's source. */
+export function pathPattern(path: string): string {
+  const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\/]/g, "\\$&");
+  let pattern = "";
+  for (const segment of path.replace(/\/+$/, "").split("/").slice(1)) {
+    const param = /^:\w+([*+?]?)$/.exec(segment);
+    if (!param) pattern += `\\/${escape(segment)}`;
+    else if (param[1] === "*") pattern += "(?:\\/.*)?";
+    else if (param[1] === "+") pattern += "\\/.+";
+    else if (param[1] === "?") pattern += "(?:\\/[^/]+)?";
+    else pattern += "\\/[^/]+";
+  }
+  return `/^${pattern || "\\/"}\\/?$/`;
+}
+
+/** The env loader's file, for servers that read no env file at run time. */
+export async function loadEnvFile(path: string) {
+  return { path, contents: await renderTemplate("adapters/load-env.ts.hbs", {}) };
+}
+
+/**
+ * The generic part: the session module, the env loader, AUTH_TRUST_HOST,
+ * and the config's basePath. The framework adds its route, its mount and
+ * how it protects pages.
+ */
+export async function webStandardPart(
+  request: FrameworkRequest<unknown>,
+  options: WebStandardOptions,
+): Promise<FrameworkPart> {
+  const configModule =
+    options.configModule ?? specifier(options.sessionPath, request.configPath, request.importExtension);
+  const files = [
+    {
+      path: options.sessionPath,
+      contents: await renderTemplate("frameworks/web/session.ts.hbs", {
+        title: options.title,
+        basePath: options.basePath,
+        configModule,
+        protect: request.protect?.map(pathPattern) ?? false,
+        protectList: request.protect?.join(",") ?? "",
+      }),
+    },
+  ];
+  if (options.loadEnvPath) files.push(await loadEnvFile(options.loadEnvPath));
+  const env: EnvVariable[] = [trustHostVariable];
+  const config: ConfigShape = plainConfig({
+    header: options.header,
+    options: [
+      `// Where ${options.title} mounts Auth.js's routes; its callback URLs are <origin>${options.basePath}/callback/<provider>.`,
+      `basePath: ${JSON.stringify(options.basePath)},`,
+    ],
+  });
+  return { ...part({ files, env }), config };
+}

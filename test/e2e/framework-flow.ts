@@ -1,0 +1,148 @@
+/**
+ * The sign-in every framework gets, driven the same way: a fresh app of
+ * fixtures/apps/ as its users have it (a home page and /dashboard),
+ * `create-auth init --yes --providers credentials,email --protect
+ * "/dashboard/:path*"` on the app's Node with no file written by hand, a
+ * user added with `npm run auth:add-user`, the app built and started as in
+ * production, then in Chromium: a signed-out visit to the dashboard sent to
+ * sign in, a wrong and a right password, the dashboard served (the session
+ * read on the server), sign-out, and an email-link sign-in.
+ */
+import { join } from "node:path";
+import { execa } from "execa";
+import type { Browser, Page } from "playwright-core";
+import { expect } from "vitest";
+import { root } from "../helpers.js";
+import {
+  type AppName,
+  appProduction,
+  appRuntime,
+  buildApp,
+  freshApp,
+  type SmtpSink,
+  sessionOf,
+  signInWithEmailLink,
+  signInWithPassword,
+  startApp,
+} from "./apps.js";
+
+export interface FlowOptions {
+  app: AppName;
+  /** Where Auth.js answers in this framework. */
+  basePath: string;
+  /** More flags for init. */
+  initArgs?: string[];
+}
+
+const user = { email: "carol@example.com", password: "a long enough password" };
+
+/** create-auth as the user runs it: the built CLI on the app's Node. */
+export async function initApp(name: AppName, dir: string, args: string[]) {
+  const runtime = appRuntime(name);
+  const result = await execa(runtime.node, [join(root, "bin/create-auth.js"), "init", "--yes", ...args], {
+    cwd: dir,
+    env: runtime.env(),
+    extendEnv: false,
+    reject: false,
+    all: true,
+  });
+  expect(result.exitCode, result.all).toBe(0);
+  return result.all ?? "";
+}
+
+async function addUserOn(name: AppName, dir: string) {
+  const result = await execa("npm", ["run", "--silent", "auth:add-user", "--", user.email], {
+    cwd: dir,
+    env: appRuntime(name).env(),
+    extendEnv: false,
+    input: `${user.password}\n`,
+    reject: false,
+    all: true,
+  });
+  expect(result.exitCode, result.all).toBe(0);
+}
+
+/** Whether the dashboard let the visitor in (and did not send them to sign in). */
+async function visitDashboard(page: Page, url: string, basePath: string) {
+  const response = await page.goto(url);
+  const at = new URL(page.url());
+  return { status: response?.status(), signIn: at.pathname.startsWith(`${basePath}/signin`), at };
+}
+
+/**
+ * Runs the whole flow; returns the seconds each stage took. `newPage` opens
+ * a page in a fresh browser context (closed when the test ends).
+ */
+export async function signInFlow(
+  options: FlowOptions,
+  tools: { browser: Browser; mail: SmtpSink; defer: (fn: () => unknown) => void },
+): Promise<Record<string, number>> {
+  const { app, basePath } = options;
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  const stage = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round((now - mark) / 100) / 10;
+    mark = now;
+  };
+  const newPage = async () => {
+    const context = await tools.browser.newContext();
+    tools.defer(() => context.close());
+    return context.newPage();
+  };
+
+  const dir = await freshApp(app, tools.defer);
+  stage("copy");
+  await initApp(app, dir, [
+    "--providers",
+    "credentials,email",
+    "--protect",
+    "/dashboard/:path*",
+    ...(options.initArgs ?? []),
+  ]);
+  await addUserOn(app, dir);
+  stage("init");
+  const built = await buildApp(app, dir);
+  expect(built.exitCode, built.all).toBe(0);
+  stage("build");
+  const server = await startApp(app, dir, { EMAIL_SERVER: tools.mail.url }, tools.defer);
+  stage("start");
+  const auth = `${server.origin}${basePath}`;
+  const dashboard = `${server.origin}${appProduction[app]!.dashboard}`;
+
+  // Signed out: the protected page sends the visitor to sign in, and back afterwards.
+  const page = await newPage();
+  const signedOut = await visitDashboard(page, dashboard, basePath);
+  expect(signedOut.signIn, `${dashboard} -> ${signedOut.at.href}\n${server.output()}`).toBe(true);
+  expect(signedOut.at.searchParams.get("callbackUrl")).toContain("/dashboard");
+
+  // A wrong password signs nobody in; the right one does, and the dashboard is served.
+  const wrong = await newPage();
+  await signInWithPassword(wrong, auth, { ...user, password: "not it at all" });
+  expect(await sessionOf(wrong, auth)).toBeNull();
+  await signInWithPassword(page, auth, user);
+  expect((await sessionOf(page, auth))?.user).toMatchObject({ email: user.email });
+  const signedIn = await visitDashboard(page, dashboard, basePath);
+  expect(signedIn.signIn, server.output()).toBe(false);
+  expect(signedIn.status).toBe(200);
+  expect(await page.content()).toMatch(/Dashboard/);
+
+  // Sign-out through Auth.js's own page: the session is gone and the dashboard is closed again.
+  await page.goto(`${auth}/signout`);
+  await page.locator(`form[action$="${basePath}/signout"] button`).click();
+  await page.waitForURL((url) => !url.pathname.startsWith(`${basePath}/signout`));
+  expect(await sessionOf(page, auth)).toBeNull();
+  expect((await visitDashboard(page, dashboard, basePath)).signIn).toBe(true);
+
+  // An email link signs another person in.
+  const linked = await newPage();
+  const bob = `bob.${app}@example.com`;
+  const { session } = await signInWithEmailLink(linked, auth, tools.mail, bob);
+  expect(session?.user).toMatchObject({ email: bob });
+  expect((await visitDashboard(linked, dashboard, basePath)).signIn).toBe(false);
+  stage("browser");
+  // Auth.js logs the wrong password; nothing else may have gone wrong (its log is coloured).
+  const log = server.output().replace(/\x1b\[[0-9;]*m/g, "");
+  expect(log).not.toMatch(/\[auth\]\[error\](?! CredentialsSignin)/);
+  return timings;
+}

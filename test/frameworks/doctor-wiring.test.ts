@@ -1,0 +1,64 @@
+/**
+ * Each framework's doctor part on the app its users have (fixtures/apps/):
+ * right after `init --yes --protect`, doctor has no error to report; with
+ * one wiring fault planted by hand, it names that fault by its id.
+ */
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { doctorJson } from "../doctor/helpers.js";
+import { fixture, inProcess, tempDir } from "../helpers.js";
+
+/** What breaks each framework's wiring, the way a user could break it, and the finding it must give. */
+const faults: Record<string, { app: string; plant(dir: string): void; id: string }> = {
+  next: {
+    app: "next",
+    plant: (dir) => rmSync(join(dir, "app/api/auth"), { recursive: true }),
+    id: "next.route-missing",
+  },
+  sveltekit: {
+    app: "sveltekit",
+    plant: (dir) => rmSync(join(dir, "src/hooks.server.ts")),
+    id: "sveltekit.handle-missing",
+  },
+  express: {
+    app: "express",
+    plant: (dir) => edit(join(dir, "server.ts"), (text) => text.replace(/^app\.use\("\/auth".*$/m, "")),
+    id: "express.mount-missing",
+  },
+  hono: {
+    app: "hono",
+    plant: (dir) => edit(join(dir, "src/index.ts"), (text) => text.replace(/^app\.on\(.*handleAuth.*$/m, "")),
+    id: "hono.mount-missing",
+  },
+};
+
+function edit(path: string, change: (text: string) => string) {
+  const before = readFileSync(path, "utf8");
+  const after = change(before);
+  expect(after).not.toBe(before);
+  writeFileSync(path, after);
+}
+
+async function initApp(app: string) {
+  const dir = tempDir(`create-auth-wiring-${app}-`);
+  cpSync(fixture("apps", app), dir, { recursive: true });
+  // The in-memory store: the SQL stores' tables are doctor.db.test.ts's business.
+  const init = await inProcess(["init", "--yes", "--no-install", "--dir", dir, "--backend", "memory"]);
+  expect(init.exitCode, init.stderr).toBe(0);
+  return dir;
+}
+
+describe.each(Object.entries(faults))("doctor on %s", (_framework, fault) => {
+  it("finds no error right after init", async () => {
+    const { report } = await doctorJson(await initApp(fault.app));
+    expect(report.findings.filter((f) => f.severity === "error")).toEqual([]);
+  });
+
+  it(`finds the planted wiring fault: ${fault.id}`, async () => {
+    const dir = await initApp(fault.app);
+    fault.plant(dir);
+    const { report } = await doctorJson(dir);
+    expect(report.findings.map((f) => f.id)).toContain(fault.id);
+  });
+});
