@@ -38,6 +38,8 @@ export function sqlBackend<const N extends string>(backend: SqlBackend<N>): Back
         { path: adapterPath, contents: await renderTemplate("adapters/sql.ts.hbs", context) },
         { path: `${dir}/db.ts`, contents: await renderTemplate("adapters/db.ts.hbs", context) },
         { path: `${dir}/verify-adapter.ts`, contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context) },
+        // verify-adapter's module and auth:add-user read the connection from the env files through it.
+        { path: `${dir}/load-env.ts`, contents: await renderTemplate("adapters/load-env.ts.hbs", context) },
       ];
       // setup() reads the schema from the same folder, so it is part of the adapter
       // even when the project's schema flavour is an ORM. Same path and contents as
@@ -57,7 +59,6 @@ export function sqlBackend<const N extends string>(backend: SqlBackend<N>): Back
         plan.passwordsPath = `${dir}/passwords.ts`;
         files.push({ path: plan.passwordsPath, contents: await renderTemplate("adapters/passwords.ts.hbs", context) });
         files.push({ path: `${dir}/add-user.ts`, contents: await renderTemplate("adapters/add-user.ts.hbs", context) });
-        files.push({ path: `${dir}/load-env.ts`, contents: await renderTemplate("adapters/load-env.ts.hbs", context) });
         plan.scripts["auth:add-user"] = `tsx ${dir}/add-user.ts`;
       }
       return plan;

@@ -10,6 +10,7 @@ import type { Io } from "../lib/io.js";
 import { shellQuote } from "../lib/shell.js";
 import { detectPackageManager, installCommand } from "../workspace/package-manager.js";
 import { callbackUrl } from "../workspace/project.js";
+import { fillInSteps } from "../workspace/project-env.js";
 
 const show = (root: string, path: string) => relative(root, path) || ".";
 
@@ -42,19 +43,18 @@ export async function nextSteps(
   if (!o.installed)
     lines.push(`Install the dependencies: ${installCommand(detectPackageManager(o.root, io.env).manager).join(" ")}`);
   // Only what is still empty; EMAIL_SERVER may stay empty in development, where the link is logged.
-  const env = plan.unsetEnv.filter((name) => name !== "EMAIL_SERVER");
-  if (env.length) lines.push(`Fill in ${env.join(", ")} in .env.local.`);
+  lines.push(...fillInSteps(plan.envToFill.filter((v) => v.name !== "EMAIL_SERVER")));
   if (plan.orm) {
     if (plan.orm.afterInstall && !o.installed)
       lines.push(`Generate the client: npx ${plan.orm.afterInstall.join(" ")}`);
     lines.push(
-      `Point DATABASE_URL in .env.local at your database, then create the auth tables: ${plan.orm.tablesStep}`,
+      `Point DATABASE_URL in ${plan.envWhere.DATABASE_URL ?? ".env.local"} at your database, then create the auth tables: ${plan.orm.tablesStep}`,
     );
   } else if (plan.schemaPath && !o.tablesReady)
     lines.push(
       plan.schemaPath.endsWith(".sqlite.sql")
         ? "Create the auth tables (safe to repeat): npm run db:migrate"
-        : "Point DATABASE_URL in .env.local at your database, then create the auth tables (safe to repeat): npm run db:migrate",
+        : `Point DATABASE_URL in ${plan.envWhere.DATABASE_URL ?? ".env.local"} at your database, then create the auth tables (safe to repeat): npm run db:migrate`,
     );
   if (plan.passwords) lines.push("Add a user who signs in with a password: npm run auth:add-user -- you@example.com");
   lines.push(...plan.manualSteps);

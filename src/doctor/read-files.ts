@@ -8,13 +8,20 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import ignore from "ignore";
+import type { Framework } from "../frameworks/framework.js";
 import { UsageError } from "../lib/errors.js";
 import { isEnvFile, isSecretEnvFile, parseEnv } from "../workspace/env-file.js";
 import { readIfExists } from "../workspace/plan.js";
+import { envFileNames, envOrderOf } from "../workspace/project-env.js";
 import type { EnvFileFacts, EnvValue } from "./facts.js";
 
-/** Read for values lowest first, as Next.js and Vite load them for a production start. */
-export const defaultEnvFiles = [".env", ".env.production", ".env.local", ".env.production.local"];
+/**
+ * Read for values lowest first, as the framework loads them for a production
+ * start (project-env.ts, the order migrate and the generated modules use):
+ * Next.js's .env, .env.production, .env.local, .env.production.local; Vite's
+ * (SvelteKit) .env, .env.local, .env.production, .env.production.local.
+ */
+export const defaultEnvFiles = (framework: Framework) => envFileNames(envOrderOf(framework), "production").reverse();
 
 function git(root: string, args: string[], input?: string): { ok: boolean; stdout: string } {
   try {
@@ -92,8 +99,8 @@ export function readEnvFiles(root: string, extra: string[], gitFacts: GitFacts):
 }
 
 /** The env files read for values, lowest precedence first. */
-export const valueFiles = (extra: string[], root: string) =>
-  extra.length ? extra.map((f) => relative(root, resolve(root, f))) : defaultEnvFiles;
+export const valueFiles = (extra: string[], root: string, framework: Framework) =>
+  extra.length ? extra.map((f) => relative(root, resolve(root, f))) : defaultEnvFiles(framework);
 
 /**
  * The variables the app sees: the environment first, then the env files
@@ -102,11 +109,9 @@ export const valueFiles = (extra: string[], root: string) =>
  */
 export function effectiveEnv(
   files: EnvFileFacts[],
-  extra: string[],
-  root: string,
+  order: readonly string[],
   environment: NodeJS.ProcessEnv,
 ): Record<string, EnvValue> {
-  const order = valueFiles(extra, root);
   const env: Record<string, EnvValue> = {};
   for (const name of order) {
     const file = files.find((f) => f.name === name);

@@ -11,7 +11,7 @@ import type { AnyParsedProvider } from "../families/index.js";
 import { type Framework, frameworkCatalog, frameworks } from "../frameworks/index.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
-import { gitignore, providerEnvFiles } from "./env-files.js";
+import { type EnvToFill, gitignore, planEnvWrites, readEnvForWriting } from "./env-files.js";
 import { mergePackageJson } from "./package-json.js";
 import type { ProviderSnippet } from "./types.js";
 
@@ -37,33 +37,32 @@ export type AddProviderPlan =
       configChanged: boolean;
       /** package.json gained dependencies: the install has something to do. */
       packageJsonChanged: boolean;
-      /** Versions kept although they differ from the catalog, and packages it could not add. */
+      /** Versions kept although they differ from the catalog, packages it could not add, env values kept. */
       notices: string[];
+      /** The provider's variables still to fill in, and where. */
+      envToFill: EnvToFill[];
     }
   /** The config edit cannot be made safely; `manual` is the snippet to paste. */
   | { status: "refused"; reason: string; manual: string }
   /** A file the provider needs exists with other contents (no --force). */
   | { status: "exists"; path: string };
 
-function envChanges(root: string, snippet: ProviderSnippet): FileChange[] {
-  if (snippet.env.length === 0) return [];
-  const heading = `${snippet.kind} provider "${snippet.id}" (added by create-auth add-provider)`;
-  const paths = {
-    example: join(root, ".env.example"),
-    local: join(root, ".env.local"),
-    ignore: join(root, ".gitignore"),
-  };
-  const env = providerEnvFiles(
-    { example: readIfExists(paths.example), local: readIfExists(paths.local) },
-    snippet.env,
-    heading,
-  );
-  return [
-    changeFile(paths.example, env.example),
-    changeFile(paths.local, env.local),
+/** The provider's variables in the env files (as init writes them), and .env.local kept out of git. */
+function envChanges(root: string, framework: Framework, snippet: ProviderSnippet) {
+  if (snippet.env.length === 0) return { changes: [], toFill: [], notices: [] };
+  const env = planEnvWrites({
+    env: readEnvForWriting(root, framework),
+    framework,
+    variables: snippet.env,
+    heading: `${snippet.kind} provider "${snippet.id}" (added by create-auth add-provider)`,
+  });
+  const ignorePath = join(root, ".gitignore");
+  const changes = [
+    ...env.files.map((f) => changeFile(join(root, f.name), f.after)),
     // .env.local will hold secrets: keep it out of git.
-    changeFile(paths.ignore, gitignore(readIfExists(paths.ignore))),
+    changeFile(ignorePath, gitignore(readIfExists(ignorePath))),
   ].filter((c): c is FileChange => c !== null);
+  return { changes, toFill: env.toFill, notices: env.notices };
 }
 
 /**
@@ -145,7 +144,8 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     if (change?.before != null && !request.force) return { status: "exists", path: change.path };
     if (change) changes.push(change);
   }
-  changes.push(...envChanges(root, snippet));
+  const env = envChanges(root, request.framework, snippet);
+  changes.push(...env.changes);
   const packages = packageChanges(root, snippet);
   if (packages.change) changes.push(packages.change);
   return {
@@ -153,7 +153,8 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     snippet,
     changes,
     packageJsonChanged: packages.change !== null,
-    notices: packages.notices,
+    notices: [...env.notices, ...packages.notices],
+    envToFill: env.toFill,
     configText: edit.status === "unchanged" ? configText : edit.text,
     configChanged: edit.status !== "unchanged",
   };

@@ -14,13 +14,20 @@ import type { AnyParsedProvider } from "../families/index.js";
 import type { Framework } from "../frameworks/index.js";
 import type { OrmFacts } from "../orms/detect.js";
 import { type OrmId, type OrmPlan, ormEntry } from "../orms/index.js";
-import { envValue } from "../workspace/env-file.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
 import type { FrameworkFacts } from "../workspace/framework.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { specifier } from "./config.js";
-import { gitignore, initEnvFiles } from "./env-files.js";
+import {
+  databaseEnvFile,
+  type EnvToFill,
+  envLoaderView,
+  gitignore,
+  newSecret,
+  planEnvWrites,
+  readEnvForWriting,
+} from "./env-files.js";
 import { authLayout } from "./framework.js";
 import { emptyPart, ormAdapter, planOrm } from "./orm.js";
 import { mergePackageJson, parsePackageJson } from "./package-json.js";
@@ -58,8 +65,12 @@ export interface InitPlan {
   configPath: string;
   scripts: Record<string, string>;
   framework: Framework;
-  /** Variables that are empty in .env.local after the plan: the only ones the next steps ask to fill in. */
+  /** Variables still to fill in after the plan (empty or commented out): the only ones the next steps ask for. */
   unsetEnv: string[];
+  /** The same, with the file each is in. */
+  envToFill: EnvToFill[];
+  /** The env file each variable is set in (the project's own, or where init wrote it). */
+  envWhere: Record<string, string>;
   /** The SQL script the tables come from (SQL backends), project-relative. */
   schemaPath: string | undefined;
   /** Password sign-in was generated: the auth:add-user script exists. */
@@ -148,9 +159,16 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     serverHint: wiring.serverHint,
     envPath: wiring.envPath,
   });
+  // One env loader, whoever needs it, in the order of the framework's own (Vite's for SvelteKit).
+  const loadEnvPath = `${authDir}/load-env.ts`;
   const loadEnv =
-    wiring.needsLoadEnv && !adapter.files.some((f) => f.path === `${authDir}/load-env.ts`)
-      ? [{ path: `${authDir}/load-env.ts`, contents: await renderTemplate("adapters/load-env.ts.hbs", {}) }]
+    wiring.needsLoadEnv || adapter.files.some((f) => f.path === loadEnvPath)
+      ? [
+          {
+            path: loadEnvPath,
+            contents: await renderTemplate("adapters/load-env.ts.hbs", envLoaderView(request.framework)),
+          },
+        ]
       : [];
 
   const changes: FileChange[] = [];
@@ -164,7 +182,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   const wiringFiles = ownConfig ? [] : wiring.files;
   const generated: PlannedFile[] = [
     ...(otherConfig ? [] : config),
-    ...adapter.files,
+    ...adapter.files.filter((f) => f.path !== loadEnvPath),
     ...schema.files.filter((f) => !fromAdapter.has(f.path)),
     ...loadEnv,
     ...wiringFiles,
@@ -233,25 +251,30 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     root,
   );
   notices.push(...merged.kept);
-  const env = initEnvFiles(
-    { example: readIfExists(join(root, ".env.example")), local: readIfExists(join(root, ".env.local")) },
-    [...variables.values()],
-  );
-  if (env.filledSecret) notices.push("AUTH_SECRET was empty in .env.local; it now holds a fresh secret.");
+  const env = planEnvWrites({
+    env: readEnvForWriting(root, request.framework),
+    framework: request.framework,
+    variables: [...variables.values()],
+    heading: "Auth (added by create-auth init)",
+    secret: newSecret(),
+    database: { names: adapter.env.map((v) => v.name), file: databaseEnvFile(ormPlan !== undefined) },
+  });
+  notices.push(...env.notices);
   const merges: [string, string][] = [
     ["package.json", merged.text],
-    [".env.example", env.example],
-    [".env.local", env.local],
+    ...env.files.map((f): [string, string] => [f.name, f.after]),
     [
       ".gitignore",
-      gitignore(readIfExists(join(root, ".gitignore")), ormPlan ? undefined : request.backend, ormPlan?.ignored),
+      gitignore(readIfExists(join(root, ".gitignore")), ormPlan ? undefined : request.backend, [
+        ...(ormPlan?.ignored ?? []),
+        ...env.created,
+      ]),
     ],
   ];
   for (const [path, text] of merges) {
     const change = changeFile(join(root, path), text);
     if (change) changes.push(change);
   }
-  const unsetEnv = [...variables.values()].map((v) => v.name).filter((name) => !envValue(env.local, name));
   return {
     changes,
     leftAlone,
@@ -260,7 +283,9 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     configPath,
     scripts,
     framework: request.framework,
-    unsetEnv,
+    unsetEnv: env.toFill.map((v) => v.name),
+    envToFill: env.toFill,
+    envWhere: env.where,
     schemaPath: adapter.schemaPath,
     passwords,
     manualSteps,

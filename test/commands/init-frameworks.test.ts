@@ -151,7 +151,7 @@ describe("init wires the detected framework", () => {
     writeFileSync(join(dir, ".env.local"), "AUTH_VK_ID=51234567\n");
     const result = await init(dir, "--providers", "social,email");
     expect(result.exitCode, result.stderr).toBe(0);
-    expect(result.stdout).toContain("Fill in AUTH_VK_SECRET in .env.local.");
+    expect(result.stdout).toContain("Fill in AUTH_VK_SECRET in .env.local (uncomment their lines).");
     expect(result.stdout).not.toMatch(/Fill in .*(AUTH_VK_ID|AUTH_EMAIL_FROM|EMAIL_SERVER)/);
     expect(result.stdout).toContain("http://localhost:3000/auth/callback/vk");
   });
