@@ -6,13 +6,13 @@ import GitHub from "@auth/core/providers/github";
 import Keycloak from "@auth/core/providers/keycloak";
 import Resend from "@auth/core/providers/resend";
 import { describe, expect, it } from "vitest";
+import type { Framework } from "../../src/frameworks/framework.js";
 import {
   authReadsEmptyAsValue,
   type EnvWriteRequest,
   planEnvWrites,
   readEnvForWriting,
 } from "../../src/generators/env-files.js";
-import type { Framework } from "../../src/frameworks/framework.js";
 import type { EnvVariable } from "../../src/generators/types.js";
 import { parseEnv } from "../../src/workspace/env-file.js";
 import { tempDir } from "../helpers.js";
@@ -130,15 +130,17 @@ describe("a new variable", () => {
       { name: "EMAIL_SERVER", file: ".env.local", commented: false },
     ]);
     // .env.example documents every one, the given value as its example.
-    expect(result.after(".env.example")).toMatch(/^AUTH_KC_ID=\n[^\n]*\nAUTH_KC_SECRET=\n[^\n]*\nAUTH_KC_ISSUER=https:/m);
+    expect(result.after(".env.example")).toMatch(
+      /^AUTH_KC_ID=\n[^\n]*\nAUTH_KC_SECRET=\n[^\n]*\nAUTH_KC_ISSUER=https:/m,
+    );
   });
 
   it("a second run changes nothing: a line written commented out counts as there", () => {
     const first = plan({}, [...client, issuer]);
-    const second = plan(
-      { ".env.local": first.after(".env.local")!, ".env.example": first.after(".env.example")! },
-      [...client, issuer],
-    );
+    const second = plan({ ".env.local": first.after(".env.local")!, ".env.example": first.after(".env.example")! }, [
+      ...client,
+      issuer,
+    ]);
     expect(second.changed).toEqual([]);
     expect(second.toFill.map((v) => v.name)).toEqual(["AUTH_KC_ID", "AUTH_KC_SECRET"]);
   });

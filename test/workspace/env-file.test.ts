@@ -73,6 +73,29 @@ describe("reading a dotenv file as dotenv does", () => {
     ]);
   });
 
+  it("a byte-order mark is a blank, as dotenv reads it; edits keep it", async () => {
+    const text = "\uFEFFAUTH_NEXTAUTH=1\r\nNEXTAUTH_SECRET=\r\n";
+    expect(parseEnv(text).map((e) => [e.name, e.value])).toEqual([
+      ["AUTH_NEXTAUTH", "1"],
+      ["NEXTAUTH_SECRET", ""],
+    ]);
+    expect(fillEmptyValue(text, "NEXTAUTH_SECRET", "s")).toBe("\uFEFFAUTH_NEXTAUTH=1\r\nNEXTAUTH_SECRET=s\r\n");
+    const { renameEnvVariable } = await import("../../src/doctor/fix.js");
+    expect(renameEnvVariable("\uFEFFNEXTAUTH_URL=http://a\r\n", "NEXTAUTH_URL", "AUTH_URL")).toBe(
+      "\uFEFFAUTH_URL=http://a\r\n",
+    );
+    expect(addEnvEntries("\uFEFF", [{ name: "A", description: "a", example: "" }], "h", () => "1")).toBe(
+      "\uFEFF# h\n# a\nA=1\n",
+    );
+  });
+
+  it("lines written commented out count as there, outside quoted values only", () => {
+    const variables = [{ name: "AUTH_X_ID", description: "id", example: "" }];
+    expect(addEnvEntries("# AUTH_X_ID=\n", variables, "h", () => null)).toBe("# AUTH_X_ID=\n");
+    const inside = 'KEY="a\n# AUTH_X_ID=\nb"\n';
+    expect(addEnvEntries(inside, variables, "h", () => null)).toBe(`${inside}\n# h\n# id\n# AUTH_X_ID=\n`);
+  });
+
   it("a quote that never closes is plain text, as dotenv reads it", () => {
     expect(parseEnv('A="open\nB=2\n').map((e) => [e.name, e.value])).toEqual([
       ["A", '"open'],
