@@ -89,6 +89,10 @@ describe("init wires the detected framework", () => {
     const scripts = JSON.parse(read(dir, "package.json")).scripts;
     expect(scripts["auth:add-user"]).toBe("tsx src/lib/server/auth/add-user.ts");
     expect(scripts["db:migrate"]).toBe("create-auth migrate src/lib/server/auth/schema.sqlite.sql");
+    // Scripts (auth:add-user, verify-adapter) load the env files in Vite's order, as the app does.
+    expect(read(dir, "src/lib/server/auth/load-env.ts")).toContain(
+      'const files = [`.env.${mode}.local`, `.env.${mode}`, ".env.local", ".env"];',
+    );
     expect(existsSync(join(dir, "auth"))).toBe(false);
     expect(result.stdout).toContain("http://localhost:5173/auth/signin");
   });
@@ -115,6 +119,7 @@ describe("init wires the detected framework", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const server = read(dir, "server.ts");
     expect(server.indexOf('import "./auth/load-env.js";')).toBeLessThan(server.indexOf("@auth/express"));
+    expect(read(dir, "auth/load-env.ts")).toContain('...(mode === "test" ? [] : [".env.local"])');
     expect(server).toContain('app.use("/auth", ExpressAuth(authConfig));');
     expect(JSON.parse(read(dir, "package.json")).scripts).toMatchObject({
       dev: "tsx watch server.ts",
