@@ -6,6 +6,7 @@ import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { fromSystemError, printable } from "../src/lib/errors.js";
 import { hideUrlCredentials } from "../src/lib/redact.js";
+import { parseEnv } from "../src/workspace/env-file.js";
 import { cli, fixture, inProcess, isRoot, nobody, root, snapshot, tempDir } from "./helpers.js";
 
 const memory = fixture("adapters", "memory.ts");
@@ -187,6 +188,31 @@ describe("files that are not what they should be", () => {
     const written = readFileSync(join(cwd, "package.json"), "utf8");
     expect(written).toContain('"@auth/core"');
     expect(written.replace(/\r\n/g, "")).not.toContain("\n");
+  });
+
+  it("an .env and .env.local that start with a byte-order mark are read and merged as dotenv reads them, the mark kept", async () => {
+    const cwd = tempDir();
+    const local = "\uFEFFAUTH_SECRET=mine-and-long-enough-0123456789abcdef\r\nOTHER=1\r\n";
+    const dotenv = "\uFEFFAUTH_GITHUB_ID=from-dotenv\r\n";
+    writeFileSync(join(cwd, ".env.local"), local);
+    writeFileSync(join(cwd, ".env"), dotenv);
+    const init = await inProcess(["init", "--yes", "--no-install", "--providers", "github"], { cwd });
+    expect(init.stderr).toBe("");
+    expect(init.exitCode).toBe(0);
+    const after = readFileSync(join(cwd, ".env.local"), "utf8");
+    expect(after.startsWith(local)).toBe(true);
+    // The mark is no part of the first name: AUTH_SECRET stays the project's, AUTH_GITHUB_ID is .env's.
+    expect(parseEnv(after).filter((e) => e.name === "AUTH_SECRET")).toHaveLength(1);
+    expect(after).not.toMatch(/AUTH_GITHUB_ID/);
+    expect(after).toMatch(/^# AUTH_GITHUB_SECRET=\r$/m);
+    expect(after.replace(/\r\n/g, "")).not.toContain("\n");
+    expect(readFileSync(join(cwd, ".env"), "utf8")).toBe(dotenv);
+    // doctor reads them the same way: the secret is there, GitHub lacks only its secret.
+    const doctor = await inProcess(["doctor", "--json"], { cwd });
+    const findings = (JSON.parse(doctor.stdout) as { findings: { id: string; message: string }[] }).findings;
+    expect(findings.map((f) => f.id)).not.toContain("secret.missing");
+    expect(findings.find((f) => f.id === "provider.env-missing")?.message).toMatch(/AUTH_GITHUB_SECRET/);
+    expect(findings.find((f) => f.id === "provider.env-missing")?.message).not.toMatch(/AUTH_GITHUB_ID/);
   });
 
   it("a config far bigger than any auth config is refused before it is parsed", async () => {

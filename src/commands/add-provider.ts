@@ -27,6 +27,7 @@ import { withProjectLock } from "../workspace/lock.js";
 import { detectPackageManager, installCommand, packageManagers } from "../workspace/package-manager.js";
 import { applyPlan, renderDiff } from "../workspace/plan.js";
 import { callbackUrl, describeEmailSupport } from "../workspace/project.js";
+import { fillInSteps } from "../workspace/project-env.js";
 import { ProjectView } from "../workspace/project-view.js";
 
 export const addProviderOptions = z.object({
@@ -154,7 +155,8 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
       );
       if (snippet.registerAt) lines.push(`Register it at: ${snippet.registerAt}`);
     }
-    if (snippet.env.length) lines.push("", `Fill in ${snippet.env.map((e) => e.name).join(", ")} in .env.local.`);
+    const fillIn = fillInSteps(plan.envToFill);
+    if (fillIn.length) lines.push("", ...fillIn);
     const notes = [
       ...snippet.steps,
       ...plan.notices,

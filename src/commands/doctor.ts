@@ -104,7 +104,7 @@ export function configure(command: Command, setExitCode: (code: number) => void,
     .option("--online", "also fetch each OIDC issuer's discovery document and compare its issuer")
     .option(
       "--env <file>",
-      "an env file to read values from instead of .env, .env.production, .env.local, .env.production.local (repeatable; later ones win)",
+      "an env file to read values from instead of the framework's production ones (.env, .env.production, .env.local, .env.production.local for Next.js) (repeatable; later ones win)",
       repeatable,
     )
     .addHelpText(

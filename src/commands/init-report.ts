@@ -9,6 +9,7 @@ import { shellQuote } from "../lib/shell.js";
 import type { InitPlan } from "../planners/init-plan.js";
 import { detectPackageManager, installCommand } from "../workspace/package-manager.js";
 import { callbackUrl } from "../workspace/project.js";
+import { fillInSteps } from "../workspace/project-env.js";
 
 const show = (root: string, path: string) => relative(root, path) || ".";
 
@@ -41,15 +42,14 @@ export async function nextSteps(
   if (!o.installed)
     lines.push(`Install the dependencies: ${installCommand(detectPackageManager(o.root, io.env).manager).join(" ")}`);
   // Only what is still empty; EMAIL_SERVER may stay empty in development, where the link is logged.
-  const env = plan.unsetEnv.filter((name) => name !== "EMAIL_SERVER");
-  if (env.length) lines.push(`Fill in ${env.join(", ")} in .env.local.`);
+  lines.push(...fillInSteps(plan.envToFill.filter((v) => v.name !== "EMAIL_SERVER")));
   const { storage } = plan;
   if (storage.afterInstall && !o.installed) lines.push(`Generate the client: npx ${storage.afterInstall.join(" ")}`);
   if (storage.tablesStep && !o.tablesReady)
     lines.push(
       storage.embedded
         ? storage.tablesStep.charAt(0).toUpperCase() + storage.tablesStep.slice(1)
-        : `Point DATABASE_URL in .env.local at your database, then ${storage.tablesStep}`,
+        : `Point DATABASE_URL in ${plan.envWhere.DATABASE_URL ?? ".env.local"} at your database, then ${storage.tablesStep}`,
     );
   if (plan.passwords) lines.push("Add a user who signs in with a password: npm run auth:add-user -- you@example.com");
   lines.push(...plan.manualSteps);

@@ -132,7 +132,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
       : chosenFramework(project, done.framework);
   if (options.protect && !framework.framework.protects)
     throw new UsageError(
-      `--protect is for Next.js (its proxy/middleware); this project is ${framework.framework.title}.`,
+      `--protect: create-auth does not protect pages in ${framework.framework.title} yet; protect them in your own code with the session (https://authjs.dev/getting-started/session-management/protecting).`,
     );
   const named = resolveProviders(done.providers as string[]);
   conflicts({ backend: done.backend, dialect: options.dialect, session: done.session, kinds: [...named.keys()] });
@@ -170,12 +170,14 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   const tablesReady = options.install && plan.storage.embedded && plan.storage.schemaPath !== undefined;
   if (tablesReady) {
     const { applySchema } = await import("../workspace/migrate.js");
-    const result = await applySchema(root, plan.storage.schemaPath!, io.env).catch((error: unknown) => {
-      throw new CliError(
-        `The files are written and installed, but the auth tables could not be created: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
-        { exitCode: ExitCode.failed, hint: "Fix that, then run: npm run db:migrate" },
-      );
-    });
+    const result = await applySchema(root, plan.storage.schemaPath!, io.env, plan.framework.envOrder).catch(
+      (error: unknown) => {
+        throw new CliError(
+          `The files are written and installed, but the auth tables could not be created: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+          { exitCode: ExitCode.failed, hint: "Fix that, then run: npm run db:migrate" },
+        );
+      },
+    );
     io.out.write(`Auth tables ready in ${relative(root, result.target) || result.target}.\n`);
   }
   await nextSteps(plan, io, { installed: options.install, root, tablesReady });

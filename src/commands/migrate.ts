@@ -1,6 +1,6 @@
 /**
  * `create-auth migrate [schema]`: creates the auth tables in the database the
- * adapter uses (the connection from the environment, .env.local or .env).
+ * adapter uses (the connection from the environment, else the env files as the app loads them).
  * Safe to run again: every statement is CREATE ... IF NOT EXISTS.
  */
 import { relative, resolve } from "node:path";
@@ -33,7 +33,11 @@ export async function runMigrate(input: MigrateInput, io: Io = processIo()): Pro
     }
     schema = found[0]!;
   }
-  const result = await applySchema(root, schema, io.env);
+  // The env files in the order the project's framework loads them.
+  const { detectFramework } = await import("../frameworks/registry.js");
+  const { ProjectView } = await import("../workspace/project-view.js");
+  const { framework } = detectFramework(new ProjectView(root));
+  const result = await applySchema(root, schema, io.env, framework.envOrder);
   const shown = result.dialect === "sqlite" ? relative(io.cwd, result.target) || result.target : result.target;
   io.out.write(
     `Auth tables ready in ${shown} (${relative(io.cwd, resolve(root, schema))} applied; already there is fine).\n`,
@@ -50,7 +54,9 @@ export function configure(command: Command, setExitCode: (code: number) => void,
       `
 Creates the auth tables in the database your adapter uses: DATABASE_URL (PostgreSQL, MySQL,
 MariaDB) or AUTH_DATABASE_PATH (SQLite, default ./auth.db), read from the environment, else
-.env.local, else .env. Running it again changes nothing. The database driver is your project's.
+the env files as your app loads them (Next.js in development: .env.development.local,
+.env.local, .env.development, .env; NODE_ENV picks the mode, SvelteKit has Vite's order).
+Running it again changes nothing. The database driver is your project's.
 
 Examples:
   $ npm run db:migrate

@@ -31,15 +31,13 @@ export function setEnvValue(text: string, name: string, value: string, descripti
   return addEnvEntries(text, [{ name, description, example: "" }], "Added by create-auth doctor --fix", () => value);
 }
 
-/** Renames every assignment of `from` to `to`, keeping values, comments and line endings. */
+/** Renames every assignment of `from` to `to`, keeping values, comments, line endings and a byte-order mark. */
 export function renameEnvVariable(text: string, from: string, to: string): string {
-  const pattern = new RegExp(`^([ \\t]*(?:export[ \\t]+)?)${from}([ \\t]*=)`);
   let out = "";
   let at = 0;
   for (const entry of parseEnv(text).filter((e) => e.name === from)) {
-    const lineStart = text.lastIndexOf("\n", entry.valueStart - 1) + 1;
-    out += text.slice(at, lineStart) + text.slice(lineStart, entry.valueStart).replace(pattern, `$1${to}$2`);
-    at = entry.valueStart;
+    out += text.slice(at, entry.nameStart) + to;
+    at = entry.nameStart + from.length;
   }
   return out + text.slice(at);
 }

@@ -11,10 +11,16 @@ import ignore from "ignore";
 import { UsageError } from "../lib/errors.js";
 import { isEnvFile, isSecretEnvFile, parseEnv } from "../workspace/env-file.js";
 import { readIfExists } from "../workspace/plan.js";
+import { type EnvOrder, envFileNames } from "../workspace/project-env.js";
 import type { EnvFileFacts, EnvValue } from "./model/facts.js";
 
-/** Read for values lowest first, as Next.js and Vite load them for a production start. */
-export const defaultEnvFiles = [".env", ".env.production", ".env.local", ".env.production.local"];
+/**
+ * Read for values lowest first, as the framework loads them for a production
+ * start (project-env.ts, the order migrate and the generated modules use):
+ * Next.js's .env, .env.production, .env.local, .env.production.local; Vite's
+ * (SvelteKit) .env, .env.local, .env.production, .env.production.local.
+ */
+export const defaultEnvFiles = (order: EnvOrder) => envFileNames(order, "production").reverse();
 
 function git(root: string, args: string[], input?: string): { ok: boolean; stdout: string } {
   try {
@@ -92,8 +98,8 @@ export function readEnvFiles(root: string, extra: string[], gitFacts: GitFacts):
 }
 
 /** The env files read for values, lowest precedence first. */
-export const valueFiles = (extra: string[], root: string) =>
-  extra.length ? extra.map((f) => relative(root, resolve(root, f))) : defaultEnvFiles;
+export const valueFiles = (extra: string[], root: string, order: EnvOrder) =>
+  extra.length ? extra.map((f) => relative(root, resolve(root, f))) : defaultEnvFiles(order);
 
 /**
  * The variables the app sees: the environment first, then the env files
@@ -102,11 +108,9 @@ export const valueFiles = (extra: string[], root: string) =>
  */
 export function effectiveEnv(
   files: EnvFileFacts[],
-  extra: string[],
-  root: string,
+  order: readonly string[],
   environment: NodeJS.ProcessEnv,
 ): Record<string, EnvValue> {
-  const order = valueFiles(extra, root);
   const env: Record<string, EnvValue> = {};
   for (const name of order) {
     const file = files.find((f) => f.name === name);

@@ -10,6 +10,7 @@ import type { DependencyName } from "../catalog/dependencies.js";
 import type { ProjectFacts, WiringFacts } from "../doctor/model/facts.js";
 import type { CheckDefinition, Finding } from "../doctor/model/finding.js";
 import type { EnvVariable, GeneratedPart } from "../render/parts.js";
+import type { EnvOrder } from "../workspace/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
 
 /** What detection found: the module's own facts, and why (for the report: "next in package.json"). */
@@ -100,6 +101,8 @@ export interface FrameworkModule<F = unknown> {
   basePath: string;
   /** The Auth.js package the config imports; built-in providers come from `<authPackage>/providers/<id>`. */
   authPackage: string;
+  /** Whose precedence the env files it loads follow: Next.js's (and dotenv-flow's), or Vite's. */
+  envOrder: EnvOrder;
   /** It honours --protect: visitors of those paths are sent to sign in first. */
   protects: boolean;
   /** Where the auth module and the adapter's folder go. */

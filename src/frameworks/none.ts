@@ -13,6 +13,7 @@ export const none = defineFramework<Record<string, never>>({
   app: { port: 3000, devCommand: "" },
   basePath: "/api/auth",
   authPackage: "@auth/core",
+  envOrder: "next",
   protects: false,
   layout: rootLayout,
   plan: async () => ({ ...part(), config: plainConfig() }),

@@ -44,11 +44,10 @@ export function detectFramework(project: ProjectView): FrameworkDetection {
     );
   const [first, ...others] = seen;
   if (!first) {
-    const named = frameworkModules.filter((f) => f !== none).map((f) => f.title);
     return {
       framework: none,
       facts: none.assume(project),
-      reason: `no ${named.slice(0, -1).join(", ")} or ${named.at(-1)} in package.json`,
+      reason: "no framework create-auth wires was found in package.json or its config files",
       by: "file",
       alsoSeen: [],
     };

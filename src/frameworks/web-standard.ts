@@ -6,9 +6,11 @@
  * the env files loaded by the app itself where its production server reads
  * none. A framework module adds only what its framework needs on top.
  */
+import { loadEnvModule } from "../render/env-files.js";
 import { specifier } from "../render/modules.js";
 import { type EnvVariable, part } from "../render/parts.js";
 import { renderTemplate } from "../render/templates.js";
+import type { EnvOrder } from "../workspace/project-env.js";
 import {
   type ConfigShape,
   type FrameworkPart,
@@ -25,6 +27,8 @@ export interface WebStandardOptions {
   sessionPath: string;
   /** Where the env loader goes, for a production server that reads no env file; omit when the framework loads them. */
   loadEnvPath?: string;
+  /** The order the framework's env files are loaded in (its module's envOrder). */
+  envOrder: EnvOrder;
   /** How the session module imports the config; a relative specifier by default. */
   configModule?: string;
   /** Header lines of the auth config: how the app uses it. */
@@ -33,22 +37,17 @@ export interface WebStandardOptions {
 
 /** A path pattern as --protect takes it ("/dashboard/:path*", "/admin/:id") as a RegExp literal's source. */
 export function pathPattern(path: string): string {
-  const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\/]/g, "\\$&");
+  const literal = (text: string) => text.replace(/[.+?^${}()|[\]\\/]/g, "\\$&");
   let pattern = "";
   for (const segment of path.replace(/\/+$/, "").split("/").slice(1)) {
     const param = /^:\w+([*+?]?)$/.exec(segment);
-    if (!param) pattern += `\\/${escape(segment)}`;
+    if (!param) pattern += `\\/${literal(segment)}`;
     else if (param[1] === "*") pattern += "(?:\\/.*)?";
     else if (param[1] === "+") pattern += "\\/.+";
     else if (param[1] === "?") pattern += "(?:\\/[^/]+)?";
     else pattern += "\\/[^/]+";
   }
   return `/^${pattern || "\\/"}\\/?$/`;
-}
-
-/** The env loader's file, for servers that read no env file at run time. */
-export async function loadEnvFile(path: string) {
-  return { path, contents: await renderTemplate("adapters/load-env.ts.hbs", {}) };
 }
 
 /**
@@ -74,7 +73,7 @@ export async function webStandardPart(
       }),
     },
   ];
-  if (options.loadEnvPath) files.push(await loadEnvFile(options.loadEnvPath));
+  if (options.loadEnvPath) files.push(await loadEnvModule(options.loadEnvPath, options.envOrder));
   const env: EnvVariable[] = [trustHostVariable];
   const config: ConfigShape = plainConfig({
     header: options.header,

@@ -10,14 +10,20 @@ import { join, posix } from "node:path";
 import type { Dialect } from "../catalog/sql-dialects.js";
 import type { AnyParsedProvider } from "../families/index.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
-import { gitignore, initEnvFiles } from "../render/env-files.js";
+import {
+  databaseEnvFile,
+  type EnvToFill,
+  gitignore,
+  newSecret,
+  planEnvWrites,
+  readEnvForWriting,
+} from "../render/env-files.js";
 import { specifier } from "../render/modules.js";
 import { mergePackageJson, parsePackageJson } from "../render/package-json.js";
 import { type GeneratedPart, mergeParts, type ProviderSnippet, part } from "../render/parts.js";
 import { newTsconfig } from "../render/tsconfig.js";
 import type { SchemaFlavour } from "../storage/schemas.js";
 import type { StorageModule, StoragePart } from "../storage/storage.js";
-import { envValue } from "../workspace/env-file.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
@@ -58,8 +64,10 @@ export interface InitPlan {
   configPath: string;
   scripts: Record<string, string>;
   framework: FrameworkDetection["framework"];
-  /** Variables that are empty in .env.local after the plan: the only ones the next steps ask to fill in. */
-  unsetEnv: string[];
+  /** Variables still to fill in after the plan (empty or commented out), and the file each is in. */
+  envToFill: EnvToFill[];
+  /** The env file each variable is set in (the project's own, or where init wrote it). */
+  envWhere: Record<string, string>;
   /** Password sign-in was generated: the auth:add-user script exists. */
   passwords: boolean;
   /** What to do by hand: where a framework file was the user's own, and what the parts ask for. */
@@ -113,6 +121,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       ext,
       tablePrefix: storage.tablePrefix,
       passwords,
+      envOrder: framework.envOrder,
     }),
     schemaPart(storage, authDir, ext),
     framework.plan({
@@ -213,16 +222,20 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     root,
   );
   notices.push(...pkg.kept);
-  const env = initEnvFiles(
-    { example: readIfExists(join(root, ".env.example")), local: readIfExists(join(root, ".env.local")) },
-    merged.env,
-  );
-  if (env.filledSecret) notices.push("AUTH_SECRET was empty in .env.local; it now holds a fresh secret.");
+  const env = planEnvWrites({
+    env: readEnvForWriting(root, framework.envOrder),
+    envOrder: framework.envOrder,
+    variables: merged.env,
+    heading: "Auth (added by create-auth init)",
+    secret: newSecret(),
+    // The database's variables go where the project's ORM tool reads its own (Prisma and drizzle-kit: .env).
+    database: { names: stored.env.map((v) => v.name), file: databaseEnvFile(storage.module.chosenBy === "orm") },
+  });
+  notices.push(...env.notices);
   const merges: [string, string][] = [
     ["package.json", pkg.text],
-    [".env.example", env.example],
-    [".env.local", env.local],
-    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), merged.ignored)],
+    ...env.files.map((f): [string, string] => [f.name, f.after]),
+    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), [...merged.ignored, ...env.created])],
   ];
   for (const [path, text] of merges) {
     const change = changeFile(join(root, path), text);
@@ -236,7 +249,8 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     configPath,
     scripts: merged.scripts,
     framework,
-    unsetEnv: merged.env.map((v) => v.name).filter((name) => !envValue(env.local, name)),
+    envToFill: env.toFill,
+    envWhere: env.where,
     passwords,
     manualSteps,
     storage: {

@@ -10,7 +10,7 @@ import { dirname, join, relative } from "node:path";
 import type { AnyParsedProvider } from "../families/index.js";
 import type { FrameworkModule } from "../frameworks/framework.js";
 import { frameworkByAuthPackage } from "../frameworks/registry.js";
-import { gitignore, providerEnvFiles } from "../render/env-files.js";
+import { type EnvToFill, gitignore, planEnvWrites, readEnvForWriting } from "../render/env-files.js";
 import { mergePackageJson } from "../render/package-json.js";
 import type { ProviderSnippet } from "../render/parts.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
@@ -39,33 +39,32 @@ export type AddProviderPlan =
       configChanged: boolean;
       /** package.json gained dependencies: the install has something to do. */
       packageJsonChanged: boolean;
-      /** Versions kept although they differ from the catalog, and packages it could not add. */
+      /** Versions kept although they differ from the catalog, packages it could not add, env values kept. */
       notices: string[];
+      /** The provider's variables still to fill in, and where. */
+      envToFill: EnvToFill[];
     }
   /** The config edit cannot be made safely; `manual` is the snippet to paste. */
   | { status: "refused"; reason: string; manual: string }
   /** A file the provider needs exists with other contents (no --force). */
   | { status: "exists"; path: string };
 
-function envChanges(root: string, snippet: ProviderSnippet): FileChange[] {
-  if (snippet.env.length === 0) return [];
-  const heading = `${snippet.kind} provider "${snippet.id}" (added by create-auth add-provider)`;
-  const paths = {
-    example: join(root, ".env.example"),
-    local: join(root, ".env.local"),
-    ignore: join(root, ".gitignore"),
-  };
-  const env = providerEnvFiles(
-    { example: readIfExists(paths.example), local: readIfExists(paths.local) },
-    snippet.env,
-    heading,
-  );
-  return [
-    changeFile(paths.example, env.example),
-    changeFile(paths.local, env.local),
+/** The provider's variables in the env files (as init writes them), and .env.local kept out of git. */
+function envChanges(root: string, framework: FrameworkModule, snippet: ProviderSnippet) {
+  if (snippet.env.length === 0) return { changes: [], toFill: [], notices: [] };
+  const env = planEnvWrites({
+    env: readEnvForWriting(root, framework.envOrder),
+    envOrder: framework.envOrder,
+    variables: snippet.env,
+    heading: `${snippet.kind} provider "${snippet.id}" (added by create-auth add-provider)`,
+  });
+  const ignorePath = join(root, ".gitignore");
+  const changes = [
+    ...env.files.map((f) => changeFile(join(root, f.name), f.after)),
     // .env.local will hold secrets: keep it out of git.
-    changeFile(paths.ignore, gitignore(readIfExists(paths.ignore))),
+    changeFile(ignorePath, gitignore(readIfExists(ignorePath))),
   ].filter((c): c is FileChange => c !== null);
+  return { changes, toFill: env.toFill, notices: env.notices };
 }
 
 /**
@@ -142,7 +141,8 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     if (change?.before != null && !request.force) return { status: "exists", path: change.path };
     if (change) changes.push(change);
   }
-  changes.push(...envChanges(root, snippet));
+  const env = envChanges(root, request.framework, snippet);
+  changes.push(...env.changes);
   const packages = packageChanges(root, snippet);
   if (packages.change) changes.push(packages.change);
   return {
@@ -150,7 +150,8 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     snippet,
     changes,
     packageJsonChanged: packages.change !== null,
-    notices: packages.notices,
+    notices: [...env.notices, ...packages.notices],
+    envToFill: env.toFill,
     configText: edit.status === "unchanged" ? configText : edit.text,
     configChanged: edit.status !== "unchanged",
   };

@@ -11,6 +11,7 @@ import type { Dialect } from "../catalog/sql-dialects.js";
 import type { IgnoreEntry } from "../render/gitignore.js";
 import { type GeneratedPart, part } from "../render/parts.js";
 import { renderTemplate } from "../render/templates.js";
+import type { EnvOrder } from "../workspace/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
 
 export interface StorageRequest<F = unknown> {
@@ -25,6 +26,8 @@ export interface StorageRequest<F = unknown> {
   tablePrefix?: string;
   /** Password sign-in (credentials): a password module and the auth:add-user script, where the store keeps users. */
   passwords: boolean;
+  /** The order the project's framework loads its env files in: the scripts' env loader follows it. */
+  envOrder: EnvOrder;
 }
 
 export interface StoragePart extends GeneratedPart {

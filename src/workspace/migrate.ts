@@ -2,7 +2,8 @@
  * Creates the auth tables: applies a generated schema.<dialect>.sql (every
  * statement CREATE ... IF NOT EXISTS, so applying it again changes nothing)
  * to the database the project's adapter uses, with the connection from the
- * environment, else .env.local, else .env. The driver is the project's own
+ * environment, else the env files, read as the app and the generated
+ * load-env module read them (project-env.ts). The driver is the project's own
  * (its node_modules), the one the adapter will use; create-auth ships none.
  */
 import { existsSync, rmSync, statSync } from "node:fs";
@@ -10,8 +11,8 @@ import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { type Dialect, dialects } from "../catalog/sql-dialects.js";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
-import { envValue } from "./env-file.js";
 import { readIfExists } from "./plan.js";
+import { type EnvOrder, envModeOf, type ProjectEnv, readProjectEnv } from "./project-env.js";
 
 export interface MigrateResult {
   dialect: Dialect;
@@ -27,16 +28,29 @@ export function dialectOfSchema(path: string): Dialect | undefined {
   return dialects.find((d) => d === match?.[1]);
 }
 
-/** A variable from the environment, else .env.local, else .env (the order the generated modules load them in). */
-export function projectEnv(root: string, name: string, env: NodeJS.ProcessEnv): string | undefined {
-  if (env[name]) return env[name];
-  for (const file of [".env.local", ".env"]) {
-    const path = join(root, file);
-    const text = readIfExists(path);
-    const value = text === null ? undefined : envValue(text, name);
-    if (value) return value;
-  }
-  return undefined;
+/** The project's env files as its app loads them: its framework's order, in the mode NODE_ENV names. */
+export function migrateEnv(root: string, environment: NodeJS.ProcessEnv, order: EnvOrder): ProjectEnv {
+  return readProjectEnv(root, { order, mode: envModeOf(environment), environment });
+}
+
+/** "the environment or .env.development.local, .env.local, .env.development, .env": where a variable was looked for. */
+const searched = (env: ProjectEnv) => `the environment or ${env.names.join(", ")}`;
+
+/**
+ * A connection variable's value and where it comes from; undefined when it
+ * is nowhere. Set empty, it is what the app would get too: a usage error.
+ */
+function connectionSetting(
+  env: ProjectEnv,
+  name: string,
+  example: string,
+): { value: string; source: string } | undefined {
+  const setting = env.get(name);
+  if (setting?.value === "")
+    throw new UsageError(
+      `${name} is set empty in ${setting.source === "environment" ? "the environment" : setting.source}, which wins over the other env files; set it to ${example}.`,
+    );
+  return setting;
 }
 
 function loadDriver<T>(root: string, name: string): T {
@@ -63,14 +77,14 @@ function describeUrl(url: string): string {
 
 const unreachable = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "ECONNRESET", "EAI_AGAIN"]);
 
-/** The database's error as one line that says what to do. */
-function explain(error: unknown, dialect: Dialect, target: string): never {
+/** The database's error as one line that says what to do; `source` is where its connection came from. */
+function explain(error: unknown, dialect: Dialect, target: string, source = "your env files"): never {
   const e = error as { code?: string; message?: string; errors?: { code?: string }[] };
   const code = e.code ?? e.errors?.[0]?.code;
   const server = serverNames[dialect];
   if (code && unreachable.has(code)) {
     throw new CliError(
-      `Cannot reach ${server} at ${target} (${code}): start the server, or fix DATABASE_URL in .env.local.`,
+      `Cannot reach ${server} at ${target} (${code}): start the server, or fix DATABASE_URL in ${source}.`,
       { exitCode: ExitCode.failed },
     );
   }
@@ -127,7 +141,12 @@ function openMysql(root: string, url: string): Promise<MysqlConnection> {
 }
 
 /** Applies `schemaPath` (relative to `root`) and resolves to where it went. */
-export async function applySchema(root: string, schemaPath: string, env: NodeJS.ProcessEnv): Promise<MigrateResult> {
+export async function applySchema(
+  root: string,
+  schemaPath: string,
+  env: NodeJS.ProcessEnv,
+  order: EnvOrder,
+): Promise<MigrateResult> {
   const file = resolve(root, schemaPath);
   const dialect = dialectOfSchema(file);
   if (!dialect)
@@ -139,16 +158,17 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
 
   // An ORM's schema names the variable its client connects with (Prisma: DATABASE_URL, a file: URL on SQLite).
   const directive = /^-- connection: (\w+)(?: \(paths relative to (\S+)\))?$/m.exec(script);
+  const projectEnv = migrateEnv(root, env, order);
   if (dialect === "sqlite") {
-    const named = directive ? projectEnv(root, directive[1]!, env)?.replace(/^file:/, "") : undefined;
+    const named = directive ? connectionSetting(projectEnv, directive[1]!, "file:./dev.db") : undefined;
     if (directive && !named)
-      throw new UsageError(
-        `${directive[1]} is not set (in the environment, .env.local or .env); set it to file:./dev.db.`,
-      );
+      throw new UsageError(`${directive[1]} is not set (in ${searched(projectEnv)}); set it to file:./dev.db.`);
     const path = resolve(
       root,
       directive?.[2] ?? ".",
-      named ?? projectEnv(root, "AUTH_DATABASE_PATH", env) ?? "./auth.db",
+      named?.value.replace(/^file:/, "") ??
+        connectionSetting(projectEnv, "AUTH_DATABASE_PATH", "./auth.db")?.value ??
+        "./auth.db",
     );
     type Sqlite = new (
       path: string,
@@ -180,11 +200,13 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
     return { dialect, target: path };
   }
 
-  const url = projectEnv(root, "DATABASE_URL", env);
-  if (!url)
+  const setting = connectionSetting(projectEnv, "DATABASE_URL", "your database's connection string");
+  if (!setting)
     throw new UsageError(
-      "DATABASE_URL is not set (in the environment, .env.local or .env); set it to your database's connection string.",
+      `DATABASE_URL is not set (in ${searched(projectEnv)}); set it to your database's connection string.`,
     );
+  const url = setting.value;
+  const source = setting.source === "environment" ? "the environment" : setting.source;
   const target = describeUrl(url);
   if (dialect === "postgres") {
     type Pg = {
@@ -200,7 +222,7 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
       for (const { table, column, type } of directive ? [] : addedColumns)
         await client.query(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS "${column}" ${type}`);
     } catch (error) {
-      explain(error, dialect, target);
+      explain(error, dialect, target, source);
     } finally {
       await client.end().catch(() => undefined);
     }
@@ -218,7 +240,7 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
       if (rows.length === 0) await connection.query(`ALTER TABLE ${table} ADD COLUMN \`${column}\` ${type}`);
     }
   } catch (error) {
-    explain(error, dialect, target);
+    explain(error, dialect, target, source);
   } finally {
     await connection?.end().catch(() => undefined);
   }

@@ -2,15 +2,16 @@
  * Babel's parser is half a megabyte of code to load and compile, so only
  * commands that edit a config may pay for it: code outside src/ast reaches
  * src/ast, and @babel/parser, through `await import(...)` only. A
- * framework's doctor part (src/frameworks/<id>/doctor.ts) reads the
- * project's modules; it is itself loaded only by `await import(...)`.
+ * framework's doctor part (src/frameworks/<id>/doctor.ts, and the
+ * frameworks/doctor-*.ts helpers it shares) reads the project's modules; it
+ * is itself loaded only by `await import(...)`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { root } from "../helpers.js";
 
-const lazyModule = (path: string) => /src\/frameworks\/[\w-]+\/doctor\.ts$/.test(path);
+const lazyModule = (path: string) => /src\/frameworks\/(?:[\w-]+\/doctor|doctor-[\w-]+)\.ts$/.test(path);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -28,7 +29,7 @@ function eagerParserImports(source: string): string[] {
     .map((m) => m[1]!)
     .filter(
       (specifier) =>
-        specifier.startsWith("@babel/") || /(?:^|\/)ast\//.test(specifier) || /(?:^|\/)doctor\.js$/.test(specifier),
+        specifier.startsWith("@babel/") || /(?:^|\/)ast\//.test(specifier) || /(?:^|\/)doctor(?:-[\w-]+)?\.js$/.test(specifier),
     );
 }
 

@@ -29,7 +29,7 @@ function expressProject(): string {
 const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
 
 describe("add-provider <built-in>", () => {
-  it("discord under Next.js: imports next-auth's Discord, adds its variables empty, names the callback and the console", async () => {
+  it("discord under Next.js: imports next-auth's Discord, adds its variables commented out to fill in, names the callback and the console", async () => {
     const dir = nextProject();
     const result = await inProcess(["add-provider", "discord", "--no-install"], {
       cwd: dir,
@@ -44,7 +44,11 @@ describe("add-provider <built-in>", () => {
     expect(module).toContain("clientSecret: process.env.AUTH_DISCORD_SECRET,");
     expect(read(dir, "src/auth.ts")).toContain('import { discord } from "./providers/discord";');
     expect(read(dir, ".env.example")).toMatch(/^AUTH_DISCORD_ID=\nAUTH_DISCORD_SECRET=$|^AUTH_DISCORD_SECRET=$/m);
-    expect(read(dir, ".env.local")).toMatch(/^AUTH_DISCORD_SECRET=$/m);
+    // Never `AUTH_DISCORD_SECRET=`: Auth.js would take the empty string as the secret.
+    expect(read(dir, ".env.local")).toMatch(/^# AUTH_DISCORD_ID=\n[^\n]*\n# AUTH_DISCORD_SECRET=$/m);
+    expect(result.stdout).toMatch(
+      /^Fill in AUTH_DISCORD_ID, AUTH_DISCORD_SECRET in \.env\.local \(uncomment their lines\)\.$/m,
+    );
     expect(result.stdout).toMatch(/^ {2}http:\/\/localhost:3000\/api\/auth\/callback\/discord$/m);
     expect(result.stdout).toMatch(/^Register it at: https:\/\/discord\.com\/developers\/applications$/m);
     expect(result.stdout).not.toContain("must-not-be-printed");
@@ -107,7 +111,9 @@ describe("add-provider <built-in>", () => {
     expect(module).toContain('import Resend from "next-auth/providers/resend";');
     expect(module).toContain("apiKey: process.env.AUTH_RESEND_KEY,");
     expect(module).toContain('from: process.env.AUTH_RESEND_FROM || "Sign in <auth@example.com>",');
-    expect(read(dir, ".env.local")).toMatch(/^AUTH_RESEND_KEY=$/m);
+    expect(read(dir, ".env.local")).toMatch(/^# AUTH_RESEND_KEY=$/m);
+    // The sender given on the command line is written with its value.
+    expect(read(dir, ".env.local")).toMatch(/^AUTH_RESEND_FROM=Sign in <auth@example\.com>$/m);
     expect(result.stdout).not.toMatch(/callback/i);
   });
 

@@ -30,7 +30,7 @@ describe("create-auth add-provider", () => {
     expect(vk).not.toMatch(/(?:oauth|api|id)\.vk\.com/);
     expect(existsSync(join(dir, "src/providers/vk-profile.ts"))).toBe(true);
     expect(read(dir, ".env.example")).toMatch(/^AUTH_VK_ID=$/m);
-    expect(read(dir, ".env.local")).toMatch(/^AUTH_VK_SECRET=$/m);
+    expect(read(dir, ".env.local")).toMatch(/^# AUTH_VK_SECRET=$/m);
     expect(read(dir, ".gitignore")).toBe("node_modules\n.next\n.env.local\n");
     expect(vk).not.toMatch(/AUTH_VK_SECRET=|clientSecret: "/);
     expect(result.stdout).toMatch(/^ {2}https:\/\/app\.example\.com\/api\/auth\/callback\/vk$/m);
@@ -162,7 +162,7 @@ describe("create-auth add-provider", () => {
     writeFileSync(join(dir, ".env.local"), "AUTH_VK_ID=51234\n");
     await inProcess(["add-provider", "social", "--no-install"], { cwd: dir });
     expect(read(dir, ".env.local")).toMatch(
-      /^AUTH_VK_ID=51234\n\n# social provider "vk"[^\n]*\n# [^\n]*\nAUTH_VK_SECRET=\n$/,
+      /^AUTH_VK_ID=51234\n\n# social provider "vk"[^\n]*\n# [^\n]*\n# AUTH_VK_SECRET=\n$/,
     );
   });
 

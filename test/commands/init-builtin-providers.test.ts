@@ -29,7 +29,10 @@ describe("create-auth init --providers github,google", () => {
     const example = read(dir, ".env.example");
     for (const name of ["AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET", "AUTH_GOOGLE_ID", "AUTH_GOOGLE_SECRET"])
       expect(example).toMatch(new RegExp(`^${name}=$`, "m"));
-    expect(read(dir, ".env.local")).toMatch(/^AUTH_GITHUB_SECRET=$/m);
+    expect(read(dir, ".env.local")).toMatch(/^# AUTH_GITHUB_SECRET=$/m);
+    expect(result.stdout).toMatch(
+      /Fill in AUTH_GITHUB_ID, AUTH_GITHUB_SECRET, AUTH_GOOGLE_ID, AUTH_GOOGLE_SECRET in \.env\.local \(uncomment their lines\)\./,
+    );
   });
 
   it("under Next.js the built-ins come from next-auth", async () => {

@@ -23,7 +23,7 @@ describe("init in a terminal", () => {
     ];
     const { result, screen, read } = await typed([], keys);
     expect(screen).toMatch(/Framework to wire sign-in into \(--framework\)/);
-    expect(screen).toMatch(/detected: no Next\.js, SvelteKit or Express in package\.json/);
+    expect(screen).toMatch(/detected: no framework create-auth wires was found/);
     expect(screen).toMatch(/Sign-in providers \(--providers/);
     expect(screen).toMatch(/Database adapter \(--backend\)/);
     expect(screen).toMatch(/Entity schema flavour \(--schema\)/);

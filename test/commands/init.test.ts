@@ -95,7 +95,7 @@ describe("create-auth init --yes", () => {
     expect(result.stdout).toMatch(/keeps @auth\/core@0\.40\.0/);
     expect(read(dir, ".gitignore")).toBe("dist\n.env.local\nauth.db*\n");
     expect(read(dir, ".env.local").startsWith("AUTH_SECRET=keep-me\nOTHER=1\n")).toBe(true);
-    expect(read(dir, ".env.local")).toMatch(/^AUTH_VK_SECRET=$/m);
+    expect(read(dir, ".env.local")).toMatch(/^# AUTH_VK_SECRET=$/m);
     expect(existsSync(join(dir, "src/auth.ts"))).toBe(true);
     expect(existsSync(join(dir, "src/providers/vk.ts"))).toBe(true);
     expect(result.stdout).toContain("http://localhost:3000/api/auth/callback/vk");

@@ -87,16 +87,22 @@ describe("create-auth migrate", () => {
     expect(columns.rows.map((r) => r.column_name)).toContain("passwordHash");
   }, 60_000);
 
-  it("mysql: DATABASE_URL from .env.local (the password never printed), twice", async () => {
+  it("mysql: DATABASE_URL from .env.local over .env's (the password never printed), twice", async () => {
     const dir = await project("mysql");
     // The generated .env.local holds an example URL; the user's real one replaces it.
     const withPassword = mysqlUrl.replace("root@", "root:@");
     writeFileSync(join(dir, ".env.local"), `AUTH_SECRET=x\nDATABASE_URL=${withPassword}\n`);
+    // .env.local wins over .env, as the app and the generated load-env module read them.
+    writeFileSync(join(dir, ".env"), "DATABASE_URL=mysql://root@127.0.0.1:1/nowhere\n");
     await mysqlAdmin.query(
       `CREATE TABLE ${name}.users (id VARCHAR(255) PRIMARY KEY, name TEXT, email VARCHAR(255) UNIQUE) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`,
     );
     for (let run = 0; run < 2; run++) {
-      const result = await inProcess(["migrate", "auth/schema.mysql.sql"], { cwd: dir, env: {} });
+      // As from a shell: no NODE_ENV=test, in which Next.js's order skips .env.local.
+      const result = await inProcess(["migrate", "auth/schema.mysql.sql"], {
+        cwd: dir,
+        env: { NODE_ENV: "development" },
+      });
       expect(result.stderr).toBe("");
       expect(result.stdout).toContain(`Auth tables ready in 127.0.0.1:3306/${name}`);
       expect(result.exitCode).toBe(0);
@@ -121,7 +127,7 @@ describe("create-auth migrate", () => {
     });
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toBe(
-      "error: Cannot reach PostgreSQL at 127.0.0.1:1/app (ECONNREFUSED): start the server, or fix DATABASE_URL in .env.local.",
+      "error: Cannot reach PostgreSQL at 127.0.0.1:1/app (ECONNREFUSED): start the server, or fix DATABASE_URL in the environment.",
     );
     expect(result.stdout + result.stderr).not.toContain("secret");
     const mysqlDir = join(workspace, "mysql");
@@ -160,10 +166,21 @@ describe("create-auth migrate", () => {
     expect(wrong.exitCode).toBe(2);
     expect(wrong.stderr).toMatch(/not a generated auth schema/);
     const dir = join(workspace, "postgres");
-    writeFileSync(join(dir, ".env.local"), "AUTH_SECRET=x\nDATABASE_URL=\n");
-    const unset = await inProcess(["migrate"], { cwd: dir, env: {} });
+    writeFileSync(join(dir, ".env.local"), "AUTH_SECRET=x\n");
+    const unset = await inProcess(["migrate"], { cwd: dir, env: { NODE_ENV: "development" } });
     expect(unset.exitCode).toBe(2);
-    expect(unset.stderr).toMatch(/^error: DATABASE_URL is not set/);
+    expect(unset.stderr).toBe(
+      "error: DATABASE_URL is not set (in the environment or .env.development.local, .env.local, .env.development, .env); set it to your database's connection string.",
+    );
+    // Set empty in the file that wins, it is what the app would get: named, not passed over for .env's.
+    writeFileSync(join(dir, ".env.local"), "AUTH_SECRET=x\nDATABASE_URL=\n");
+    writeFileSync(join(dir, ".env"), `DATABASE_URL=${pgUrl}\n`);
+    const setEmpty = await inProcess(["migrate"], { cwd: dir, env: { NODE_ENV: "development" } });
+    expect(setEmpty.exitCode).toBe(2);
+    expect(setEmpty.stderr).toBe(
+      "error: DATABASE_URL is set empty in .env.local, which wins over the other env files; set it to your database's connection string.",
+    );
+    rmSync(join(dir, ".env"));
     rmSync(empty, { recursive: true, force: true });
   }, 60_000);
 

@@ -86,3 +86,24 @@ describe("a SvelteKit app written from the docs", () => {
     ]);
   });
 });
+
+describe("the env files doctor reads, as each framework loads them for a production start", () => {
+  it("SvelteKit in Vite's order: .env.production over .env.local; Next.js: .env.local over .env.production", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const long = "AUTH_SECRET=a-long-and-random-enough-secret-0123456789abcdef\n";
+    const short = "AUTH_SECRET=too-short\n";
+    const kit = copyProject("sveltekit-docs", {}, "doctor-apps");
+    writeFileSync(`${kit}/.env.local`, long, { mode: 0o600 });
+    writeFileSync(`${kit}/.env.production`, short, { mode: 0o600 });
+    const { facts: kitFacts } = await gatherFacts({ root: kit, envFiles: [], environment: {} });
+    expect(kitFacts.valueFiles).toEqual([".env", ".env.local", ".env.production", ".env.production.local"]);
+    expect(kitFacts.env.AUTH_SECRET).toEqual({ value: "too-short", source: ".env.production" });
+
+    const next = copyProject("next-docs", {}, "doctor-apps");
+    writeFileSync(`${next}/.env.local`, long, { mode: 0o600 });
+    writeFileSync(`${next}/.env.production`, short, { mode: 0o600 });
+    const { facts: nextFacts } = await gatherFacts({ root: next, envFiles: [], environment: {} });
+    expect(nextFacts.valueFiles).toEqual([".env", ".env.production", ".env.local", ".env.production.local"]);
+    expect(nextFacts.env.AUTH_SECRET?.source).toBe(".env.local");
+  });
+});

@@ -118,6 +118,8 @@ export function blockRealHosts(...domains: string[]): {
 export interface SignInOptions {
   provider: Provider;
   providerId: string;
+  /** The config's whole providers list, when it holds more than the one signed in with. */
+  providers?: Provider[];
   /** The variables the generated module reads (AUTH_VK_ID...), given to Auth.js as a framework would (setEnvDefaults). */
   env?: Record<string, string>;
   strategy?: "jwt" | "database";
@@ -151,7 +153,7 @@ export async function signIn(options: SignInOptions): Promise<SignInResult> {
   const { adapter, calls } = recordingAdapter(options.adapter);
   const errors: string[] = [];
   const config: AuthConfig = {
-    providers: [options.provider],
+    providers: options.providers ?? [options.provider],
     adapter,
     secret: "e2e-secret-that-is-long-enough-for-jose-0123456789",
     trustHost: true,

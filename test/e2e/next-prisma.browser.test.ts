@@ -49,8 +49,9 @@ describe("Next.js + Prisma on SQLite: init, build, start, sign in by email in Ch
     expect(init.stdout).toContain("Ran prisma generate.");
     expect(init.stdout).toContain("npx prisma migrate dev --name auth");
 
-    // The client and migrate read DATABASE_URL from .env.local, as Next.js does.
-    expect(readFileSync(join(dir, ".env.local"), "utf8")).toMatch(/^DATABASE_URL=file:\.\/dev\.db$/m);
+    // In .env, where Prisma keeps it and where Next.js, the client's loader and migrate read it too.
+    expect(readFileSync(join(dir, ".env"), "utf8")).toMatch(/^DATABASE_URL=file:\.\/dev\.db$/m);
+    expect(readFileSync(join(dir, ".env.local"), "utf8")).not.toMatch(/DATABASE_URL/);
     const tables = await execa("node", [bin, "migrate"], { cwd: dir, env: appEnv(), reject: false });
     expect(tables.exitCode, tables.stderr).toBe(0);
     expect(tables.stdout).toMatch(/^Auth tables ready in dev\.db/);

@@ -26,7 +26,7 @@ describe("detectFramework", () => {
     ],
     [{ "package.json": "{}", "next.config.ts": "" }, "next", "next.config.ts"],
     [{ "svelte.config.js": "" }, "sveltekit", "svelte.config.js"],
-    [{ "package.json": "{}" }, "none", "no Next.js, SvelteKit or Express in package.json"],
+    [{ "package.json": "{}" }, "none", "no framework create-auth wires was found in package.json or its config files"],
   ] as const)("%j is %s (%s)", (files, framework, reason) => {
     const detected = detectFramework(new ProjectView(project(files)));
     expect({ framework: detected.framework.id, reason: detected.reason }).toEqual({ framework, reason });

@@ -96,14 +96,17 @@ afterAll(async () => {
 });
 
 describe("the SQL, memory and skeleton storages: the plan", () => {
-  it("sqlite: adapter, connection, verify module and schema; driver, env and the verify script", async () => {
+  it("sqlite: adapter, connection, verify module with its env loader, and schema; driver, env and the verify script", async () => {
     const part = await planStorage("sqlite", { importExtension: ".js" });
     expect(part.files.map((f) => f.path).sort()).toEqual([
       "auth/adapter.ts",
       "auth/db.ts",
+      "auth/load-env.ts",
       "auth/schema.sqlite.sql",
       "auth/verify-adapter.ts",
     ]);
+    // npm run verify-adapter reads AUTH_DATABASE_PATH from the env files as the app does.
+    expect(part.files.find((f) => f.path === "auth/verify-adapter.ts")?.contents).toContain('import "./load-env.js";');
     expect(part.dependencies).toEqual(expect.arrayContaining(["better-sqlite3", "@auth/core"]));
     expect(part.devDependencies).toEqual(expect.arrayContaining(["@types/better-sqlite3", "create-auth"]));
     expect(part.env).toEqual([expect.objectContaining({ name: "AUTH_DATABASE_PATH", example: "./auth.db" })]);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { selfDependencySpec } from "../../src/catalog/self.js";
-import { gitignore, initEnvFiles, newSecret, providerEnvFiles } from "../../src/render/env-files.js";
+import { gitignore, newSecret } from "../../src/render/env-files.js";
 import { mergePackageJson, packageName } from "../../src/render/package-json.js";
 import { newTsconfig } from "../../src/render/tsconfig.js";
 import { storageById } from "../../src/storage/registry.js";
@@ -121,37 +121,9 @@ describe("newTsconfig", () => {
 });
 
 describe("env files", () => {
-  const vars = [{ name: "DATABASE_URL", description: "SQLite file", example: "file:./dev.db" }];
-
   it("newSecret is 32 random bytes, base64", () => {
     expect(Buffer.from(newSecret(), "base64")).toHaveLength(32);
     expect(newSecret()).not.toBe(newSecret());
-  });
-
-  const none = { example: null, local: null };
-
-  it("init: .env.example lists every variable with no secret value", () => {
-    const { example } = initEnvFiles(none, vars, "s3cret");
-    expect(example).toMatch(/^AUTH_SECRET=$/m);
-    expect(example).not.toContain("s3cret");
-    expect(example).toMatch(/^DATABASE_URL=file:\.\/dev\.db$/m);
-  });
-
-  it("init: .env.local gets a fresh secret, and keeps an existing one", () => {
-    expect(initEnvFiles(none, vars, "s3cret").local).toMatch(/^AUTH_SECRET=s3cret$/m);
-    const existing = "AUTH_SECRET=mine\n";
-    const merged = initEnvFiles({ example: null, local: existing }, vars, "other").local;
-    expect(merged.startsWith(existing)).toBe(true);
-    expect(merged).not.toContain("other");
-    expect(merged).toMatch(/^DATABASE_URL=file:\.\/dev\.db$/m);
-    expect(initEnvFiles({ example: null, local: merged }, vars).local).toBe(merged);
-  });
-
-  it("add-provider: the example value documented, an empty value to fill in", () => {
-    const issuer = [{ name: "AUTH_CORP_ISSUER", description: "Issuer", example: "https://login.example.com" }];
-    const files = providerEnvFiles(none, issuer, "oidc provider");
-    expect(files.example).toMatch(/^AUTH_CORP_ISSUER=https:\/\/login\.example\.com$/m);
-    expect(files.local).toMatch(/^AUTH_CORP_ISSUER=$/m);
   });
 
   it(".gitignore gains .env.local (and node_modules when new)", () => {

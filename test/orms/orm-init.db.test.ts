@@ -213,3 +213,77 @@ describe("create-auth migrate on MariaDB without mysql2", () => {
     ]);
   });
 });
+
+describe.each([
+  // A byte-order mark and CRLF, as an editor on Windows writes the file.
+  { fixture: "prisma-postgres", database: "postgres" as const, bom: "\uFEFF", eol: "\r\n" },
+  { fixture: "drizzle-mysql", database: "mariadb" as const, bom: "", eol: "\n" },
+])("$fixture whose .env holds the database ($database)", ({ fixture, database, bom, eol }) => {
+  const defer = useCleanup();
+
+  test("init leaves it there and writes nothing for it to .env.local; migrate and verify-adapter use it", async () => {
+    const dir = await ormProject(fixture, defer);
+    const url = await freshDatabase(database, fixture.split("-")[0]!, defer);
+    // The project's own .env, as Prisma and drizzle-kit keep it; DATABASE_URL is in no environment.
+    const dotenv = `${bom}# The shop's database${eol}DATABASE_URL="${url}"${eol}`;
+    writeFileSync(join(dir, ".env"), dotenv);
+    // As from a shell: no DATABASE_URL, no NODE_ENV=test.
+    const env = { ...prismaEnv, NODE_ENV: "development" };
+    expect(process.env.DATABASE_URL).toBeUndefined();
+
+    const init = await inProcess(initArgs, { cwd: dir, env });
+    expect(init.stderr).toBe("");
+    expect(init.exitCode, init.stdout).toBe(0);
+    expect(init.stdout).toContain("note: DATABASE_URL is set in .env: the auth tables go to that database.");
+    expect(init.stdout).toMatch(/Point DATABASE_URL in \.env at your database/);
+    expect(readFileSync(join(dir, ".env"), "utf8")).toBe(dotenv);
+    const local = readFileSync(join(dir, ".env.local"), "utf8");
+    expect(local).not.toMatch(/DATABASE_URL/);
+    expect(local).toMatch(/^AUTH_SECRET=.{40,}$/m);
+
+    if (fixture.startsWith("prisma")) {
+      await run(dir, bin(dir, "prisma", "build/index.js"), ["generate"], env);
+      const migrated = await inProcess(["migrate"], { cwd: dir, env });
+      expect(migrated.stderr).toBe("");
+      expect(migrated.exitCode).toBe(0);
+      expect(migrated.stdout).toContain(`Auth tables ready in 127.0.0.1:5432/${new URL(url).pathname.slice(1)}`);
+    } else {
+      // drizzle-kit reads .env by itself.
+      await run(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "generate"], env);
+      await run(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "migrate"], env);
+    }
+    const script = await execa(
+      "npm",
+      ["run", "--silent", "verify-adapter", "--", "--reporter", "json", "--seed", "7"],
+      {
+        cwd: dir,
+        env: { ...env, NO_COLOR: "1" },
+        reject: false,
+      },
+    );
+    const report = JSON.parse(script.stdout) as { ok: boolean; cases: { id: string; status: string }[] };
+    expect(report.cases.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([]);
+    expect(report.ok).toBe(true);
+    expect(script.exitCode).toBe(0);
+
+    // The tables are in the database of .env, the only one named anywhere.
+    const tables =
+      database === "postgres"
+        ? await (async () => {
+            const client = new pg.Client({ connectionString: url });
+            await client.connect();
+            const result = await client.query(
+              "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
+            );
+            await client.end();
+            return result.rows.map((r: { table_name: string }) => r.table_name);
+          })()
+        : await (async () => {
+            const connection = await mysql.createConnection({ uri: url });
+            const [rows] = (await connection.query("SHOW TABLES")) as [Record<string, string>[], unknown];
+            await connection.end();
+            return rows.map((r) => Object.values(r)[0]!);
+          })();
+    expect(tables.map((t) => t.toLowerCase())).toEqual(expect.arrayContaining(["user", "account", "session"]));
+  }, 240_000);
+});

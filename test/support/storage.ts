@@ -14,5 +14,6 @@ export function planStorage(
     authDir: options.dir ?? "auth",
     ext: options.importExtension,
     passwords: options.passwords ?? false,
+    envOrder: "next",
   });
 }

@@ -64,12 +64,36 @@ describe("reading a dotenv file as dotenv does", () => {
     expect(parseEnv(text).map((e) => [e.name, e.value])).toEqual([
       ["A", "1"],
       ["B", "two words"],
-      ["C", "line one\r\nAUTH_SECRET=inside the value\r\nline three"],
+      // dotenv reads CRLF as LF, inside values too.
+      ["C", "line one\nAUTH_SECRET=inside the value\nline three"],
       ["D", "single # not a comment"],
       ["E", "back"],
       ["F", ""],
       ["G", ""],
     ]);
+  });
+
+  it("a byte-order mark is a blank, as dotenv reads it; edits keep it", async () => {
+    const text = "\uFEFFAUTH_NEXTAUTH=1\r\nNEXTAUTH_SECRET=\r\n";
+    expect(parseEnv(text).map((e) => [e.name, e.value])).toEqual([
+      ["AUTH_NEXTAUTH", "1"],
+      ["NEXTAUTH_SECRET", ""],
+    ]);
+    expect(fillEmptyValue(text, "NEXTAUTH_SECRET", "s")).toBe("\uFEFFAUTH_NEXTAUTH=1\r\nNEXTAUTH_SECRET=s\r\n");
+    const { renameEnvVariable } = await import("../../src/doctor/fix.js");
+    expect(renameEnvVariable("\uFEFFNEXTAUTH_URL=http://a\r\n", "NEXTAUTH_URL", "AUTH_URL")).toBe(
+      "\uFEFFAUTH_URL=http://a\r\n",
+    );
+    expect(addEnvEntries("\uFEFF", [{ name: "A", description: "a", example: "" }], "h", () => "1")).toBe(
+      "\uFEFF# h\n# a\nA=1\n",
+    );
+  });
+
+  it("lines written commented out count as there, outside quoted values only", () => {
+    const variables = [{ name: "AUTH_X_ID", description: "id", example: "" }];
+    expect(addEnvEntries("# AUTH_X_ID=\n", variables, "h", () => null)).toBe("# AUTH_X_ID=\n");
+    const inside = 'KEY="a\n# AUTH_X_ID=\nb"\n';
+    expect(addEnvEntries(inside, variables, "h", () => null)).toBe(`${inside}\n# h\n# id\n# AUTH_X_ID=\n`);
   });
 
   it("a quote that never closes is plain text, as dotenv reads it", () => {
@@ -133,9 +157,9 @@ const envFile = fc
         expected.push({ name: line.name, value: line.value });
         return `${line.exported ? "export " : ""}${line.name}=${line.value}`;
       }
-      const value = line.inner.join(eol);
-      expected.push({ name: line.name, value });
-      return `${line.name}="${value}"`;
+      // dotenv reads the value's line breaks as \n, whatever the file's.
+      expected.push({ name: line.name, value: line.inner.join("\n") });
+      return `${line.name}="${line.inner.join(eol)}"`;
     });
     return { text: rendered.join(eol) + (finalNewline && rendered.length ? eol : ""), expected };
   });
@@ -149,14 +173,18 @@ describe("dotenv merges keep the user's bytes (property)", () => {
     );
   });
 
-  it("adding variables keeps every existing byte, and adds only names not assigned", () => {
+  it("adding variables keeps every existing byte, and adds only names neither assigned nor commented out", () => {
     const variables = ["AUTH_SECRET", "NEW_ONE"].map((name) => ({ name, description: "d", example: "" }));
     fc.assert(
       fc.property(envFile, ({ text, expected }) => {
         const result = addEnvEntries(text, variables, "h", () => "v");
         expect(result.startsWith(text)).toBe(true);
         const added = parseEnv(result.slice(text.length)).map((e) => e.name);
-        expect(added).toEqual(variables.map((v) => v.name).filter((n) => !expected.some((e) => e.name === n)));
+        const commented = (name: string) =>
+          new RegExp(`^[^\\S\\r\\n]*#[^\\S\\r\\n]*(?:export[^\\S\\r\\n]+)?${name}[^\\S\\r\\n]*=`, "m").test(text);
+        expect(added).toEqual(
+          variables.map((v) => v.name).filter((n) => !expected.some((e) => e.name === n) && !commented(n)),
+        );
       }),
     );
   });

@@ -1,4 +1,5 @@
 /** Express: a runnable server.ts mounting Auth.js at /auth, or the lines to add to the project's own server. */
+import { loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
@@ -32,6 +33,7 @@ export const express = defineFramework<ExpressFacts>({
   app: { port: 3000, devCommand: "npm run dev" },
   basePath: "/auth",
   authPackage: "@auth/express",
+  envOrder: "next",
   protects: false,
   layout: rootLayout,
   async plan(request) {
@@ -41,7 +43,7 @@ export const express = defineFramework<ExpressFacts>({
     const wiring = {
       ...part({
         env: [trustHostVariable],
-        files: [{ path: loadEnv, contents: await renderTemplate("adapters/load-env.ts.hbs", {}) }],
+        files: [await loadEnvModule(loadEnv, "next")],
       }),
       config: plainConfig({
         header: [

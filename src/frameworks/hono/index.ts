@@ -33,6 +33,7 @@ export const hono = defineFramework<HonoFacts>({
   app: { port: 3000, devCommand: "npm run dev" },
   basePath,
   authPackage: "@auth/core",
+  envOrder: "next",
   protects: true,
   // Inside src/ when the server's code is there: tsc's inferred rootDir would otherwise move the build output.
   layout: (_facts, project) =>
@@ -46,6 +47,7 @@ export const hono = defineFramework<HonoFacts>({
     const wiring = await webStandardPart(request, {
       title: "Hono",
       basePath,
+      envOrder: "next",
       sessionPath,
       loadEnvPath,
       header: [

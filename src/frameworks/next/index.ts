@@ -60,6 +60,7 @@ export const next = defineFramework<NextFacts>({
   app: { port: 3000, devCommand: "npm run dev" },
   basePath: "/api/auth",
   authPackage: "next-auth",
+  envOrder: "next",
   protects: true,
   layout: rootLayout,
   async plan(request) {

@@ -35,6 +35,7 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
   app: { port: 5173, devCommand: "npm run dev" },
   basePath: "/auth",
   authPackage: "@auth/sveltekit",
+  envOrder: "vite",
   protects: false,
   layout: () => ({ configPath: "src/lib/server/auth.ts", authDir: "src/lib/server/auth" }),
   async plan(request) {

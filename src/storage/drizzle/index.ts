@@ -9,6 +9,7 @@ import { posix } from "node:path";
 import type { DependencyName } from "../../catalog/dependencies.js";
 import type { Dialect } from "../../catalog/sql-dialects.js";
 import { UsageError } from "../../lib/errors.js";
+import { loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { type PlannedFile, part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
@@ -222,7 +223,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
           tablesStep,
         }),
       },
-      { path: `${authDir}/load-env.ts`, contents: await renderTemplate("adapters/load-env.ts.hbs", {}) },
+      await loadEnvModule(`${authDir}/load-env.ts`, request.envOrder),
     );
     return {
       ...part({

@@ -9,6 +9,7 @@ import { posix } from "node:path";
 import type { DependencyName } from "../../catalog/dependencies.js";
 import type { Dialect } from "../../catalog/sql-dialects.js";
 import { UsageError } from "../../lib/errors.js";
+import { loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { type PlannedFile, part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
@@ -158,7 +159,7 @@ export const prismaStorage = defineStorage<PrismaProject>({
           tablesStep: "npx prisma migrate dev, or npm run auth:tables",
         }),
       },
-      { path: `${authDir}/load-env.ts`, contents: await renderTemplate("adapters/load-env.ts.hbs", {}) },
+      await loadEnvModule(`${authDir}/load-env.ts`, request.envOrder),
       { path: sqlPath, contents: prismaSql(dialect, request.tablePrefix, modern) },
     );
     if (modern && !project.configPath)

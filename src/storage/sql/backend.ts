@@ -6,6 +6,7 @@
  */
 import type { DependencyName } from "../../catalog/dependencies.js";
 import type { Dialect } from "../../catalog/sql-dialects.js";
+import { loadEnvModule } from "../../render/env-files.js";
 import type { IgnoreEntry } from "../../render/gitignore.js";
 import { type EnvVariable, type PlannedFile, part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
@@ -36,13 +37,15 @@ export function sqlBackend(backend: SqlBackend): StorageModule<Record<string, ne
     ignored: backend.ignored,
     embedded: backend.embedded,
     assume: () => ({}),
-    async plan({ ext, authDir: dir, passwords }) {
+    async plan({ ext, authDir: dir, passwords, envOrder }) {
       const context = { ...sqlDialectContext(dialect), ext, sql: true };
       const adapterPath = `${dir}/adapter.ts`;
       const files: PlannedFile[] = [
         { path: adapterPath, contents: await renderTemplate("adapters/sql.ts.hbs", context) },
         { path: `${dir}/db.ts`, contents: await renderTemplate("adapters/db.ts.hbs", context) },
         { path: `${dir}/verify-adapter.ts`, contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context) },
+        // verify-adapter's module and auth:add-user read the connection from the env files through it.
+        await loadEnvModule(`${dir}/load-env.ts`, envOrder),
         // setup() reads the schema from the same folder, so it is part of the adapter.
         ...(await generateSqlSchema(dialect, dir)).files,
       ];
@@ -69,7 +72,6 @@ export function sqlBackend(backend: SqlBackend): StorageModule<Record<string, ne
         plan.passwordsPath = `${dir}/passwords.ts`;
         files.push({ path: plan.passwordsPath, contents: await renderTemplate("adapters/passwords.ts.hbs", context) });
         files.push({ path: `${dir}/add-user.ts`, contents: await renderTemplate("adapters/add-user.ts.hbs", context) });
-        files.push({ path: `${dir}/load-env.ts`, contents: await renderTemplate("adapters/load-env.ts.hbs", context) });
         plan.scripts["auth:add-user"] = `tsx ${dir}/add-user.ts`;
       }
       return plan;
