@@ -65,6 +65,13 @@ async function complete(
   );
 }
 
+/** Whether version `have` ("20.20.2") is below `need` ("22.12"). */
+export function olderNode(have: string, need: string): boolean {
+  const [a, b] = [have, need].map((v) => v.split(".").map(Number));
+  for (let i = 0; i < 3; i++) if ((a![i] ?? 0) !== (b![i] ?? 0)) return (a![i] ?? 0) < (b![i] ?? 0);
+  return false;
+}
+
 const stripUndefined = (o: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
@@ -164,6 +171,11 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   });
   if (!plan) return ExitCode.ok;
   io.out.write(await reportPlan(plan, root, false));
+  const needs = framework.framework.minimumNode;
+  if (needs && olderNode(process.versions.node, needs))
+    io.out.write(
+      `note: ${framework.framework.title} needs Node.js ${needs} or later to build and run; this is Node.js ${process.versions.node}.\n`,
+    );
   if (options.install) await installDependencies(root, options.packageManager, io);
   if (options.install) await runAfterInstall(plan, root, io);
   // The embedded database needs no server: its tables are created now (again: a no-op), once its driver is installed.

@@ -93,8 +93,8 @@ export interface FrameworkModule<F = unknown> {
   /** Packages the wiring imports; versions from src/catalog/dependencies.ts. */
   dependencies: readonly DependencyName[];
   devDependencies: readonly DependencyName[];
-  /** The Node.js major its current release needs, when above the CLI's own. */
-  minimumNode?: number;
+  /** The Node.js its current release needs ("22.12"), when above the CLI's own (20.12). */
+  minimumNode?: string;
   /** Where a browser reaches the app in development (localhost, not 127.0.0.1: another site for the cookies). */
   app: { port: number; devCommand: string };
   /** Where Auth.js answers; the callback of provider X is <basePath>/callback/X. */
