@@ -124,3 +124,35 @@ describe("output that cannot be written", () => {
     expect(result.exitCode).toBe(2);
   });
 });
+
+describe("an unexpected error no code awaited", () => {
+  it("a rejection nothing handles is the same bug line and exit 70, not Node's stack dump", async () => {
+    const secret = "env-s3cret-5e0c71d2";
+    // A bug stand-in, loaded before the launcher: once the run writes its first output, a rejection
+    // nobody handles, quoting a variable's value.
+    const bug = `const write = process.stdout.write.bind(process.stdout); let fired = false;
+      process.stdout.write = (...chunk) => {
+        if (!fired) Promise.reject(new TypeError("lost " + process.env.AUTH_CORP_SECRET));
+        fired = true;
+        return write(...chunk);
+      };`;
+    const result = await execa(
+      process.execPath,
+      [
+        "--import",
+        `data:text/javascript,${encodeURIComponent(bug)}`,
+        join(root, "bin/create-auth.js"),
+        "verify-adapter",
+        memory,
+        "--explore",
+        "0",
+      ],
+      { reject: false, env: { NO_COLOR: "1", AUTH_CORP_SECRET: secret } },
+    );
+    expect(result.exitCode).toBe(70);
+    expect(result.stderr).toMatch(
+      /^error: unexpected TypeError in create-auth \S+ \(verify-adapter\)\. This is a bug in create-auth: .*--debug adds the stack trace\.$/,
+    );
+    expect(result.stderr).not.toContain(secret);
+  });
+});

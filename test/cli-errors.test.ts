@@ -4,9 +4,11 @@ import { execFileSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fromSystemError, printable } from "../src/lib/errors.js";
+import { run } from "../src/cli.js";
+import { ExitCode, fromSystemError, printable } from "../src/lib/errors.js";
 import { hideUrlCredentials } from "../src/lib/redact.js";
-import { fixture, inProcess, root, snapshot, tempDir } from "./helpers.js";
+import { version } from "../src/version.js";
+import { capturedIo, fixture, inProcess, root, snapshot, tempDir } from "./helpers.js";
 
 const memory = fixture("adapters", "memory.ts");
 /** One line of error, at most a hint after it, and no stack frame. */
@@ -205,7 +207,7 @@ describe("what messages quote", () => {
     );
   });
 
-  it("a system error is its first line with what to do; one without a code stays a bug with its stack", () => {
+  it("a system error is its first line with what to do; one without a code stays a bug (its stack with --debug)", () => {
     const error = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1\n    at somewhere"), {
       code: "ECONNREFUSED",
     });
@@ -214,5 +216,65 @@ describe("what messages quote", () => {
     expect(shown?.hint).toMatch(/is the server running/);
     expect(shown?.exitCode).toBe(2);
     expect(fromSystemError(new TypeError("x is undefined"))).toBeUndefined();
+  });
+});
+
+describe("an unexpected error (a bug in create-auth)", () => {
+  const argumentSecret = "arg-s3cret-6f1d9c2b";
+  const envSecret = "env-s3cret-a81c44e0";
+  const urlPassword = "url-s3cret-93b7d1aa";
+  const env = { AUTH_CORP_SECRET: envSecret, DATABASE_URL: `postgres://app:${urlPassword}@127.0.0.1:5432/app` };
+  const args = ["add-provider", "oidc", "--id", "corp", "--issuer", "https://login.example", "--name", argumentSecret];
+
+  /** Runs add-provider --dry-run in-process with an output that throws what a bug would: a TypeError quoting the text. */
+  async function crash(extra: string[]) {
+    const cwd = tempDir();
+    cpSync(fixture("projects", "next-app"), cwd, { recursive: true });
+    const before = snapshot(cwd);
+    const { io, stderr } = capturedIo(cwd, env);
+    io.out = {
+      write(text: string) {
+        throw new TypeError(`cannot print ${text.length} characters: ${text}`);
+      },
+    } as unknown as NodeJS.WritableStream;
+    const exitCode = await run(["node", "create-auth", ...args, "--dry-run", ...extra], io);
+    expect(snapshot(cwd)).toEqual(before);
+    return { exitCode, stderr: stderr() };
+  }
+
+  it("exits 70 with one line: a bug, the version and command to report, no value of any argument or variable", async () => {
+    const { exitCode, stderr } = await crash([]);
+    expect(ExitCode.bug).toBe(70);
+    expect(exitCode).toBe(70);
+    expect(stderr).toBe(
+      `error: unexpected TypeError in create-auth ${version} (add-provider). This is a bug in create-auth: please report it with this line and what you ran, leaving out values and secrets (npm bugs create-auth opens the tracker); --debug adds the stack trace.\n`,
+    );
+    for (const secret of [argumentSecret, envSecret, urlPassword]) expect(stderr).not.toContain(secret);
+  });
+
+  it("--debug adds the stack, still without the variables' secrets or a URL's password", async () => {
+    const { exitCode, stderr } = await crash(["--debug"]);
+    expect(exitCode).toBe(70);
+    const [line, ...stack] = stderr.trimEnd().split("\n");
+    expect(line).toMatch(/^error: unexpected TypeError in create-auth .* \(add-provider\)\. This is a bug/);
+    expect(stack[0]).toMatch(/^TypeError: cannot print \d+ characters/);
+    expect(stack.some((frame) => /^\s+at /.test(frame))).toBe(true);
+    expect(stderr).not.toContain(envSecret);
+    expect(stderr).not.toContain(urlPassword);
+  });
+
+  it("--debug is a global flag: --help lists it, and a run that needs no stack takes it anywhere", async () => {
+    const help = await inProcess(["--help"]);
+    expect(help.stdout).toMatch(/--debug\s+on an unexpected error/);
+    expect(help.stdout).toMatch(/70 a bug in create-auth/);
+    const list = await inProcess(["verify-adapter", "--list", "--debug"]);
+    expect(list.exitCode).toBe(0);
+    expect(list.stderr).toBe("");
+  });
+
+  it("errors a person can act on keep their own codes and one line", async () => {
+    const usage = await inProcess(["add-provider", "oidc", "--id", "corp", "--debug"], { cwd: tempDir() });
+    expect(usage.exitCode).toBe(2);
+    expect(usage.stderr).not.toMatch(/bug in create-auth|\n\s+at /);
   });
 });
