@@ -86,6 +86,11 @@ describe("paths the system refuses", () => {
     expect([1, 2]).toContain(result.exitCode);
     oneLine(result.stderr);
     expect(result.stderr).not.toContain("secret");
+    // Said as what it is, naming the variable and where it is set, before any driver is asked.
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(
+      /^error: DATABASE_URL in the environment is not a connection string for PostgreSQL: its port is out of range; ports run from 1 to 65535\.\nSet it to one such as postgres:\/\/user:password@host:5432\/app; nothing was changed\.$/,
+    );
   });
 
   it("a --dir that is a symbolic link loop: one line naming it", async () => {
@@ -276,5 +281,146 @@ describe("an unexpected error (a bug in create-auth)", () => {
     const usage = await inProcess(["add-provider", "oidc", "--id", "corp", "--debug"], { cwd: tempDir() });
     expect(usage.exitCode).toBe(2);
     expect(usage.stderr).not.toMatch(/bug in create-auth|\n\s+at /);
+  });
+});
+
+describe("URLs that cannot work", () => {
+  /** A copy of the sample Next.js project, and its files before the run. */
+  function nextApp() {
+    const cwd = tempDir();
+    cpSync(fixture("projects", "next-app"), cwd, { recursive: true });
+    return { cwd, before: snapshot(cwd) };
+  }
+  const oidc = ["add-provider", "oidc", "--id", "corp", "--issuer", "https://login.example.com", "--no-install"];
+
+  it.each([
+    ["javascript:alert(1)", /"javascript:alert\(1\)" uses the javascript: scheme, which a logo cannot/],
+    [" JavaScript:alert(1)", /uses the javascript: scheme/],
+    ["java\tscript:alert(1)", /"java\\tscript:alert\(1\)" contains a control character or a line break/],
+    ["data:image/svg+xml,<svg onload=alert(1)>", /uses the data: scheme/],
+    [
+      "https://cdn.example.com:99999/logo.png",
+      /is not a valid URL: its port is out of range; ports run from 1 to 65535/,
+    ],
+  ])("--logo %j: one line naming the flag, exit 2, nothing written", async (logo, message) => {
+    const { cwd, before } = nextApp();
+    const result = await inProcess([...oidc, "--logo", logo], { cwd });
+    expect(result.exitCode).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/^error: --logo: /);
+    expect(result.stderr).toMatch(message);
+    expect(snapshot(cwd)).toEqual(before);
+  });
+
+  it("--logo takes a path on the app or an https URL", async () => {
+    for (const logo of ["/logos/corp.svg", "https://cdn.example.com/corp.png"]) {
+      const { cwd } = nextApp();
+      const result = await inProcess([...oidc, "--logo", logo], { cwd });
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBe(0);
+      expect(readFileSync(join(cwd, "src/providers/corp.ts"), "utf8")).toContain(JSON.stringify(logo));
+    }
+  });
+
+  it.each([
+    [["add-provider", "oidc", "--id", "corp", "--issuer", "https://login.example.com:99999"], "--issuer"],
+    [
+      [
+        "add-provider",
+        "oauth",
+        "--id",
+        "acme",
+        "--authorization",
+        "https://acme.example/authorize",
+        "--token",
+        "https://acme.example:0/token",
+        "--userinfo",
+        "https://acme.example/me",
+      ],
+      "--token",
+    ],
+    [["add-provider", "github", "--enterprise-url", "https://ghe.example.com:70000"], "--enterprise-url"],
+    [
+      ["add-provider", "notion", "--redirect-uri", "https://app.example.com:99999/api/auth/callback/notion"],
+      "--redirect-uri",
+    ],
+    [["add-provider", "social", "--base-url", "https://app.example.com:99999"], "--base-url"],
+  ])("a port out of range in any URL option is one line naming it: %j", async (args, flag) => {
+    const { cwd, before } = nextApp();
+    const result = await inProcess([...args, "--no-install"], { cwd });
+    expect(result.exitCode).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(new RegExp(`^error: ${flag}: .*port is out of range; ports run from 1 to 65535`));
+    expect(snapshot(cwd)).toEqual(before);
+  });
+
+  it("the built-ins' URL options are checked as endpoints are: no password, no plain http beyond localhost", async () => {
+    for (const [uri, message] of [
+      [
+        "https://me:pw@app.example.com/api/auth/callback/notion",
+        /"https:\/\/\*\*\*@app\.example\.com.*contains a user name or password/,
+      ],
+      ["http://app.example.com/api/auth/callback/notion", /uses plain http/],
+    ] as const) {
+      const { cwd, before } = nextApp();
+      const result = await inProcess(["add-provider", "notion", "--redirect-uri", uri, "--no-install"], { cwd });
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toContain("pw@");
+      expect(snapshot(cwd)).toEqual(before);
+    }
+  });
+
+  it("--base-url with a line break is refused, not printed as two lines", async () => {
+    const { cwd } = nextApp();
+    const result = await inProcess(
+      ["add-provider", "social", "--base-url", "https://app.example.com\nFAKE", "--no-install"],
+      {
+        cwd,
+      },
+    );
+    expect(result.exitCode).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/^error: --base-url: invalid value "https:\/\/app\.example\.com\\x0aFAKE"/);
+  });
+
+  it.each([
+    ["postgres://app:pw-9f2c@127.0.0.1:99999/app", /its port is out of range; ports run from 1 to 65535/],
+    [
+      "postgres://app:pw#9f2c@db.internal/app",
+      /what follows the host's colon is not a port number .*must be percent-encoded/,
+    ],
+    ["mysql://app:pw-9f2c@127.0.0.1:3306/app", /it is a mysql: URL, where PostgreSQL takes postgres: or postgresql:/],
+  ])("migrate with DATABASE_URL %j in .env.local: one line naming it and the file, exit 2", async (url, message) => {
+    const app = tempDir();
+    expect((await inProcess(["init", "--yes", "--no-install", "--backend", "postgres"], { cwd: app })).exitCode).toBe(
+      0,
+    );
+    writeFileSync(join(app, ".env.local"), `DATABASE_URL=${url}\n`, { flag: "a" });
+    const before = snapshot(app);
+    // No driver installed: the URL is refused before one would be loaded.
+    const result = await inProcess(["migrate"], { cwd: app, env: { DATABASE_URL: "" } });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^error: DATABASE_URL in \.env\.local is not a connection string for PostgreSQL: /);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/pw|9f2c|Invalid URL/);
+    expect(snapshot(app)).toEqual(before);
+  });
+
+  it("doctor: a DATABASE_URL with port 99999 is a db.url-invalid finding naming the variable and file, never its password", async () => {
+    const app = tempDir();
+    expect((await inProcess(["init", "--yes", "--no-install", "--backend", "postgres"], { cwd: app })).exitCode).toBe(
+      0,
+    );
+    writeFileSync(join(app, ".env.local"), "DATABASE_URL=postgres://app:pw-77d1@127.0.0.1:99999/app\n", { flag: "a" });
+    const result = await inProcess(["doctor", "--json"], { cwd: app, env: { DATABASE_URL: "" } });
+    expect(result.exitCode).toBe(1);
+    const report = JSON.parse(result.stdout) as { findings: { id: string; message: string; file?: string }[] };
+    expect(report.findings.find((f) => f.id === "db.url-invalid")).toMatchObject({
+      message:
+        "DATABASE_URL in .env.local is not a connection string for PostgreSQL: its port is out of range; ports run from 1 to 65535.",
+      file: ".env.local",
+    });
+    expect(result.stdout).not.toMatch(/pw-77d1|Invalid URL/);
   });
 });

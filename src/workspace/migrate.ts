@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { type Dialect, dialects } from "../catalog/backends.js";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
+import { connectionExample, connectionUrlProblem } from "../lib/urls.js";
 import { envValue } from "./env-file.js";
 import { readIfExists } from "./plan.js";
 
@@ -27,17 +28,25 @@ export function dialectOfSchema(path: string): Dialect | undefined {
   return dialects.find((d) => d === match?.[1]);
 }
 
-/** A variable from the environment, else .env.local, else .env (the order the generated modules load them in). */
-export function projectEnv(root: string, name: string, env: NodeJS.ProcessEnv): string | undefined {
-  if (env[name]) return env[name];
+/**
+ * A variable from the environment, else .env.local, else .env (the order the
+ * generated modules load them in), and where it was found, for messages.
+ */
+function projectEnvEntry(
+  root: string,
+  name: string,
+  env: NodeJS.ProcessEnv,
+): { value: string; where: string } | undefined {
+  if (env[name]) return { value: env[name], where: "the environment" };
   for (const file of [".env.local", ".env"]) {
-    const path = join(root, file);
-    const text = readIfExists(path);
+    const text = readIfExists(join(root, file));
     const value = text === null ? undefined : envValue(text, name);
-    if (value) return value;
+    if (value) return { value, where: file };
   }
   return undefined;
 }
+
+const projectEnv = (root: string, name: string, env: NodeJS.ProcessEnv) => projectEnvEntry(root, name, env)?.value;
 
 function loadDriver<T>(root: string, name: string): T {
   const require = createRequire(join(root, "package.json"));
@@ -180,10 +189,18 @@ export async function applySchema(root: string, schemaPath: string, env: NodeJS.
     return { dialect, target: path };
   }
 
-  const url = projectEnv(root, "DATABASE_URL", env);
-  if (!url)
+  const entry = projectEnvEntry(root, "DATABASE_URL", env);
+  if (!entry)
     throw new UsageError(
       "DATABASE_URL is not set (in the environment, .env.local or .env); set it to your database's connection string.",
+    );
+  const url = entry.value;
+  // Refused here, naming the variable and where it is set: the drivers would say only "Invalid URL".
+  const problem = connectionUrlProblem(url, dialect);
+  if (problem)
+    throw new UsageError(
+      `DATABASE_URL in ${entry.where} is not a connection string for ${serverNames[dialect]}: ${problem}.`,
+      `Set it to one such as ${connectionExample(dialect)}; nothing was changed.`,
     );
   const target = describeUrl(url);
   if (dialect === "postgres") {

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { bindingName, importedPackages } from "../../src/generators/provider.js";
 import type { ProviderSnippet } from "../../src/generators/types.js";
-import { generateEvery, importGenerated, makeProject, tricky } from "./provider-project.js";
+import { generateEvery, importGenerated, makeProject, tricky, trickyLogo } from "./provider-project.js";
 
 const contents = (snippet: ProviderSnippet, path: string) => snippet.files.find((f) => f.path === path)!.contents;
 
@@ -188,14 +188,14 @@ describe("generated provider modules", () => {
     type Obj = Record<string, any>;
     const oauth = (await importGenerated<Obj>(dir, "trickyOauth/providers/tricky.ts")).tricky;
     expect(oauth.name).toBe(tricky);
-    expect(oauth.style).toEqual({ brandColor: tricky, logo: `${tricky}.svg` });
+    expect(oauth.style).toEqual({ brandColor: tricky, logo: `${trickyLogo}.svg` });
     expect(oauth.authorization).toEqual({ params: { scope: tricky } });
     expect(oauth.issuer).toBe("https://a.example/?q=1&r='\"`");
     const oidc = (await importGenerated<Obj>(dir, "trickyOidc/providers/tricky-oidc.ts")).trickyOidc;
     expect([oidc.name, oidc.style.brandColor, oidc.style.logo, oidc.authorization.params.scope]).toEqual([
       tricky,
       tricky,
-      tricky,
+      trickyLogo,
       tricky,
     ]);
     const email = (await importGenerated<Obj>(dir, "trickyEmail/providers/tricky-email.ts")).trickyEmail;
