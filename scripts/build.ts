@@ -1,8 +1,8 @@
 /**
- * The build, for `npm run build` (before packing) and for the test suite's
- * global setup (test/global-setup.ts), so tests always run the code as it
- * is in src/. About a second; type declarations come from tsc, in
- * `npm run build` only.
+ * The build, for `npm run build` (before packing) and for the global setup
+ * of the test layers that run dist/ (test/setup/build.ts), so those tests
+ * run the code as it is in src/. About a second; type declarations come
+ * from tsc, in `npm run build` only.
  *
  * - dist/**: src/ transpiled file by file, same layout, for the library
  *   entry points `create-auth` and `create-auth/vitest`.

@@ -14,7 +14,7 @@ import { callbackUrl } from "../workspace/project.js";
 const show = (root: string, path: string) => relative(root, path) || ".";
 
 /** What changed, what was left alone and what was kept; with --dry-run, the diff first. */
-export async function reportPlan(plan: InitPlan, root: string, _io: Io, dryRun: boolean): Promise<string> {
+export async function reportPlan(plan: InitPlan, root: string, dryRun: boolean): Promise<string> {
   const lines: string[] = [];
   if (dryRun && plan.changes.length)
     lines.push(await (await import("../workspace/plan.js")).renderDiff(plan.changes, root), "");

@@ -246,14 +246,14 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
       tablePrefix: options.tablePrefix,
     });
     if (options.dryRun) {
-      io.out.write(await reportPlan(planned, root, io, true));
+      io.out.write(await reportPlan(planned, root, true));
       return undefined;
     }
     applyPlan(planned.changes);
     return planned;
   });
   if (!plan) return ExitCode.ok;
-  io.out.write(await reportPlan(plan, root, io, false));
+  io.out.write(await reportPlan(plan, root, false));
   if (options.install) await installDependencies(root, options.packageManager, io);
   if (options.install) await runAfterInstall(plan, root, io);
   // The embedded database needs no server: its tables are created now (again: a no-op), once its driver is installed.

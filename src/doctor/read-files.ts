@@ -14,7 +14,7 @@ import { readIfExists } from "../workspace/plan.js";
 import type { EnvFileFacts, EnvValue } from "./facts.js";
 
 /** Read for values lowest first, as Next.js and Vite load them for a production start. */
-export const defaultEnvFiles = [".env", ".env.production", ".env.local", ".env.production.local"];
+const defaultEnvFiles = [".env", ".env.production", ".env.local", ".env.production.local"];
 
 function git(root: string, args: string[], input?: string): { ok: boolean; stdout: string } {
   try {
@@ -31,7 +31,7 @@ function git(root: string, args: string[], input?: string): { ok: boolean; stdou
   }
 }
 
-export interface GitFacts {
+interface GitFacts {
   isRepo: boolean;
   tracked(names: string[]): Set<string>;
   ignored(names: string[]): Set<string>;

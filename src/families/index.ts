@@ -75,11 +75,6 @@ export function parseResolved(resolved: ResolvedName, raw: Readonly<Record<strin
   return { kind: resolved.kind, options: parseProviderOptions(resolved.kind, raw) } as ParsedProvider;
 }
 
-/** A name and raw values, validated: what the generators take. */
-export function parseAnyProvider(name: string, raw: Readonly<Record<string, unknown>>): AnyParsedProvider {
-  return parseResolved(resolveProviderName(name), raw);
-}
-
 export interface SnippetContext extends GenerateContext {
   framework?: Framework;
 }

@@ -44,7 +44,7 @@ export function appUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
-export type ServerDialect = "postgres" | "mysql";
+type ServerDialect = "postgres" | "mysql";
 
 const serverSchemes: Record<ServerDialect, { accepted: readonly string[]; example: string }> = {
   // pg also takes socket:/path and a bare /socket/dir; those are not URLs with a host and are left to it.

@@ -64,7 +64,7 @@ function installedMajor(root: string, name: string): number | undefined {
 }
 
 /** The "@/*" path of tsconfig.json: ["./src/*"] -> "src/", ["./*"] -> "". Read as text: tsconfig allows comments. */
-export function tsconfigAlias(root: string): string | undefined {
+function tsconfigAlias(root: string): string | undefined {
   const path = join(root, "tsconfig.json");
   if (!isFile(path)) return undefined;
   const match = /"@\/\*"\s*:\s*\[\s*"(?:\.\/)?([^"*]*)\*"/.exec(readIfExists(path) ?? "");

@@ -14,7 +14,7 @@ import { connectionExample, connectionUrlProblem } from "../lib/urls.js";
 import { envValue } from "./env-file.js";
 import { readIfExists } from "./plan.js";
 
-export interface MigrateResult {
+interface MigrateResult {
   dialect: Dialect;
   /** Where, without credentials: a file path, or host:port/database. */
   target: string;

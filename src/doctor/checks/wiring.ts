@@ -35,7 +35,7 @@ const mountMismatch = defineCheck(
 );
 
 /** Packages that need Node.js and cannot load on the edge runtime. */
-export const nodeOnlyPackages = [
+const nodeOnlyPackages = [
   "better-sqlite3",
   "sqlite3",
   "pg",
