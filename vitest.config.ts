@@ -3,29 +3,52 @@
  * A file's name says its layer:
  *
  *   unit           *.test.ts                pure code and commands run in-process; no database, no
- *                                           browser, no install (the inner loop: npm run test:unit)
+ *                                           browser, no install, no build (the inner loop: npm run test:unit)
+ *   process        *.process.test.ts        the built CLI (dist/) in real processes: verify-adapter's
+ *                                           worker, a terminal, signals, another user, the process ending
+ *   typecheck      *.typecheck.test.ts      the TypeScript compiler over generated code and the real
+ *                                           packages' types (a whole program each: seconds per test)
  *   db             *.db.test.ts             PostgreSQL, MariaDB or a SQLite file
  *   browser        *.browser.test.ts        framework installs and builds, then Chromium
  *   pack           *.pack.test.ts           installs from the npm registry (the packed tarball)
  *   node-versions  *.node-versions.test.ts  the Node binaries users run (22, 24, 26)
  *
- * `npm test` runs them all in one vitest run, so dist/ is built once
- * (test/setup/build.ts); `npm test -- --project db` runs one layer.
+ * The layers that run dist/ build it first (test/setup/build.ts), once per
+ * vitest run however many of them run; `npm test -- --project db` runs one layer.
  */
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
-const layers = ["db", "browser", "pack", "node-versions"] as const;
+const layers = ["process", "typecheck", "db", "browser", "pack", "node-versions"] as const;
 const layerFiles = (layer: string) => `test/**/*.${layer}.test.ts`;
 
-const layerSetup: Partial<Record<(typeof layers)[number], string[]>> = {
-  db: ["test/setup/prisma-client.ts"],
-  "node-versions": ["test/setup/node-versions.ts"],
+/** dist/, built from src/: what the CLI as a process, verify-adapter's worker and the package exports run. */
+const build = "test/setup/build.ts";
+const layerSetup: Record<(typeof layers)[number], string[]> = {
+  process: [build],
+  typecheck: [],
+  db: [build, "test/setup/prisma-client.ts"],
+  browser: [build],
+  // npm pack builds its own copy (prepack).
+  pack: [],
+  "node-versions": [build, "test/setup/node-versions.ts"],
+};
+
+/** An install that slipped into a test of these layers fails at once instead of reaching the registry. */
+const noRegistry = { npm_config_registry: "http://127.0.0.1:9/", npm_config_fetch_retries: "0" };
+
+/**
+ * One module graph per worker: TypeScript, the parser and the commands load once rather than
+ * once per file (about a quarter of the unit layer's time). Their tests leave no global state behind.
+ */
+const sharedModules = { isolate: false, env: noRegistry };
+const layerOptions: Partial<Record<(typeof layers)[number], typeof sharedModules>> = {
+  process: sharedModules,
+  typecheck: sharedModules,
 };
 
 export default defineConfig({
   test: {
-    globalSetup: ["test/setup/build.ts"],
     setupFiles: ["test/setup/temp-dirs.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -44,11 +67,7 @@ export default defineConfig({
           name: "unit",
           include: ["test/**/*.test.ts"],
           exclude: layers.map(layerFiles),
-          // One module graph per worker: TypeScript, the parser and the commands load
-          // once rather than once per file (about a quarter of the layer's time).
-          isolate: false,
-          // An install that slipped into a unit test fails at once instead of reaching the registry.
-          env: { npm_config_registry: "http://127.0.0.1:9/", npm_config_fetch_retries: "0" },
+          ...sharedModules,
         },
       },
       ...layers.map((layer) => ({
@@ -56,10 +75,11 @@ export default defineConfig({
         test: {
           name: layer,
           include: [layerFiles(layer)],
-          globalSetup: layerSetup[layer] ?? [],
+          globalSetup: layerSetup[layer],
           // These run whole verify-adapter runs, installs and builds against real servers: on a loaded
           // two-core runner a default run on a real database took 25 s, close to the unit layer's limit.
           testTimeout: 120_000,
+          ...layerOptions[layer],
         },
       })),
     ],

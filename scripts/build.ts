@@ -1,8 +1,8 @@
 /**
- * The build, for `npm run build` (before packing) and for the test suite's
- * global setup (test/global-setup.ts), so tests always run the code as it
- * is in src/. About a second; type declarations come from tsc, in
- * `npm run build` only.
+ * The build, for `npm run build` (before packing) and for the global setup
+ * of the test layers that run dist/ (test/setup/build.ts), so those tests
+ * run the code as it is in src/. About a second; type declarations come
+ * from tsc, in `npm run build` only.
  *
  * - dist/**: src/ transpiled file by file, same layout, for the library
  *   entry points `create-auth` and `create-auth/vitest`.
@@ -18,13 +18,17 @@
  *   (templates/, the package root) hold in all three layouts.
  * - dist/templates.precompiled.cjs: the templates, precompiled, so the CLI
  *   loads handlebars' small runtime instead of its compiler (~100 ms of a cold init).
+ * - dist/THIRD-PARTY-NOTICES.txt: the licences of every package with code in
+ *   dist/cli/, from esbuild's account of the bundle (third-party-notices.ts).
+ *   The packages dist/ imports at run time are the package's dependencies.
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { type BuildOptions, build } from "esbuild";
 import Handlebars from "handlebars";
 import { compileOptions } from "../src/render/templates.js";
+import { writeNotice } from "./third-party-notices.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -46,9 +50,11 @@ function library(dist: string) {
   return build({ ...node, entryPoints, outbase: join(root, "src"), outdir: dist });
 }
 
-function commandLine(dist: string) {
-  return build({
+/** The command line's esbuild options: the pack test builds with them to see what the bundle holds. */
+export function commandLineOptions(dist: string) {
+  return {
     ...node,
+    absWorkingDir: root,
     entryPoints: {
       "create-auth": join(root, "src/cli.ts"),
       "private-cache": join(root, "src/lib/private-cache.ts"),
@@ -66,7 +72,9 @@ function commandLine(dist: string) {
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
     },
-  });
+    // What went in: the third-party notice is written from it.
+    metafile: true,
+  } satisfies BuildOptions;
 }
 
 function precompileTemplates(dist: string): number {
@@ -85,8 +93,9 @@ function precompileTemplates(dist: string): number {
 /** Builds into `dist` (dist/ at the root unless told otherwise, e.g. to check the build on another Node). */
 export async function buildAll(dist = join(root, "dist")): Promise<void> {
   rmSync(dist, { recursive: true, force: true });
-  await Promise.all([library(dist), commandLine(dist)]);
+  const [, cli] = await Promise.all([library(dist), build(commandLineOptions(dist))]);
   precompileTemplates(dist);
+  writeNotice(dist, cli.metafile, root);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

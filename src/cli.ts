@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { Command, CommanderError } from "commander";
 import { CliError, ExitCode, fromSystemError, printable, UsageError } from "./lib/errors.js";
 import { type Io, processIo } from "./lib/io.js";
+import { hideUrlCredentials } from "./lib/redact.js";
 import { version } from "./version.js";
 
 /** What every command module exports. */
@@ -71,7 +72,13 @@ async function refuseUnknownCommand(program: Command, command: Command, cwd: str
   );
 }
 
-function buildProgram(io: Io, setExitCode: (code: number) => void): Command {
+/** What a bug report may say about the run: the command's name (one of ours, never a word the user typed) and --debug. */
+interface RunContext {
+  command: string | undefined;
+  debug: boolean;
+}
+
+function buildProgram(io: Io, setExitCode: (code: number) => void, context: RunContext): Command {
   // exitOverride and the output first: subcommands copy the program's settings when created.
   const program = new Command("create-auth")
     .exitOverride()
@@ -80,6 +87,7 @@ function buildProgram(io: Io, setExitCode: (code: number) => void): Command {
       "Set up Auth.js-style authentication, add sign-in providers, find what will break sign-in, and check database adapters against the adapter contract.",
     )
     .version(version, "-v, --version")
+    .option("--debug", "on an unexpected error (a bug in create-auth), also print its stack trace")
     .showSuggestionAfterError()
     .addHelpText(
       "after",
@@ -94,7 +102,8 @@ Examples:
   $ npx create-auth doctor --fix
 
 Run create-auth <command> --help for a command's options.
-Exit codes: 0 success, 1 the adapter breaks the contract, an edit was refused or doctor found an error, 2 usage or loading error.`,
+Exit codes: 0 success, 1 the adapter breaks the contract, an edit was refused or doctor found an error, 2 usage or loading error,
+70 a bug in create-auth (report it; --debug prints its stack).`,
     );
   for (const [name, { summary }] of Object.entries(commands)) {
     program
@@ -103,6 +112,7 @@ Exit codes: 0 success, 1 the adapter breaks the contract, an edit was refused or
       .description(summary);
   }
   program.hook("preSubcommand", async (_program, command) => {
+    context.command = command.name();
     await refuseUnknownCommand(program, command, io.cwd);
     // Loaded here, not at the top: --help and --version need neither.
     const [module, { refuseAmbiguousValues }] = await Promise.all([
@@ -116,30 +126,57 @@ Exit codes: 0 success, 1 the adapter breaks the contract, an edit was refused or
 }
 
 /** Writes the error for a person: one line, then what to do. */
-function report(thrown: unknown, err: NodeJS.WritableStream): number {
+function report(thrown: unknown, { err, env }: Io, context: RunContext): number {
   const error = thrown instanceof CliError ? thrown : fromSystemError(thrown);
-  if (error) {
-    err.write(`error: ${printable(error.message)}\n`);
-    if (error.hint) err.write(`${printable(error.hint, { keepNewlines: true })}\n`);
-    return error.exitCode;
-  }
-  err.write(
-    `create-auth: unexpected error\n${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}\n`,
-  );
-  return ExitCode.usage;
+  if (!error) return reportBug(thrown, err, context, env);
+  err.write(`error: ${printable(error.message)}\n`);
+  if (error.hint) err.write(`${printable(error.hint, { keepNewlines: true })}\n`);
+  return error.exitCode;
 }
+
+/** Variables whose values are secrets by their names (and connection strings, which may hold a password). */
+const secretName = /SECRET|TOKEN|PASSW|KEY|CREDENTIAL|PRIVATE|_URL$|_DSN$/i;
+
+/**
+ * An error nobody threw on purpose: a bug in create-auth. One line that says
+ * so and how to report it, naming only the version, the command and the
+ * error's class: its message and stack may quote an argument or a variable,
+ * so they are printed only with --debug, and then without URL passwords or
+ * the values of variables named like secrets.
+ */
+function reportBug(thrown: unknown, err: NodeJS.WritableStream, context: RunContext, env: NodeJS.ProcessEnv): number {
+  const kind =
+    thrown instanceof Error && /^[A-Za-z]{1,40}$/.test(thrown.name) ? thrown.name : "error (a thrown non-Error value)";
+  const where = context.command ? ` (${context.command})` : "";
+  err.write(
+    `error: unexpected ${kind} in create-auth ${version}${where}. This is a bug in create-auth: please report it with this line and what you ran, leaving out values and secrets (npm bugs create-auth opens the tracker); --debug adds the stack trace.\n`,
+  );
+  if (context.debug) {
+    let stack = thrown instanceof Error ? (thrown.stack ?? `${thrown.name}: ${thrown.message}`) : String(thrown);
+    for (const [name, value] of Object.entries(env))
+      if (value && value.length >= 4 && secretName.test(name)) stack = stack.split(value).join("<hidden>");
+    err.write(`${printable(hideUrlCredentials(stack), { keepNewlines: true })}\n`);
+  }
+  return ExitCode.bug;
+}
+
+/** The run in progress, for an error thrown where no await catches it. */
+let current: RunContext = { command: undefined, debug: false };
 
 /** Runs one command line (argv as process.argv has it) and returns the exit code; tests call it in-process. */
 export async function run(argv: string[], io: Io): Promise<number> {
   let code: number = ExitCode.ok;
+  // Read from the words themselves: a bug can strike before commander has parsed them.
+  const context: RunContext = { command: undefined, debug: argv.slice(2).includes("--debug") };
+  current = context;
   try {
-    await buildProgram(io, (c) => (code = c)).parseAsync(argv);
+    await buildProgram(io, (c) => (code = c), context).parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       // commander has already printed its message; help and version are not errors.
       code = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     } else {
-      code = report(error, io.err);
+      code = report(error, io, context);
     }
   }
   return code;
@@ -166,8 +203,19 @@ function endOnOutputFailure(): void {
   process.stderr.on("error", failed);
 }
 
+/** An exception or rejection no code awaited is a bug too: the same line and exit code, not Node's stack dump. */
+function reportUncaught(): void {
+  const crashed = (error: unknown) => {
+    const code = reportBug(error, process.stderr, current, process.env);
+    process.stderr.write("", () => process.exit(code));
+  };
+  process.on("uncaughtException", crashed);
+  process.on("unhandledRejection", crashed);
+}
+
 export async function main(argv: string[] = process.argv): Promise<void> {
   endOnOutputFailure();
+  reportUncaught();
   const code = await run(argv, processIo());
   // Exit even if the adapter left pools or timers open; flush output first.
   process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));

@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { execa } from "execa";
 import { onTestFinished, type TestContext } from "vitest";
-import { run } from "../src/cli.js";
 import type { Io } from "../src/lib/io.js";
+
+// execa and the CLI load when a test first runs a command: every test file's setup
+// (test/setup/temp-dirs.ts) imports this module, most of them for tempDir() alone.
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 export const fixture = (...parts: string[]) => join(root, "fixtures", ...parts);
@@ -50,10 +51,11 @@ export const isRoot = process.getuid?.() === 0;
  * Runs the built CLI as a user would: no terminal, colour off, never throws.
  * With `uid` (as root), it runs as that user; with `node`, on that Node binary.
  */
-export function cli(
+export async function cli(
   args: string[],
   options: { cwd?: string; env?: Record<string, string>; uid?: number; node?: string } = {},
 ) {
+  const { execa } = await import("execa");
   const asUser =
     options.uid === undefined ? [] : ["setpriv", `--reuid=${options.uid}`, `--regid=${options.uid}`, "--clear-groups"];
   const command = [...asUser, options.node ?? process.execPath, join(root, "bin", "create-auth.js"), ...args];
@@ -91,6 +93,7 @@ export async function inProcess(args: string[], options: { cwd?: string; env?: R
   // The environment a child process would get from cli(): this one's, then the test's.
   const env = { ...(process.env as Record<string, string>), CI: "true", ...options.env };
   const { io, stdout, stderr } = capturedIo(options.cwd ?? root, env);
+  const { run } = await import("../src/cli.js");
   const exitCode = await run(["node", "create-auth", ...args], io);
   // Without the final newline, as execa gives a process's output.
   return { exitCode, stdout: stdout().replace(/\n$/, ""), stderr: stderr().replace(/\n$/, "") };
@@ -124,6 +127,7 @@ const withoutEscapes = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/
  */
 export async function inTerminal(args: string[], steps: Step[], cwd: string) {
   // A fresh pty is 0 columns wide; give it a real size so prompts are drawn as text.
+  const { execa } = await import("execa");
   const command = `stty cols 160 rows 40; ${[process.execPath, join(root, "bin", "create-auth.js"), ...args].map((a) => `'${a}'`).join(" ")}`;
   const child = execa("script", ["-qfec", command, "/dev/null"], {
     cwd,

@@ -11,7 +11,7 @@ import { collectBindings } from "./bindings.js";
 import { descendants, ofType, parentOf, propertyName, startOf, textOf, unwrap } from "./nodes.js";
 import { lineAt, type SourceFile } from "./parse.js";
 
-export type ProvidersTarget = { array: ArrayExpression } | { refusal: string };
+type ProvidersTarget = { array: ArrayExpression } | { refusal: string };
 
 type Resolution = { array: ArrayExpression; property: Node } | { problem: string; property: Node };
 

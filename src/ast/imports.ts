@@ -59,7 +59,7 @@ function satisfies(binding: Binding, spec: ImportSpec, name: string, isDefault: 
   return binding.kind === "named" && binding.imported === name;
 }
 
-export type ImportPlan = { edits: TextEdit[] } | { conflict: string };
+type ImportPlan = { edits: TextEdit[] } | { conflict: string };
 
 /** Edits that make every binding in `imports` available, or why one cannot be. */
 export function planImports(file: SourceFile, imports: readonly ImportSpec[], style: ImportStyle): ImportPlan {

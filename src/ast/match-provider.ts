@@ -10,7 +10,7 @@ import { collectBindings, idFromModule } from "./bindings.js";
 import { descendants, ofType, propertyName, rangeWithParens, stringValue, unwrap } from "./nodes.js";
 import { parseExpression, type SourceFile, type Token } from "./parse.js";
 
-export interface ExistingProviders {
+interface ExistingProviders {
   /** An element whose code is the entry itself (ignoring whitespace, comments, quotes). */
   exact?: Node;
   /** Elements whose id is the edit's id, in source order (includes `exact` when it has that id). */

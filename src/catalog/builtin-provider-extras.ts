@@ -131,6 +131,7 @@ export const builtinExtras: Readonly<Record<string, BuiltinExtras>> = {
         flag: "--redirect-uri <url>",
         description: "Notion: the callback URL registered in the integration (Notion requires it in the request)",
         required: true,
+        url: true,
         pattern: {
           test: /^https?:\/\/[^\s"'`\\]+$/,
           expected: "your callback URL, e.g. https://app.example.com/api/auth/callback/notion",
@@ -176,6 +177,7 @@ export const builtinExtras: Readonly<Record<string, BuiltinExtras>> = {
         flag: "--userinfo <url>",
         description: "NetSuite: the RESTlet or Suitelet URL that returns the signed-in user",
         required: true,
+        url: true,
         pattern: { test: /^https:\/\/[^\s"'`\\]+$/, expected: "an https URL of your RESTlet" },
         property: "userinfo",
       },

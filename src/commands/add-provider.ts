@@ -22,6 +22,7 @@ import { detectFramework } from "../frameworks/registry.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
+import { appUrlProblem } from "../lib/urls.js";
 import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
 import { withProjectLock } from "../workspace/lock.js";
 import { detectPackageManager, installCommand, packageManagers } from "../workspace/package-manager.js";
@@ -35,9 +36,10 @@ export const addProviderOptions = z.object({
   config: z.string().min(1).optional(),
   baseUrl: z
     .string()
-    .refine(
-      (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol) && !new URL(v).username && !new URL(v).password,
-    )
+    .superRefine((v, ctx) => {
+      const problem = appUrlProblem(v);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    })
     .optional(),
   force: z.boolean().default(false),
   dryRun: z.boolean().default(false),
@@ -79,7 +81,6 @@ async function completeOptions(
 
 export async function runAddProvider(input: AddProviderInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseOptions(addProviderOptions, input, {
-    baseUrl: "an http(s) URL without a user name or password, such as https://app.example.com",
     packageManager: packageManagers.join(", "),
   });
   if (options.list) {

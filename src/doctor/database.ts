@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
 import { hideUrlCredentials } from "../lib/redact.js";
+import { connectionExample, connectionUrlProblem } from "../lib/urls.js";
 import { envValue, type ProjectFacts } from "./model/facts.js";
 import { defineCheck, type Finding } from "./model/finding.js";
 
@@ -16,6 +17,11 @@ const urlMissing = defineCheck(
   "db.url-missing",
   "error",
   "The variable holding the database connection (DATABASE_URL) is not set.",
+);
+const urlInvalid = defineCheck(
+  "db.url-invalid",
+  "error",
+  "The database connection string cannot be used (a port out of range, another server's URL, an unencoded character).",
 );
 const unreachable = defineCheck(
   "db.unreachable",
@@ -38,6 +44,7 @@ const driverMissing = defineCheck(
 
 export const databaseChecks = [
   urlMissing,
+  urlInvalid,
   unreachable,
   authFailed,
   databaseMissing,
@@ -256,6 +263,18 @@ export async function checkDatabase(facts: ProjectFacts, progress: (line: string
         `Set ${database.variable} in .env.local (and in production's environment) to the connection string, such as ${database.dialect === "postgres" ? "postgres://user:password@host:5432/app" : "mysql://user:password@host:3306/app"}.`,
       ),
     ];
+  // Said before connecting, naming the variable: the drivers would say only "Invalid URL".
+  const problem = connectionUrlProblem(url, database.dialect);
+  if (problem) {
+    const where = source === "environment" || source === "" ? "the environment" : source;
+    return [
+      urlInvalid.report(
+        `${database.variable} in ${where} is not a connection string for ${server}: ${problem}.`,
+        `Set ${database.variable} in ${where} to one such as ${connectionExample(database.dialect)}.`,
+        source === "environment" ? undefined : source || undefined,
+      ),
+    ];
+  }
   const target = describeTarget(url);
   progress(`Connecting to ${server} at ${target}...`);
   const read = database.dialect === "postgres" ? readPostgres(driver, url) : readMysql(driver, url);

@@ -20,7 +20,7 @@ const unreachable = defineCheck(
 
 export const onlineChecks = [mismatch, unreachable];
 
-export const discoveryTimeoutMs = 5_000;
+const discoveryTimeoutMs = 5_000;
 
 export async function checkIssuers(facts: ProjectFacts, progress: (line: string) => void): Promise<Finding[]> {
   const found: Finding[] = [];

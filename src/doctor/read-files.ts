@@ -37,7 +37,7 @@ function git(root: string, args: string[], input?: string): { ok: boolean; stdou
   }
 }
 
-export interface GitFacts {
+interface GitFacts {
   isRepo: boolean;
   tracked(names: string[]): Set<string>;
   ignored(names: string[]): Set<string>;

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { hideUrlCredentials } from "../lib/redact.js";
+import { portProblem } from "../lib/urls.js";
 import type { EnvVariable } from "../render/parts.js";
 import { type FamilyPlan, type KindOption, opt, type PlanNames } from "./family.js";
 
@@ -58,8 +59,11 @@ export const isLoopbackHost = (host: string) =>
  */
 export function urlProblem(value: string): string | undefined {
   // The URL parser silently drops tabs and newlines; refuse them (and spaces) instead of writing them out.
-  if (/[\s\p{C}]/u.test(value) || !URL.canParse(value))
-    return "is not an http(s) URL; expected e.g. https://login.example.com";
+  if (/[\s\p{C}]/u.test(value)) return "is not an http(s) URL; expected e.g. https://login.example.com";
+  // The parser takes port 0, which nothing listens on, and its error for 65536 names no part.
+  const port = portProblem(value);
+  if (port) return `is not a valid URL: ${port}`;
+  if (!URL.canParse(value)) return "is not an http(s) URL; expected e.g. https://login.example.com";
   const url = new URL(value);
   if (url.protocol !== "https:" && url.protocol !== "http:")
     return "is not an http(s) URL; expected e.g. https://login.example.com";
@@ -74,6 +78,29 @@ export function urlProblem(value: string): string | undefined {
 /** Whether `value` is a URL with a user name or password in it. */
 const hasUserinfo = (value: string) =>
   URL.canParse(value) && Boolean(new URL(value).username || new URL(value).password);
+
+const logoExpected = "expected a path on the app such as /logo.svg or an https URL";
+
+/**
+ * Why a logo is refused, or undefined when it is fine. Auth.js puts it in
+ * its sign-in page's <img src>, and it is written into a committed file: a
+ * path on the app or an http(s) URL, never another scheme (javascript:,
+ * data:), never a user name or password. Control characters and line breaks
+ * are refused too: the URL parser drops tabs and newlines, so "java\tscript:"
+ * would read as "javascript:".
+ */
+export function logoProblem(value: string): string | undefined {
+  if (/[\p{C}\p{Zl}\p{Zp}]/u.test(value)) return `contains a control character or a line break; ${logoExpected}`;
+  const scheme = /^\s*([a-z][a-z\d+.-]*):/i.exec(value)?.[1];
+  if (scheme !== undefined) {
+    if (!/^https?$/i.test(scheme))
+      return `uses the ${scheme.toLowerCase()}: scheme, which a logo cannot; ${logoExpected}`;
+    const port = portProblem(value);
+    if (port || !URL.canParse(value)) return `is not a valid URL: ${port ?? logoExpected}`;
+  }
+  if (hasUserinfo(value)) return "contains a user name or password; give the URL without them";
+  return undefined;
+}
 
 const flag = z
   .union([z.boolean(), z.enum(["true", "false"])], { errorMap: () => ({ message: "expected true or false" }) })
@@ -122,14 +149,13 @@ export const oauthSharedOptions = {
   redirectProxyUrl: httpUrl.optional(),
   allowDangerousEmailAccountLinking: flag.default(false),
   brandColor: label("a CSS colour such as #24292f").optional(),
-  // A path served by the app or a URL; never one carrying a user name or password into a committed file.
+  // A path served by the app or an http(s) URL (logoProblem).
   logo: label("a logo URL")
-    .refine(
-      (v) => !hasUserinfo(v),
-      (v) => ({
-        message: `${quoted(hideUrlCredentials(v))} contains a user name or password; give the URL without them`,
-      }),
-    )
+    .superRefine((v, ctx) => {
+      const problem = logoProblem(v);
+      if (problem)
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${quoted(hideUrlCredentials(v))} ${problem}` });
+    })
     .optional(),
 };
 

@@ -14,6 +14,12 @@ export const ExitCode = {
    */
   failed: 1,
   usage: 2,
+  /**
+   * An error create-auth did not expect: a bug in create-auth, never the
+   * user's input (sysexits' EX_SOFTWARE). Distinct from 2 so a CI log says
+   * which side is at fault.
+   */
+  bug: 70,
   /** The user pressed Ctrl-C at a prompt; nothing was written. */
   cancelled: 130,
 } as const;

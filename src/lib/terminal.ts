@@ -1,7 +1,7 @@
 /** What the CLI may assume about where it runs: colour, CI, a person at a terminal. */
 
 /** CI=true (or any value but "", "0" and "false"), as CI services set it. */
-export function isCI(env: NodeJS.ProcessEnv = process.env): boolean {
+function isCI(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.CI !== undefined && env.CI !== "" && env.CI !== "0" && env.CI !== "false";
 }
 

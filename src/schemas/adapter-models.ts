@@ -9,14 +9,12 @@ import { z } from "zod";
  * and the service copes (it only ever passes them back), so a whole number
  * is accepted here and reported as a warning by the suite, not a failure.
  */
-export const idSchema = z.union([z.string().min(1), z.number().int()]);
+const idSchema = z.union([z.string().min(1), z.number().int()]);
 
 /** A real, valid Date object: never a string or a number (§2.9). */
-export const dateSchema = z
-  .date({ invalid_type_error: "expected a Date object" })
-  .refine((d) => !Number.isNaN(d.getTime()), {
-    message: "expected a valid Date (got Invalid Date)",
-  });
+const dateSchema = z.date({ invalid_type_error: "expected a Date object" }).refine((d) => !Number.isNaN(d.getTime()), {
+  message: "expected a valid Date (got Invalid Date)",
+});
 
 /**
  * Optional fields of §2.9 may be absent. SQL stores cannot tell "absent" from
@@ -24,7 +22,7 @@ export const dateSchema = z
  */
 const optional = <T extends z.ZodTypeAny>(schema: T) => schema.nullish();
 
-export const adapterAccountTypeSchema = z.enum(["oauth", "oidc", "email", "webauthn"]);
+const adapterAccountTypeSchema = z.enum(["oauth", "oidc", "email", "webauthn"]);
 
 export const adapterUserSchema = z
   .object({
@@ -88,9 +86,3 @@ export const sessionAndUserSchema = z
     user: adapterUserSchema,
   })
   .passthrough();
-
-export type AdapterUser = z.infer<typeof adapterUserSchema>;
-export type AdapterAccount = z.infer<typeof adapterAccountSchema>;
-export type AdapterSession = z.infer<typeof adapterSessionSchema>;
-export type VerificationToken = z.infer<typeof verificationTokenSchema>;
-export type AdapterAuthenticator = z.infer<typeof adapterAuthenticatorSchema>;

@@ -11,10 +11,11 @@ import { createRequire } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { type Dialect, dialects } from "../catalog/sql-dialects.js";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
+import { connectionExample, connectionUrlProblem } from "../lib/urls.js";
 import { readIfExists } from "./plan.js";
 import { type EnvOrder, envModeOf, type ProjectEnv, readProjectEnv } from "./project-env.js";
 
-export interface MigrateResult {
+interface MigrateResult {
   dialect: Dialect;
   /** Where, without credentials: a file path, or host:port/database. */
   target: string;
@@ -207,6 +208,13 @@ export async function applySchema(
     );
   const url = setting.value;
   const source = setting.source === "environment" ? "the environment" : setting.source;
+  // Refused here, naming the variable and where it is set: the drivers would say only "Invalid URL".
+  const problem = connectionUrlProblem(url, dialect);
+  if (problem)
+    throw new UsageError(
+      `DATABASE_URL in ${source} is not a connection string for ${serverNames[dialect]}: ${problem}.`,
+      `Set it to one such as ${connectionExample(dialect)}; nothing was changed.`,
+    );
   const target = describeUrl(url);
   if (dialect === "postgres") {
     type Pg = {

@@ -10,7 +10,7 @@ import { CliError, ExitCode } from "../lib/errors.js";
 import type { Io } from "../lib/io.js";
 
 export const packageManagers = ["npm", "pnpm", "yarn", "bun"] as const;
-export type PackageManager = (typeof packageManagers)[number];
+type PackageManager = (typeof packageManagers)[number];
 
 /** Lockfiles in order of precedence: a bun project may keep a yarn.lock for other tools, not the reverse. */
 const lockfiles: readonly [string, PackageManager][] = [
@@ -22,7 +22,7 @@ const lockfiles: readonly [string, PackageManager][] = [
   ["npm-shrinkwrap.json", "npm"],
 ];
 
-export interface Detection {
+interface Detection {
   manager: PackageManager;
   /** Why: "pnpm-lock.yaml", "npm_config_user_agent" or "default". */
   source: string;
@@ -50,7 +50,7 @@ export const installCommand = (manager: PackageManager): string[] => [manager, "
  * line is shown instead) and printed only when it fails. execa is imported
  * here, lazily: --no-install and --dry-run never load it.
  */
-export async function runInstall(manager: PackageManager, root: string, env: NodeJS.ProcessEnv): Promise<void> {
+async function runInstall(manager: PackageManager, root: string, env: NodeJS.ProcessEnv): Promise<void> {
   const [command, ...args] = installCommand(manager);
   const { execa } = await import("execa");
   // The command's environment, not this process's: a library caller's PATH and registry settings hold.

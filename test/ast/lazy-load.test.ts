@@ -29,7 +29,9 @@ function eagerParserImports(source: string): string[] {
     .map((m) => m[1]!)
     .filter(
       (specifier) =>
-        specifier.startsWith("@babel/") || /(?:^|\/)ast\//.test(specifier) || /(?:^|\/)doctor(?:-[\w-]+)?\.js$/.test(specifier),
+        specifier.startsWith("@babel/") ||
+        /(?:^|\/)ast\//.test(specifier) ||
+        /(?:^|\/)doctor(?:-[\w-]+)?\.js$/.test(specifier),
     );
 }
 

@@ -11,9 +11,10 @@ import Database from "better-sqlite3";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDoctor } from "../../src/commands/doctor.js";
 import { frameworkIds as frameworks } from "../../src/frameworks/registry.js";
-import { inProcess, root } from "../helpers.js";
-import { doctorJson, freshInit } from "./helpers.js";
+import { capturedIo, inProcess, root } from "../helpers.js";
+import { copyProject, doctorJson, freshInit } from "./helpers.js";
 
 const tag = randomBytes(4).toString("hex");
 const pgSchema = `doctor_${tag}`;
@@ -171,5 +172,17 @@ describe("doctor's database findings", () => {
     expect(host.seconds).toBeLessThan(6);
     const missing = await timed(dir, { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/no_such_database_here" });
     expect(missing.report.findings.map((f) => f.id)).toContain("db.database-missing");
+  });
+});
+
+describe("doctor output while it reads the database", () => {
+  it("shows progress on a terminal while it reads the database", async () => {
+    const dir = copyProject("db.table-missing");
+    const { io, stderr } = capturedIo(dir, { AUTH_DATABASE_PATH: "./auth.db" });
+    new Database(join(dir, "auth.db")).close();
+    Object.assign(io.err, { isTTY: true });
+    io.env = { ...io.env, CI: "" };
+    await runDoctor({ dir, json: true }, io);
+    expect(stderr()).toMatch(/Checking the auth tables in auth\.db/);
   });
 });

@@ -2,9 +2,8 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runDoctor } from "../../src/commands/doctor.js";
 import { parseEnv } from "../../src/workspace/env-file.js";
-import { capturedIo, inProcess, root, snapshot, tempDir } from "../helpers.js";
+import { inProcess, root, snapshot, tempDir } from "../helpers.js";
 import { copyProject, doctorFixtures, doctorJson, problemIds, readMeta } from "./helpers.js";
 
 describe("doctor usage errors", () => {
@@ -78,17 +77,6 @@ describe("doctor output", () => {
     expect(report.findings.find((f) => f.id === "provider.callback-url")?.message).toMatch(
       "https://app.example.com/api/auth/callback/github",
     );
-  });
-
-  it("shows progress on a terminal while it reads the database", async () => {
-    const dir = copyProject("db.table-missing");
-    const { io, stderr } = capturedIo(dir, { AUTH_DATABASE_PATH: "./auth.db" });
-    const Database = (await import("better-sqlite3")).default;
-    new Database(join(dir, "auth.db")).close();
-    Object.assign(io.err, { isTTY: true });
-    io.env = { ...io.env, CI: "" };
-    await runDoctor({ dir, json: true }, io);
-    expect(stderr()).toMatch(/Checking the auth tables in auth\.db/);
   });
 });
 

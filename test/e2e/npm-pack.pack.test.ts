@@ -3,17 +3,24 @@
  * fresh `npm init -y` project, `npm install <tarball>` (dependencies from the
  * npm registry), `npx create-auth init --yes` WITH its install (better-sqlite3
  * built by its install script, approved by the generated allowScripts), then
- * `npm run verify-adapter` against the generated SQLite adapter.
+ * `npm run verify-adapter` against the generated SQLite adapter, and every
+ * other command and the library entry point, installed with the package's
+ * dependencies only. The package declares as dependencies exactly what its
+ * dist/ imports at run time, and its third-party notice names exactly the
+ * packages bundled into dist/cli/, each with its licence text.
  *
  * Slow (a native build, ~2 minutes) and needs the npm registry: the `pack`
  * project (`npm test -- --project pack`). Each step's wall time is printed.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { execa, type Options } from "execa";
 import { afterAll, describe, expect, test } from "vitest";
+import { commandLineOptions } from "../../scripts/build.js";
 import { userEnv } from "./user-env.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
@@ -30,6 +37,54 @@ const packedSources = [
   "tsconfig.json",
   "tsconfig.build.json",
 ];
+
+/** The package a bundled or imported path belongs to: node_modules/a/node_modules/@b/c/x.js -> @b/c. */
+const packageOf = (path: string) => [...path.matchAll(/node_modules\/((?:@[^/]+\/)?[^/]+)/g)].at(-1)?.[1];
+
+/** What the CLI bundle is made of, by esbuild's account of the same build: name@version -> the package's folder. */
+async function bundledPackages(): Promise<Map<string, string>> {
+  const { metafile } = await build({
+    ...commandLineOptions(mkdtempSync(join(tmpdir(), "create-auth-bundle-"))),
+    write: false,
+  });
+  const found = new Map<string, string>();
+  for (const input of Object.keys(metafile.inputs)) {
+    const name = packageOf(input);
+    if (!name) continue;
+    const folder = join(projectRoot, input.slice(0, input.lastIndexOf(`node_modules/${name}/`)), "node_modules", name);
+    const { version } = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { version: string };
+    found.set(`${name}@${version}`, folder);
+  }
+  return found;
+}
+
+/** The packages an installed package's own files import at run time (Node's modules and its own files aside). */
+async function importedPackages(installed: string): Promise<string[]> {
+  const entryPoints = [
+    "bin/create-auth.js",
+    "dist/index.js",
+    "dist/vitest.js",
+    "dist/cli/verify-worker.js",
+    "dist/cli/spawn-worker.js",
+  ].map((path) => join(installed, path));
+  const { metafile } = await build({
+    entryPoints,
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    outdir: join(installed, "..", "imports-check"),
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
+  const node = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+  const names = Object.values(metafile.outputs)
+    .flatMap((output) => output.imports)
+    .filter((i) => i.external && !node.has(i.path))
+    .map((i) => /^(?:@[^/]+\/)?[^/]+/.exec(i.path)![0]);
+  return [...new Set(names)].sort();
+}
 
 const MINUTE = 60_000;
 /** The whole flow, all steps together; each step also has its own limit. Measured: ~2.5 minutes, most of it the better-sqlite3 build. */
@@ -99,6 +154,7 @@ describe("npm pack → install the tarball → npx create-auth init --yes → np
         "dist/index.d.ts",
         "dist/vitest.js",
         "dist/vitest.d.ts",
+        "dist/THIRD-PARTY-NOTICES.txt",
       ]) {
         expect(shipped, path).toContain(path);
       }
@@ -152,6 +208,71 @@ describe("npm pack → install the tarball → npx create-auth init --yes → np
       });
       expect(String(verify.all)).toMatch(/\bPASS\b/);
       expect(String(verify.all)).not.toMatch(/\bFAIL\b/);
+
+      // 6. The other commands and the library, with only what `dependencies` brought: a package the
+      // bundle lacks and the package does not declare would fail here, not on a user's machine.
+      const run = (name: string, args: string[]) =>
+        step(name, "npx", ["create-auth", ...args], { cwd: app, timeout: MINUTE });
+      expect(String((await run("create-auth --help", ["--help"])).all)).toMatch(/Exit codes:/);
+      expect(String((await run("add-provider --list", ["add-provider", "--list"])).all)).toMatch(/github/);
+      await run("add-provider social --no-install", ["add-provider", "social", "--no-install"]);
+      expect(readFileSync(join(app, "auth.ts"), "utf8")).toMatch(/import \{ vk \} from "\.\/providers\/vk/);
+      await run("migrate (again: the tables are there)", ["migrate"]);
+      const doctor = await execa("npx", ["create-auth", "doctor", "--json"], {
+        cwd: app,
+        env: userEnv(),
+        extendEnv: false,
+        reject: false,
+      });
+      // A finding (the new provider's client ID is not set) is exit 1; anything else is the package's fault.
+      expect([0, 1], doctor.stderr).toContain(doctor.exitCode);
+      expect(JSON.parse(doctor.stdout)).toMatchObject({ version: 1, findings: expect.any(Array) });
+      const library = await step(
+        "import create-auth",
+        "node",
+        [
+          "--input-type=module",
+          "-e",
+          'const m = await import("create-auth"); console.log(Object.keys(m).sort().join(","));',
+        ],
+        { cwd: app, timeout: MINUTE },
+      );
+      expect(String(library.stdout)).toMatch(/runVerifyAdapter/);
+
+      // 7. `dependencies` is what dist/ imports at run time; vitest is the optional peer of create-auth/vitest.
+      const installed = join(app, "node_modules", "create-auth");
+      const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as {
+        dependencies: Record<string, string>;
+        peerDependencies: Record<string, string>;
+      };
+      expect(await importedPackages(installed)).toEqual(
+        [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)].sort(),
+      );
+
+      // 8. The notice names exactly the packages bundled into dist/cli/, each with its licence files' text.
+      const notice = readFileSync(join(installed, "dist", "THIRD-PARTY-NOTICES.txt"), "utf8");
+      const bundled = await bundledPackages();
+      const listed = [...notice.matchAll(/^- (\S+@\S+) \(/gm)].map((m) => m[1]);
+      expect([...listed].sort()).toEqual([...bundled.keys()].sort());
+      expect(
+        bundled.has(
+          `@babel/parser@${JSON.parse(readFileSync(join(projectRoot, "node_modules/@babel/parser/package.json"), "utf8")).version}`,
+        ),
+      ).toBe(true);
+      for (const [id, folder] of bundled) {
+        const licences = readdirSync(folder).filter((name) => /^licen[cs]e/i.test(name));
+        expect(licences, `${id} ships a licence file`).not.toEqual([]);
+        for (const name of licences)
+          expect(notice, `${id}: ${name}`).toContain(
+            readFileSync(join(folder, name), "utf8").replace(/\r\n/g, "\n").trim(),
+          );
+      }
+      // What is not bundled comes from node_modules at run time, with its own licence file.
+      for (const name of Object.keys(manifest.dependencies))
+        expect(
+          readdirSync(join(app, "node_modules", name)).some((f) => /^licen[cs]e/i.test(f)),
+          name,
+        ).toBe(true);
 
       console.log(`[npm-pack] timings (ms): ${JSON.stringify(timings)}`);
     },

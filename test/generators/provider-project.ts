@@ -57,3 +57,76 @@ export async function generateInto(
 export function importGenerated<T = Record<string, unknown>>(dir: string, path: string): Promise<T> {
   return tsImport(pathToFileURL(join(dir, path)).href, import.meta.url) as Promise<T>;
 }
+
+/** Every character class a JS string literal can get wrong. */
+export const tricky = "He said \"hi\" 'there' `x` ${y} \\ \\n \n\r\t ü 😀 \u2028\u2029 \ud800 */ </script> {{z}}";
+
+/**
+ * The tricky value as a logo path on the app: every printable class, without the control characters and
+ * line breaks a logo refuses (the URL parser would drop some of them; see logoProblem).
+ */
+export const trickyLogo = `/${tricky.replace(/[\p{C}\p{Zl}\p{Zp}]/gu, "")}`;
+
+/**
+ * Every kind's module with the options that change its code, under both import styles, and the
+ * escaping variants, each in `dir/<key>/`: what provider.test.ts reads and provider.typecheck.test.ts compiles.
+ */
+export async function generateEvery(dir: string): Promise<Record<string, ProviderSnippet>> {
+  const snippets: Record<string, ProviderSnippet> = {};
+  const gen = async (key: string, kind: string, options: Record<string, unknown>, ext: "" | ".js" = "", sub = key) => {
+    snippets[key] = await generateInto(dir, kind, options, { importExtension: ext }, sub);
+  };
+  await gen("social", "social", { apiVersion: "5.131" });
+  await gen("socialJs", "social", { id: "vk-ru", name: "VK (RU)" }, ".js");
+  await gen("socialVkid", "social", { id: "vkid", flow: "vkid" });
+  await gen("socialVkidJs", "social", { id: "vk-id", flow: "vkid" }, ".js");
+  await gen("socialCom", "social", { id: "vk-com", apiVersion: "5.131", domain: "vk.com" });
+  await gen("socialVkidCom", "social", { id: "vkid-com", flow: "vkid", domain: "vk.com" });
+  await gen("oauth", "oauth", {
+    id: "acme",
+    authorization: "https://acme.example/oauth/authorize",
+    token: "https://acme.example/oauth/token",
+    userinfo: "https://acme.example/api/me",
+    scope: "read:user user:email",
+  });
+  await gen("oauthIssuer", "oauth", {
+    id: "acme2",
+    issuer: "https://acme.example",
+    token: "https://acme.example/token",
+    userinfo: "https://acme.example/me",
+    redirectProxyUrl: "https://auth.example.com/api/auth",
+    allowDangerousEmailAccountLinking: true,
+  });
+  await gen("oidc", "oidc", { id: "my-oidc", issuer: "https://login.corp.example", checks: "pkce,nonce" });
+  await gen("email", "email", { from: "Sign in <no-reply@example.com>", maxAge: "3600" });
+  await gen("credentials", "credentials", { fields: "username,password,otp" });
+  await gen("passkey", "passkey", {});
+  // The escaping variants: every user value that reaches code.
+  await gen("trickyOauth", "oauth", {
+    id: "tricky",
+    name: tricky,
+    issuer: "https://a.example/?q=1&r='\"`",
+    token: "https://a.example/token",
+    userinfo: "https://a.example/me",
+    brandColor: tricky,
+    logo: `${trickyLogo}.svg`,
+    scope: tricky,
+  });
+  await gen("trickyOidc", "oidc", {
+    id: "tricky-oidc",
+    name: tricky,
+    issuer: "https://a.example",
+    brandColor: tricky,
+    logo: trickyLogo,
+    scope: tricky,
+  });
+  await gen("trickyEmail", "email", {
+    id: "tricky-email",
+    name: tricky,
+    from: '"He said \\"hi\\" `x` ${y} ü 😀" <a@b.example>',
+  });
+  await gen("trickyCredentials", "credentials", { id: "tricky-credentials", name: tricky });
+  await gen("trickyPasskey", "webauthn", { id: "tricky-passkey", name: tricky });
+  await gen("trickySocial", "social", { id: "tricky-vk", name: tricky });
+  return snippets;
+}

@@ -3,7 +3,7 @@
  * databases and agree with each other on the physical tables: TypeORM writes
  * a full set of rows, Drizzle reads them back (and the reverse), and deleting
  * a user cascades. The tables come from the SQL DDL generator when it exists
- * (src/generators/sql-schema.ts), else from TypeORM's synchronize, so the
+ * (src/storage/sql/schema.ts), else from TypeORM's synchronize, so the
  * check covers DDL <-> Drizzle <-> TypeORM whenever all three are present.
  *
  * Generated modules are compiled with tsc's transpiler (decorator metadata

@@ -2,7 +2,7 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixture, inProcess, inTerminal, keys, snapshot, tempDir } from "../helpers.js";
+import { fixture, inProcess, snapshot, tempDir } from "../helpers.js";
 
 const base = ["init", "--yes", "--providers", "email", "--session", "database", "--no-install"];
 
@@ -230,20 +230,4 @@ describe("refusals: one line, exit 2, nothing written", () => {
   it("an unknown --orm", async () => {
     await refused(tempDir("create-auth-orm-"), ["--orm", "sequelize"], /--orm.*prisma, drizzle, none/);
   });
-});
-
-describe("the ORM question in a terminal", () => {
-  it("comes first, with the detected ORM preselected and named", async () => {
-    const dir = copy("prisma-sqlite");
-    const { result, screen } = await inTerminal(
-      ["init", "--no-install", "--providers", "email", "--session", "database"],
-      [["ORM the adapter goes through", keys.enter]],
-      dir,
-    );
-    expect(result.exitCode, screen).toBe(0);
-    expect(screen).toMatch(/Prisma.*detected: prisma\/schema\.prisma/);
-    // Backend and schema follow the project's ORM: with providers and session given, nothing more is asked.
-    expect(screen).not.toMatch(/Database adapter|Entity schema flavour/);
-    expect(read(dir, "prisma/schema.prisma")).toContain("model VerificationToken {");
-  }, 60_000);
 });

@@ -117,7 +117,7 @@ export async function callWithin(
   }
 }
 
-export interface CallInFlight {
+interface CallInFlight {
   method: AdapterMethod;
   caseId: string;
 }

@@ -21,7 +21,7 @@ import type { TraceCall } from "./trace.js";
 type Row = Record<string, any>;
 
 export const sameId = (a: unknown, b: unknown) => a != null && String(a) === String(b);
-export const sameSecond = (a: unknown, b: Date) =>
+const sameSecond = (a: unknown, b: Date) =>
   a instanceof Date && Math.floor(a.getTime() / 1000) === Math.floor(b.getTime() / 1000);
 
 const isId = (v: unknown) => (typeof v === "string" && v.length > 0) || Number.isInteger(v);
@@ -116,7 +116,7 @@ const changedTime = -1_234_567_890_123; // 1930-11-18T00:28:29.877Z
 const changedNumber = -7.25e-7;
 
 /** The field a caller changed in an earlier result, when `row` shows that change. */
-export function changedByCaller(row: unknown): string | undefined {
+function changedByCaller(row: unknown): string | undefined {
   if (row === null || typeof row !== "object") return undefined;
   for (const [key, v] of Object.entries(row as Row)) {
     if (typeof v === "string" && v.endsWith(changedMark)) return key;
@@ -195,7 +195,7 @@ export function expectAccount(p: Probe, call: TraceCall, actual: unknown, accoun
   if (problem) p.fail(`${call.method} result for ${account.label}: ${problem}`, call, undefined, row);
 }
 
-export function expectSession(p: Probe, call: TraceCall, row: Row, session: SessionRecord, what: string): void {
+function expectSession(p: Probe, call: TraceCall, row: Row, session: SessionRecord, what: string): void {
   const problem = fieldProblem(row, {
     sessionToken: session.sessionToken,
     userId: session.user.id,

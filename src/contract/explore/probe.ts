@@ -26,7 +26,7 @@ export class Divergence extends Error {
   }
 }
 
-export interface ProbeOptions {
+interface ProbeOptions {
   callTimeoutMs: number;
   strict: boolean;
   /** Methods that never settled (in the cases or earlier in this exploration): not called again. */

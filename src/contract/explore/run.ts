@@ -54,7 +54,7 @@ import { sweep } from "./sweep.js";
 import { callCode, describeStep, type TraceStep } from "./trace.js";
 import { saltFrom } from "./values.js";
 
-export interface ExploreOptions {
+interface ExploreOptions {
   adapter: AnyAdapter;
   seed: number;
   /** Stop after this many sequences or this many ms, whichever first (default: 100 sequences). */

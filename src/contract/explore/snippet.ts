@@ -6,7 +6,7 @@
  */
 import { callCode, literal, type TraceCall, type TraceStep } from "./trace.js";
 
-export interface SnippetSource {
+interface SnippetSource {
   message: string;
   expected?: string;
   received?: string;

@@ -19,7 +19,7 @@ import {
   scribble,
   typeProblem,
 } from "./compare.js";
-import { type AuthenticatorRecord, type Model, nth, type UserRecord } from "./model.js";
+import type { AuthenticatorRecord, Model, UserRecord } from "./model.js";
 import type { Probe } from "./probe.js";
 import { Ref, type TraceCall } from "./trace.js";
 
@@ -227,5 +227,3 @@ export async function sweep(p: Probe, m: Model, focus?: UserRecord[]): Promise<v
   const problem = settled.find((s) => s !== undefined);
   if (problem) throw problem.reason;
 }
-
-export { nth };

@@ -150,20 +150,14 @@ function encodedWithin(text: string, max: number): string {
 }
 
 /** The local part of an email: Unicode (internationalised mail), dots, plus tags, digits only. */
-export const emailLocal: Gen<string> = oneof(
+const emailLocal: Gen<string> = oneof(
   [6, map(keyText(60), (v) => v.replace(/[@\s]/g, "_"))],
   [1, map(syntaxText(60), (v) => v.replace(/[@\s]/g, "_"))],
   [2, (s) => `${keyText(12)(s)}+${keyText(12)(s)}`.replace(/[@\s]/g, ".")],
   [1, digits(20)],
 );
 
-export const emailDomain = constantFrom(
-  "example.test",
-  "Example.TEST",
-  "mail.example.test",
-  "пример.test",
-  "例え.test",
-);
+const emailDomain = constantFrom("example.test", "Example.TEST", "mail.example.test", "пример.test", "例え.test");
 
 /** A domain of 63-character labels: with a 64-character local part, an address near the 254-character limit. */
 const longDomain: Gen<string> = (s) =>
@@ -304,5 +298,3 @@ export function saltFrom(text: string): string {
   }
   return ((hash >>> 0).toString(36) + (second >>> 0).toString(36)).slice(0, 10).padEnd(10, "0");
 }
-
-export { lengthOf };

@@ -14,7 +14,7 @@ const supportedExtensions = new Set([...typescriptExtensions, ".js", ".mjs", ".c
 
 type Hook = () => unknown;
 
-export interface LoadedModule {
+interface LoadedModule {
   path: string;
   /** Which export held the adapter, for the report. */
   exportName: string;

@@ -15,13 +15,13 @@ import { channelFd, type ThrownOnWire, type WorkerMessage, type WorkerPhase, typ
 import { takeWorker } from "./spawn-worker.js";
 import { FrameReader, FrameWriter } from "./wire.js";
 
-export interface Limits {
+interface Limits {
   /** Import, setup() and the factory together. */
   setupMs: number;
   teardownMs: number;
 }
 
-export interface WorkerSession {
+interface WorkerSession {
   /** The user's adapter, answered by the worker: only the methods it has. */
   adapter: AnyAdapter;
   exportName: string;
@@ -29,9 +29,7 @@ export interface WorkerSession {
   close(): Promise<string | undefined>;
 }
 
-export type OpenOutcome =
-  | { kind: "load-error"; message: string; hint?: string }
-  | { kind: "ready"; session: WorkerSession };
+type OpenOutcome = { kind: "load-error"; message: string; hint?: string } | { kind: "ready"; session: WorkerSession };
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 

@@ -8,7 +8,7 @@
 import { deserialize, serialize } from "node:v8";
 
 /** Far above any adapter result (a user with hundreds of 4 KB tokens); below what would strain memory. */
-export const maxFrameBytes = 64 * 1024 * 1024;
+const maxFrameBytes = 64 * 1024 * 1024;
 
 // Captured when this module loads, before the worker loads the user's module,
 // which may replace them in its process (fixtures/modules/hostile/patches-intrinsics.ts).
@@ -29,7 +29,7 @@ function concat(parts: Buffer[]): Buffer {
   return out;
 }
 
-export function encodeFrame(value: unknown): Buffer {
+function encodeFrame(value: unknown): Buffer {
   const body = serialize(value);
   const frame = allocUnsafe(4 + body.length);
   apply(writeLength, frame, [body.length, 0]);
@@ -67,7 +67,7 @@ export class FrameWriter {
   }
 }
 
-export class FrameError extends Error {}
+class FrameError extends Error {}
 
 /** Collects chunks and hands out whole frames; a malformed one is a FrameError. */
 export class FrameReader {

@@ -9,7 +9,6 @@ export const prettyReporter: ReporterFactory = (context) => {
   const titles = new Map<string, string>();
   let total = 0;
   let done = 0;
-  const concurrencyNote = "";
 
   const mark = (result: CaseResult) =>
     result.status === "passed"
@@ -24,7 +23,7 @@ export const prettyReporter: ReporterFactory = (context) => {
     total = event.cases.length;
     const lines = [
       c.bold(`create-auth verify-adapter ${context.modulePath}`) + c.dim(` (export ${context.exportName})`),
-      c.dim(`seed ${event.seed} · ${plural(total, "case")}${concurrencyNote}`),
+      c.dim(`seed ${event.seed} · ${plural(total, "case")}`),
       "",
       "Capabilities",
     ];

@@ -5,7 +5,7 @@
  */
 import type { RunEvent, RunSummary } from "../run/runner.js";
 
-export interface ReporterContext {
+interface ReporterContext {
   /** The module under test, as the user named it. */
   modulePath: string;
   exportName: string;
@@ -15,7 +15,7 @@ export interface ReporterContext {
 }
 
 /** Returns the text to emit for an event, if any. */
-export type Reporter = (event: RunEvent) => string | undefined;
+type Reporter = (event: RunEvent) => string | undefined;
 
 export type ReporterFactory = (context: ReporterContext) => Reporter;
 

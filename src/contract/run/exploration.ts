@@ -46,7 +46,7 @@ export interface ExplorationReport {
   leftovers: Leftovers;
 }
 
-export interface ExplorationJob {
+interface ExplorationJob {
   adapter: AnyAdapter;
   budget: NonNullable<ExploreBudget>;
   seed: number;

@@ -13,7 +13,7 @@ import { type CaseInfo, type ContractCase, caseInfo } from "../spec/case.js";
 import { ContractFailure } from "../spec/failure.js";
 import { type CaseResult, type RunSummary, summarize } from "./summary.js";
 
-export type { CaseResult, CaseStatus, RunSummary } from "./summary.js";
+export type { CaseResult, RunSummary } from "./summary.js";
 
 export type RunEvent =
   | {
@@ -29,7 +29,7 @@ export type RunEvent =
   | { type: "exploration:progress"; runs: number; steps: number; of?: number }
   | { type: "run:end"; summary: RunSummary; results: CaseResult[] };
 
-export interface CaseOptions {
+interface CaseOptions {
   seed: number;
   /** Mixed into every unique value, so concurrent runs never share records. */
   nonce: string;

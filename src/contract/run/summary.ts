@@ -8,7 +8,7 @@ import type { CapabilityStatus } from "../spec/capabilities.js";
 import type { CaseInfo } from "../spec/case.js";
 import type { ExplorationReport } from "./exploration.js";
 
-export type CaseStatus = "passed" | "failed" | "skipped";
+type CaseStatus = "passed" | "failed" | "skipped";
 
 export interface CaseResult {
   case: CaseInfo;

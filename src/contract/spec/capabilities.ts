@@ -7,7 +7,7 @@ import { type AdapterMethod, type AnyAdapter, hasMethod } from "./adapter.js";
 export const capabilityNames = ["users", "sessions", "email", "webauthn"] as const;
 export type CapabilityName = (typeof capabilityNames)[number];
 
-export interface Capability {
+interface Capability {
   name: CapabilityName;
   title: string;
   /** Methods the service calls for this capability (§3, §5). */

@@ -13,7 +13,7 @@ const untrusted = defineCheck(
 const managedHosts = ["vercel.json", "netlify.toml"];
 
 /** Why the app runs as a server of its own in production, or undefined when it does not look so. */
-export function ownServer(facts: ProjectFacts): string | undefined {
+function ownServer(facts: ProjectFacts): string | undefined {
   if (facts.deployFiles.some((f) => managedHosts.includes(f))) return undefined;
   return frameworkById(facts.framework).doctor.ownServer(facts);
 }

@@ -18,7 +18,7 @@ const insecure = defineCheck("url.insecure", "error", "AUTH_URL is plain http on
 const migrationGuide = "https://authjs.dev/getting-started/migrating-to-v5#environment-variables";
 
 /** A v5 project: next-auth 5 (or its beta), or an @auth/* framework package, which only v5 has. */
-export function isV5(facts: ProjectFacts): boolean {
+function isV5(facts: ProjectFacts): boolean {
   const range = facts.packageJson.dependencies["next-auth"];
   if (range === undefined) return true;
   return /(?:^|[^\d])5\.|beta|latest/.test(range) || !/\d/.test(range);

@@ -26,7 +26,7 @@ const docsOf = (provider: ProviderFacts) =>
     : "https://authjs.dev/getting-started/authentication/oauth";
 
 /** The URL the provider redirects back to: AUTH_URL's origin (else localhost), the mount, callback/<id>. */
-export function callbackUrlOf(facts: ProjectFacts, id: string): string {
+function callbackUrlOf(facts: ProjectFacts, id: string): string {
   const url = authUrl(facts);
   const origin = url && URL.canParse(url.value) ? new URL(url.value).origin : `http://localhost:${facts.appPort}`;
   return `${origin}${mountPath(facts).replace(/\/$/, "")}/callback/${id}`;

@@ -37,7 +37,6 @@ interface Model {
 }
 
 export const authModelNames = ["User", "Account", "Session", "VerificationToken", "Authenticator"] as const;
-export type AuthModelName = (typeof authModelNames)[number];
 
 const stamps: Field[] = [
   { name: "createdAt", type: "DateTime", default: "now()" },

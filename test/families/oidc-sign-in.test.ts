@@ -4,10 +4,10 @@
  * PKCE, client_secret_basic, a signed id_token and its claims.
  */
 import { describe, expect, test } from "vitest";
-import { AFTER_SIGN_IN, callbackUrlFor, explain, type SignInResult, signIn } from "./auth-harness.js";
-import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
-import { type OidcAccount, type OidcServer, type OidcServerOptions, startOidcServer } from "./oidc-server.js";
-import { generated, withEnv } from "./provider-module.js";
+import { AFTER_SIGN_IN, callbackUrlFor, explain, type SignInResult, signIn } from "../e2e/auth-harness.js";
+import { FLOW_TIMEOUT, useCleanup } from "../e2e/cleanup.js";
+import { type OidcAccount, type OidcServer, type OidcServerOptions, startOidcServer } from "../e2e/oidc-server.js";
+import { generated, withEnv } from "../e2e/provider-module.js";
 
 const client = { clientId: "corp-portal", clientSecret: "corp-portal-secret" };
 const account: OidcAccount = {

@@ -10,10 +10,10 @@ import type { OAuthConfig } from "@auth/core/providers";
 import VK from "@auth/core/providers/vk";
 import { describe, expect, test, vi } from "vitest";
 import { type VkDomain, vkDomains } from "../../src/families/social.js";
-import { AFTER_SIGN_IN, blockRealHosts, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
-import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
-import { type FakeVk, startFakeVk, type VkUser } from "./fake-vk.js";
-import { generated, withEnv } from "./provider-module.js";
+import { AFTER_SIGN_IN, blockRealHosts, callbackUrlFor, explain, routeFetch, signIn } from "../e2e/auth-harness.js";
+import { FLOW_TIMEOUT, useCleanup } from "../e2e/cleanup.js";
+import { type FakeVk, startFakeVk, type VkUser } from "../e2e/fake-vk.js";
+import { generated, withEnv } from "../e2e/provider-module.js";
 
 const client = { clientId: "51234567", clientSecret: "vk-app-secret" };
 const user: VkUser = {

@@ -8,12 +8,12 @@ import type { OAuthConfig } from "@auth/core/providers";
 import { describe, expect, test } from "vitest";
 import { findBuiltin } from "../../src/catalog/builtin-providers.js";
 import { parseBuiltin, planBuiltin } from "../../src/families/builtin.js";
-import { AFTER_SIGN_IN, callbackUrlFor, explain, signIn } from "./auth-harness.js";
-import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
-import { startFakeGitHub } from "./fake-github.js";
-import { startFakeOAuth } from "./fake-oauth.js";
-import { startOidcServer } from "./oidc-server.js";
-import { importSnippet, withEnv } from "./provider-module.js";
+import { AFTER_SIGN_IN, callbackUrlFor, explain, signIn } from "../e2e/auth-harness.js";
+import { FLOW_TIMEOUT, useCleanup } from "../e2e/cleanup.js";
+import { startFakeGitHub } from "../e2e/fake-github.js";
+import { startFakeOAuth } from "../e2e/fake-oauth.js";
+import { startOidcServer } from "../e2e/oidc-server.js";
+import { importSnippet, withEnv } from "../e2e/provider-module.js";
 
 const client = { clientId: "app-client", clientSecret: "app-client-secret" };
 

@@ -9,10 +9,10 @@ import { customFetch } from "@auth/core";
 import type { OAuthConfig } from "@auth/core/providers";
 import { describe, expect, test, vi } from "vitest";
 import { type VkDomain, vkDomains } from "../../src/families/social.js";
-import { AFTER_SIGN_IN, blockRealHosts, callbackUrlFor, explain, routeFetch, signIn } from "./auth-harness.js";
-import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
-import { startFakeVkId, type VkIdUser } from "./fake-vkid.js";
-import { generated, withEnv } from "./provider-module.js";
+import { AFTER_SIGN_IN, blockRealHosts, callbackUrlFor, explain, routeFetch, signIn } from "../e2e/auth-harness.js";
+import { FLOW_TIMEOUT, useCleanup } from "../e2e/cleanup.js";
+import { startFakeVkId, type VkIdUser } from "../e2e/fake-vkid.js";
+import { generated, withEnv } from "../e2e/provider-module.js";
 
 const clientId = "52345678";
 const env = { AUTH_VK_ID: clientId };

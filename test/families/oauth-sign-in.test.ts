@@ -4,10 +4,10 @@
  * PKCE S256 and checks the verifier.
  */
 import { describe, expect, test } from "vitest";
-import { AFTER_SIGN_IN, callbackUrlFor, explain, signIn } from "./auth-harness.js";
-import { FLOW_TIMEOUT, useCleanup } from "./cleanup.js";
-import { startFakeOAuth } from "./fake-oauth.js";
-import { generated, withEnv } from "./provider-module.js";
+import { AFTER_SIGN_IN, callbackUrlFor, explain, signIn } from "../e2e/auth-harness.js";
+import { FLOW_TIMEOUT, useCleanup } from "../e2e/cleanup.js";
+import { startFakeOAuth } from "../e2e/fake-oauth.js";
+import { generated, withEnv } from "../e2e/provider-module.js";
 
 const client = { clientId: "acme-client", clientSecret: "acme-secret" };
 const profile = {

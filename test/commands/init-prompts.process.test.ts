@@ -1,7 +1,8 @@
 // The init questions in a real pseudo-terminal (util-linux `script`), keys typed as a person would.
-import { readdirSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inTerminal, keys, type Step, tempDir } from "../helpers.js";
+import { fixture, inTerminal, keys, type Step, tempDir } from "../helpers.js";
 
 const { down, space, enter, ctrlC } = keys;
 
@@ -66,5 +67,23 @@ describe("init in a terminal", () => {
     expect(result.exitCode).toBe(130);
     expect(screen).toMatch(/Cancelled; nothing was written/);
     expect(readdirSync(dir)).toEqual([]);
+  }, 60_000);
+});
+
+// In a project with an ORM (fixtures/projects/orm), the question init asks first.
+describe("the ORM question in a terminal", () => {
+  it("comes first, with the detected ORM preselected and named", async () => {
+    const dir = tempDir("create-auth-prisma-sqlite-");
+    cpSync(fixture("projects/orm", "prisma-sqlite"), dir, { recursive: true });
+    const { result, screen } = await inTerminal(
+      ["init", "--no-install", "--providers", "email", "--session", "database"],
+      [["ORM the adapter goes through", keys.enter]],
+      dir,
+    );
+    expect(result.exitCode, screen).toBe(0);
+    expect(screen).toMatch(/Prisma.*detected: prisma\/schema\.prisma/);
+    // Backend and schema follow the project's ORM: with providers and session given, nothing more is asked.
+    expect(screen).not.toMatch(/Database adapter|Entity schema flavour/);
+    expect(readFileSync(join(dir, "prisma/schema.prisma"), "utf8")).toContain("model VerificationToken {");
   }, 60_000);
 });
