@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { join, relative } from "node:path";
 import { type Framework, frameworkCatalog, frameworks } from "../frameworks/index.js";
-import { findAuthConfig } from "../workspace/find-config.js";
+import { findAuthSetup } from "../workspace/auth-setup/index.js";
 import { detectFramework } from "../workspace/framework.js";
 import { readIfExists } from "../workspace/plan.js";
 import type { ProjectFacts } from "./facts.js";
@@ -48,7 +48,7 @@ export function holdsSecret(name: string, value: string, names: readonly string[
 
 export async function gatherFacts(options: GatherOptions): Promise<ProjectFacts> {
   const { root } = options;
-  const configPath = findAuthConfig(root, options.config);
+  const configPath = (await findAuthSetup(root, { config: options.config, root })).configFile;
   const detected = detectFramework(root);
   // The parser loads only here, when doctor reads a project (src/ast is loaded lazily everywhere).
   const [{ ModuleReader }, { readConfig }, { readWiring }] = await Promise.all([
