@@ -34,7 +34,7 @@ function restoreNames(dir: string): void {
   }
 }
 
-export function copyCase(name: string): { dir: string; expected: Expected } {
+function copyCase(name: string): { dir: string; expected: Expected } {
   const dir = tempDir("create-auth-setup-");
   cpSync(fixture("auth-setups", name), dir, { recursive: true });
   restoreNames(dir);
