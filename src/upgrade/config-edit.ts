@@ -148,10 +148,16 @@ export function editConfig(request: ConfigEditRequest): ConfigEditResult {
   if (!found)
     return { status: "refused", reason: `${fileName}: no authOptions object was found to hand to NextAuth().` };
   const { object, call } = found;
-  if (call && call.arguments.length > 1)
+  const nextAuth = collectBindings(file).find(
+    (b) => /^next-auth(?:\/next)?$/.test(b.module) && b.kind !== "named",
+  )?.local;
+  const advanced = descendants(file.root.program, ofType("CallExpression")).find(
+    (c) => c.callee.type === "Identifier" && c.callee.name === nextAuth && c.arguments.length > 1,
+  );
+  if (advanced)
     return {
       status: "refused",
-      reason: `${fileName}:${lineAt(text, startOf(call))}: NextAuth(req, res, options) (advanced initialization) cannot be rewritten safely.`,
+      reason: `${fileName}:${lineAt(text, startOf(advanced))}: NextAuth(req, res, options) (advanced initialization) cannot be rewritten safely.`,
     };
   const declared = new Set(
     file.statements.flatMap((s) =>

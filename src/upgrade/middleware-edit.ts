@@ -28,7 +28,7 @@ const fromMiddleware = /^next-auth\/middleware$/;
 
 function guard(param: string, signInPage: string, indent: string, unit: string, nl: string): string {
   const lines = [
-    `// Without a session, to the sign-in page and back, as next-auth v4's withAuth did.`,
+    `// Without a session, to the sign-in page and back, as withAuth did in next-auth v4.`,
     `if (!${param}.auth) {`,
     `${unit}const signIn = new URL(${JSON.stringify(signInPage)}, ${param}.nextUrl.origin);`,
     `${unit}signIn.searchParams.set("callbackUrl", \`\${${param}.nextUrl.pathname}\${${param}.nextUrl.search}\`);`,
@@ -90,7 +90,9 @@ export function editMiddleware(request: MiddlewareEditRequest): MiddlewareEditRe
       return refuse(`it re-exports ${names.join(", ")} from next-auth/middleware`);
     edits.push({ start: startOf(reExport), end: endOf(reExport), text: protectAll("/api/auth/signin") + semicolon });
   }
-  const withAuth = bindings.map((b) => b.local);
+  const withAuth = bindings
+    .filter((b) => !b.typeOnly && (b.kind !== "named" || b.imported === "withAuth"))
+    .map((b) => b.local);
   for (const reference of descendants(file.root.program, ofType("Identifier"))) {
     if (!withAuth.includes(reference.name)) continue;
     const statement = file.statements.find((s) => startOf(s) <= startOf(reference) && endOf(reference) <= endOf(s));

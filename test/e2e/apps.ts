@@ -121,7 +121,7 @@ const versionOf = (dir: string) =>
   (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
 
 /** A build/ folder of better-sqlite3 `version` for this Node: this repository's own when it is that version, else built once. */
-async function betterSqliteBuild(version: string): Promise<string> {
+export async function betterSqliteBuild(version: string): Promise<string> {
   const own = join(root, "node_modules/better-sqlite3");
   if (versionOf(own) === version && existsSync(join(own, "build/Release/better_sqlite3.node")))
     return join(own, "build");
