@@ -66,7 +66,11 @@ export function rewriteServerCalls(request: ServerCallsRequest): EditOutcome & {
   const bindings = collectBindings(file);
   const localOf = (module: RegExp, name: string) =>
     bindings.filter((b) => module.test(b.module) && b.kind === "named" && b.imported === name).map((b) => b.local);
-  const getServerSession = localOf(/^next-auth(?:\/next)?$/, "getServerSession");
+  // v4.19's unstable_getServerSession is the same function under its earlier name.
+  const getServerSession = [
+    ...localOf(/^next-auth(?:\/next)?$/, "getServerSession"),
+    ...localOf(/^next-auth(?:\/next)?$/, "unstable_getServerSession"),
+  ];
   const getSession = localOf(/^next-auth\/react$/, "getSession");
   const getCsrfToken = localOf(/^next-auth\/react$/, "getCsrfToken");
   const getToken = localOf(/^next-auth\/jwt$/, "getToken");

@@ -11,6 +11,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { UsageError } from "../../lib/errors.js";
+import { maxReadBytes } from "../plan.js";
 import { readAliases } from "./aliases.js";
 import { defaultWalkLimits, listSourceFiles, type WalkLimits } from "./walk.js";
 
@@ -50,8 +51,8 @@ export interface FindOptions {
   limits?: WalkLimits;
 }
 
-/** A module over this is no config (create-auth's own limit for any file it reads is 4 MB). */
-const maxModuleBytes = 512 * 1024;
+/** A module over create-auth's limit for any file it reads is no config; one such is named when nothing else is found. */
+const maxModuleBytes = maxReadBytes;
 /** What the search reads in all, at most. */
 const maxTotalBytes = 24 * 1024 * 1024;
 
@@ -75,6 +76,8 @@ const mentionsAuth =
 
 interface Scan {
   candidates: string[];
+  /** Source files over the size limit, left unread. */
+  oversized: { file: string; size: number }[];
   routes: string[];
   packages: string[];
   truncated: boolean;
@@ -84,6 +87,7 @@ interface Scan {
 function scan(root: string, limits: WalkLimits): Scan {
   const walked = listSourceFiles(root, limits);
   const candidates: string[] = [];
+  const oversized: Scan["oversized"] = [];
   let total = 0;
   let truncated = walked.truncated;
   for (const file of walked.files) {
@@ -94,7 +98,10 @@ function scan(root: string, limits: WalkLimits): Scan {
     } catch {
       continue;
     }
-    if (size > maxModuleBytes) continue;
+    if (size > maxModuleBytes) {
+      oversized.push({ file, size });
+      continue;
+    }
     if (total + size > maxTotalBytes) {
       truncated = true;
       break;
@@ -104,7 +111,7 @@ function scan(root: string, limits: WalkLimits): Scan {
     if (isRoute(rel) || mentionsAuth.test(text)) candidates.push(file);
   }
   const routes = walked.files.filter((f) => isRoute(relative(root, f)));
-  return { candidates, routes, packages: walked.packages, truncated, read: walked.files.length };
+  return { candidates, oversized, routes, packages: walked.packages, truncated, read: walked.files.length };
 }
 
 export async function findAuthSetup(start: string, options: FindOptions = {}): Promise<AuthSetup> {
@@ -126,6 +133,14 @@ export async function findAuthSetup(start: string, options: FindOptions = {}): P
   if (choice.status === "ambiguous") {
     throw new UsageError(
       `Found ${choice.setups.length} auth configs (${choice.setups.map((s) => show(s.configFile)).join(", ")}); pass the one to use with --config.`,
+    );
+  }
+  // Nothing found, and a module too big to be read: most likely the config, and worth naming.
+  const big = found.oversized[0];
+  if (big) {
+    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+    throw new UsageError(
+      `${big.file} is ${mb(big.size)}, more than the ${mb(maxModuleBytes)} such a file could need; nothing was written.`,
     );
   }
   // Nothing in this package: a workspace's other packages may hold one, which is worth naming.
