@@ -83,3 +83,41 @@ describe("create-auth upgrade on hand-written v4 apps", () => {
     });
   }
 });
+
+describe("create-auth upgrade as a command", () => {
+  it("--dry-run prints the diff, hides every env value, and writes nothing", async () => {
+    const { inProcess, snapshot } = await import("../helpers.js");
+    const dir = tempDir("create-auth-upgrade-");
+    copyInput("pages-github-credentials", dir);
+    const before = snapshot(dir);
+    const result = await inProcess(["upgrade", "--dry-run"], { cwd: dir });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain("+++ b/app/api/auth/[...nextauth]/route.ts");
+    expect(result.stdout).toContain("--- a/pages/api/auth/[...nextauth].ts\n+++ /dev/null");
+    expect(result.stdout).toMatch(/^\+AUTH_SECRET=<hidden>$/m);
+    expect(result.stdout).not.toContain("7f3c9a1e5b2d8c4f");
+    expect(result.stdout).not.toContain("Iv1.placeholder");
+    expect(result.stdout).toMatch(/Dry run: 10 file\(s\) would change; nothing was written\./);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("is listed in --help, with its own help, and a project without next-auth is refused with nothing written", async () => {
+    const { inProcess, snapshot } = await import("../helpers.js");
+    expect((await inProcess(["--help"])).stdout).toMatch(/^ {2}upgrade +Move a next-auth v4 app to v5/m);
+    const help = await inProcess(["upgrade", "--help"]);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain("https://authjs.dev/getting-started/migrating-to-v5");
+    const dir = tempDir();
+    writeFileSync(join(dir, "package.json"), '{ "dependencies": { "@auth/express": "0.12.3" } }\n');
+    writeFileSync(
+      join(dir, "auth.ts"),
+      'import { ExpressAuth } from "@auth/express";\nexport const auth = ExpressAuth({ providers: [] });\n',
+    );
+    const before = snapshot(dir);
+    const result = await inProcess(["upgrade"], { cwd: dir });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/^error: Cannot upgrade: .* does not depend on next-auth/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+});
