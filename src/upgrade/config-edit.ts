@@ -190,13 +190,35 @@ export function editConfig(request: ConfigEditRequest): ConfigEditResult {
   if (strategy === "jwt" && cookieKept) {
     const jwt = property(object, "jwt");
     const jwtObject = objectValue(jwt);
-    if (!jwt) items.push("jwt: { decode: decodeV4Session }");
-    else if (jwtObject && !property(jwtObject, "decode"))
-      edits.push(...appendProperties(text, jwtObject, ["decode: decodeV4Session"]));
-    if (!jwt || (jwtObject && !property(jwtObject, "decode"))) {
+    const secret = jwtObject && property(jwtObject, "secret");
+    if (!jwt) {
+      items.push("jwt: { decode: decodeV4Session }");
       imports.push("decodeV4Session");
       decoderAdded = true;
-    } else manual.push(`${fileName}: a custom jwt.decode is kept as is; sessions made by v4 need it to read them.`);
+    } else if (jwtObject && !property(jwtObject, "decode") && !property(jwtObject, "encode")) {
+      if (secret?.type === "ObjectProperty") {
+        // v4's jwt.secret: v5 still honours it but its types no longer have it, so the token's
+        // encoding and decoding take it explicitly (the same secret, so v4's tokens still open).
+        edits.push({
+          start: startOf(secret),
+          end: endOf(secret),
+          text: `...jwtWithSecret(${textOf(text, secret.value)})`,
+        });
+        imports.push("jwtWithSecret");
+      } else {
+        edits.push(...appendProperties(text, jwtObject, ["decode: decodeV4Session"]));
+        imports.push("decodeV4Session");
+      }
+      decoderAdded = true;
+    } else
+      manual.push(
+        `${fileName}: jwt is kept as written; for people signed in under v4 to stay signed in, its decode must also read v4's tokens (decodeV4Session in auth-v4-compat does).`,
+      );
+  } else if (strategy === "database") {
+    const jwtObject = objectValue(property(object, "jwt"));
+    const secret = jwtObject && property(jwtObject, "secret");
+    if (secret?.type === "ObjectProperty")
+      manual.push(`${fileName}: jwt.secret is not in v5's types; with database sessions it is unused and can go.`);
   }
   if (items.length) edits.push(...appendProperties(text, object, items));
 

@@ -25,12 +25,14 @@ const header = `/**
  * otherwise), decodeV4Session can go from the config.
  */`;
 
-export function compatModule(typescript: boolean, needs: { csrf: boolean }): string {
+export function compatModule(typescript: boolean, needs: { csrf: boolean; jwtSecret: boolean }): string {
   const t = (typed: string, plain = "") => (typescript ? typed : plain);
   const lines = [
     header,
-    `import { decode } from "next-auth/jwt";`,
-    ...(typescript ? [`import type { JWT, JWTDecodeParams } from "next-auth/jwt";`] : []),
+    needs.jwtSecret ? `import { decode, encode } from "next-auth/jwt";` : `import { decode } from "next-auth/jwt";`,
+    ...(typescript
+      ? [`import type { JWT, JWTDecodeParams${needs.jwtSecret ? ", JWTEncodeParams" : ""} } from "next-auth/jwt";`]
+      : []),
     ...(typescript && needs.csrf ? [`import type { IncomingMessage, ServerResponse } from "node:http";`] : []),
     "",
     "// Secure cookies (with the __Secure- prefix) exactly where v4 used them: an https AUTH_URL, or Vercel.",
@@ -95,6 +97,22 @@ export function compatModule(typescript: boolean, needs: { csrf: boolean }): str
     "  return null;",
     "}",
   ];
+  if (needs.jwtSecret) {
+    lines.push(
+      "",
+      "/**",
+      " * v4's jwt.secret: session tokens encrypted with their own secret rather than the",
+      " * auth secret. v5 honours jwt.secret but no longer types it, so encoding and",
+      " * decoding take it here; v4's tokens, made with it, still open.",
+      " */",
+      `export function jwtWithSecret(secret${t(": string | undefined")}) {`,
+      "  return {",
+      `    encode: (params${t(": JWTEncodeParams")}) => encode({ ...params, secret: secret ?? params.secret }),`,
+      `    decode: (params${t(": JWTDecodeParams")}) => decodeV4Session({ ...params, secret: secret ?? params.secret }),`,
+      "  };",
+      "}",
+    );
+  }
   if (needs.csrf) {
     lines.push(
       "",

@@ -247,7 +247,8 @@ export async function planUpgrade(start: string, config?: string): Promise<Upgra
   }
 
   // The compatibility module: v4's cookie name and JWT decoder, and the server CSRF helper.
-  if (edited.cookieKept || csrfUsed) write(compatPath, compatModule(typescript, { csrf: csrfUsed }));
+  if (edited.cookieKept || csrfUsed)
+    write(compatPath, compatModule(typescript, { csrf: csrfUsed, jwtSecret: configAfter.includes("jwtWithSecret(") }));
   if (edited.strategy === "database" && edited.cookieKept)
     notes.push(
       "Signed-in users stay signed in: the session cookie keeps next-auth v4's name, so their database sessions are read.",

@@ -52,6 +52,17 @@ function paramNames(fn: Node): string[] {
   return fn.params.map((p) => (p.type === "Identifier" ? p.name : ""));
 }
 
+/** The two arguments are names the enclosing function destructures from its first parameter (`async ({ req, res }) =>`). */
+function fromContextPattern(root: Node, call: CallExpression, args: string[]): boolean {
+  const around = enclosingFunction(root, call);
+  const first = around && "params" in around.fn ? around.fn.params[0] : undefined;
+  if (first?.type !== "ObjectPattern") return false;
+  const names = first.properties.flatMap((p) =>
+    p.type === "ObjectProperty" && p.value.type === "Identifier" ? [p.value.name] : [],
+  );
+  return names.includes(args[0]!) && names.includes(args[1]!);
+}
+
 /** `X.req` → "X", for `{ req: ctx.req }` and `getServerSession(ctx.req, ctx.res, ...)`. */
 function objectOfMember(text: string, node: Node | undefined, property: string): string | undefined {
   if (!node) return undefined;
@@ -78,6 +89,8 @@ export function rewriteServerCalls(request: ServerCallsRequest): EditOutcome & {
   const edits: TextEdit[] = [];
   let usesAuth = false;
   let usesCsrf = false;
+  let contextType = false;
+  const typescript = /\.[cm]?tsx?$/.test(fileName);
   const where = (node: Node) => `${fileName}:${lineAt(text, node.start ?? 0)}`;
   const replace = (call: CallExpression, replacement: string) => {
     edits.push({ start: call.start!, end: call.end!, text: replacement });
@@ -94,7 +107,13 @@ export function rewriteServerCalls(request: ServerCallsRequest): EditOutcome & {
       else if (args.length === 3) {
         const ctx = objectOfMember(text, call.arguments[0], "req");
         if (ctx !== undefined && ctx === objectOfMember(text, call.arguments[1], "res")) replace(call, `auth(${ctx})`);
-        else replace(call, `auth(${args[0]}, ${args[1]})`);
+        else if (fromContextPattern(root, call, args)) {
+          // getServerSideProps({ req, res }): v5 takes the context, and these two are all of it auth() reads.
+          const object =
+            args[0] === "req" && args[1] === "res" ? "{ req, res }" : `{ req: ${args[0]}, res: ${args[1]} }`;
+          replace(call, typescript ? `auth(${object} as GetServerSidePropsContext)` : `auth(${object})`);
+          contextType ||= typescript;
+        } else replace(call, `auth(${args[0]}, ${args[1]})`);
       } else
         manual.push(
           `${where(call)}: getServerSession() with ${args.length} arguments: read the session with auth() from your auth config.`,
@@ -145,6 +164,8 @@ export function rewriteServerCalls(request: ServerCallsRequest): EditOutcome & {
   const imports: ImportSpec[] = [];
   if (usesAuth && request.authModule) imports.push({ from: request.authModule, named: ["auth"] });
   if (usesCsrf) imports.push({ from: request.compatModule, named: ["getServerCsrfToken"] });
+  if (contextType && !bindings.some((b) => b.local === "GetServerSidePropsContext"))
+    imports.push({ from: "next", named: ["type GetServerSidePropsContext"] });
   const added = addImports(next, fileName, imports);
   if ("conflict" in added)
     return {
