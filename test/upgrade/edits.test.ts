@@ -201,3 +201,47 @@ describe("env files, package.json, next.config and names in code", () => {
     );
   });
 });
+
+describe("a middleware whose config needs Node.js", () => {
+  async function project(next: string) {
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tempDir } = await import("../helpers.js");
+    const dir = tempDir();
+    const files: Record<string, string> = {
+      "package.json": JSON.stringify({
+        dependencies: { next, "next-auth": "4.24.15", "@next-auth/prisma-adapter": "1.0.7" },
+      }),
+      "lib/auth.ts":
+        'import { PrismaAdapter } from "@next-auth/prisma-adapter";\nimport { PrismaClient } from "@prisma/client";\nimport type { NextAuthOptions } from "next-auth";\n\nexport const authOptions: NextAuthOptions = { adapter: PrismaAdapter(new PrismaClient()), providers: [] };\n',
+      "app/api/auth/[...nextauth]/route.ts":
+        'import NextAuth from "next-auth";\nimport { authOptions } from "../../../../lib/auth";\n\nconst handler = NextAuth(authOptions);\nexport { handler as GET, handler as POST };\n',
+      "middleware.ts":
+        'export { default } from "next-auth/middleware";\n\nexport const config = { matcher: ["/app/:path*"] };\n',
+      ".env": "NEXTAUTH_URL=http://localhost:3000\nNEXTAUTH_SECRET=x\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, path, ".."), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    const { planUpgrade } = await import("../../src/upgrade/plan.js");
+    const plan = await planUpgrade(dir);
+    if (plan.status !== "planned") throw new Error(plan.reason);
+    const middleware = plan.changes.find((c) => c.path.endsWith("middleware.ts"))!;
+    return { plan, middleware };
+  }
+
+  it("Next.js 15.5 and later: the middleware runs on Node.js", async () => {
+    const { plan, middleware } = await project("15.5.29");
+    expect(middleware.after).toContain('export const config = { matcher: ["/app/:path*"], runtime: "nodejs" };');
+    expect(plan.notes.join("\n")).toMatch(
+      /middleware\.ts runs on Node\.js now: the config it loads uses @next-auth\/prisma-adapter, @prisma\/client/,
+    );
+  });
+
+  it("before 15.5: the split for the edge is a manual step, the runtime untouched", async () => {
+    const { plan, middleware } = await project("15.3.0");
+    expect(middleware.after).not.toContain("runtime");
+    expect(plan.manual.join("\n")).toMatch(/split the config \(an auth\.config\.ts without them for the middleware\)/);
+  });
+});
