@@ -13,19 +13,7 @@ import { isEnvFile } from "../workspace/env-file.js";
 import { detectPackageVersion } from "../workspace/package-version.js";
 import { type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
-import { editConfig } from "./config-edit.js";
 import { compatModule, routeFile } from "./generated.js";
-import { editMiddleware } from "./middleware-edit.js";
-import { addRuntime, isBoilerplateRoute, nodeOnlyPackages } from "./middleware-runtime.js";
-import {
-  addTranspilePackage,
-  editPackageJson,
-  envRenames,
-  newNextConfig,
-  renameEnv,
-  renameInCode,
-} from "./project-edits.js";
-import { rewriteServerCalls } from "./server-calls.js";
 
 export const migrationGuide = "https://authjs.dev/getting-started/migrating-to-v5";
 
@@ -68,6 +56,20 @@ function nextVersion(root: string): { major: number; minor: number } | undefined
 }
 
 export async function planUpgrade(start: string, config?: string): Promise<UpgradePlan> {
+  // The edits bring the parser: loaded here, when an upgrade is planned, not when the CLI starts.
+  const [
+    { editConfig },
+    { editMiddleware },
+    { addRuntime, isBoilerplateRoute, nodeOnlyPackages },
+    { addTranspilePackage, editPackageJson, envRenames, newNextConfig, renameEnv, renameInCode },
+    { rewriteServerCalls },
+  ] = await Promise.all([
+    import("../ast/upgrade/config-edit.js"),
+    import("../ast/upgrade/middleware-edit.js"),
+    import("../ast/upgrade/middleware-runtime.js"),
+    import("../ast/upgrade/project-edits.js"),
+    import("../ast/upgrade/server-calls.js"),
+  ]);
   const setup: AuthSetup = await findAuthSetup(start, { config });
   const { root } = setup;
   const version = detectPackageVersion(root, "next-auth");

@@ -5,11 +5,11 @@
  * and what each refuses rather than guess.
  */
 import { describe, expect, it } from "vitest";
-import { editConfig } from "../../src/upgrade/config-edit.js";
-import { editMiddleware } from "../../src/upgrade/middleware-edit.js";
-import { addRuntime, isBoilerplateRoute } from "../../src/upgrade/middleware-runtime.js";
-import { addTranspilePackage, editPackageJson, renameEnv, renameInCode } from "../../src/upgrade/project-edits.js";
-import { rewriteServerCalls } from "../../src/upgrade/server-calls.js";
+import { editConfig } from "../../src/ast/upgrade/config-edit.js";
+import { editMiddleware } from "../../src/ast/upgrade/middleware-edit.js";
+import { addRuntime, isBoilerplateRoute } from "../../src/ast/upgrade/middleware-runtime.js";
+import { addTranspilePackage, editPackageJson, renameEnv, renameInCode } from "../../src/ast/upgrade/project-edits.js";
+import { rewriteServerCalls } from "../../src/ast/upgrade/server-calls.js";
 
 const middleware = (text: string) => editMiddleware({ text, fileName: "middleware.ts", authModule: "@/auth" });
 

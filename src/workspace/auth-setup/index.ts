@@ -120,13 +120,13 @@ export async function findAuthSetup(start: string, options: FindOptions = {}): P
     if (!existsSync(path) || !statSync(path).isFile())
       throw new UsageError(`--config ${options.config}: no such file (looked for ${path}).`);
     const root = options.root ?? packageRoot(dirname(path), start);
-    const { describeGiven } = await import("./choose.js");
+    const { describeGiven } = await import("../../ast/setup/choose.js");
     return describeGiven(root, path, readAliases(root));
   }
   const root = options.root ?? packageRoot(start);
   const limits = options.limits ?? defaultWalkLimits;
   const found = scan(root, limits);
-  const { chooseSetup } = await import("./choose.js");
+  const { chooseSetup } = await import("../../ast/setup/choose.js");
   const choice = chooseSetup(root, found.candidates, found.routes, readAliases(root));
   const show = (file: string) => relative(start, file) || file;
   if (choice.status === "found") return choice.setup;

@@ -8,10 +8,10 @@
  * reads v4's tokens. Everything else in the module stays as written.
  */
 import type { CallExpression, Node, ObjectExpression } from "@babel/types";
-import { collectBindings, variablesOf } from "../ast/bindings.js";
-import { appendToList, commaAfter } from "../ast/list-edit.js";
-import { descendants, endOf, ofType, propertyName, startOf, stringValue, textOf, unwrap } from "../ast/nodes.js";
-import { eol, lineAt, parse, type SourceFile, type TextEdit } from "../ast/parse.js";
+import { collectBindings, variablesOf } from "../bindings.js";
+import { appendToList, commaAfter } from "../list-edit.js";
+import { descendants, endOf, ofType, propertyName, startOf, stringValue, textOf, unwrap } from "../nodes.js";
+import { eol, lineAt, parse, type SourceFile, type TextEdit } from "../parse.js";
 import { addImports, applyChecked, type EditOutcome } from "./passes.js";
 
 export interface ConfigEditRequest {

@@ -7,9 +7,9 @@
  * not named here stays.
  */
 import type { Node, ObjectExpression } from "@babel/types";
-import { appendToList, commaAfter } from "../ast/list-edit.js";
-import { descendants, endOf, ofType, propertyName, startOf, stringValue, textOf, unwrap } from "../ast/nodes.js";
-import { parse, type TextEdit } from "../ast/parse.js";
+import { appendToList, commaAfter } from "../list-edit.js";
+import { descendants, endOf, ofType, propertyName, startOf, stringValue, textOf, unwrap } from "../nodes.js";
+import { parse, type TextEdit } from "../parse.js";
 import { applyChecked } from "./passes.js";
 
 /** v5's next-auth, exact: the registry has no `beta` tag to resolve. */

@@ -6,11 +6,11 @@
  * hand the options to NextAuth().
  */
 
-import { appendToList, commaAfter } from "../ast/list-edit.js";
-import { descendants, endOf, ofType, propertyName, startOf, unwrap } from "../ast/nodes.js";
-import { parse } from "../ast/parse.js";
-import { ModuleReader } from "../ast/project/modules.js";
-import { readAliases, resolveSpecifier } from "../workspace/auth-setup/aliases.js";
+import { readAliases, resolveSpecifier } from "../../workspace/auth-setup/aliases.js";
+import { appendToList, commaAfter } from "../list-edit.js";
+import { descendants, endOf, ofType, propertyName, startOf, unwrap } from "../nodes.js";
+import { parse } from "../parse.js";
+import { ModuleReader } from "../project/modules.js";
 import { applyChecked } from "./passes.js";
 
 /** Packages the edge runtime runs: Auth.js and Next.js themselves, and a few pure ones. */

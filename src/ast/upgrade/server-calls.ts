@@ -10,10 +10,10 @@
  * manual step. A call of another shape is a manual step too, never a guess.
  */
 import type { CallExpression, Node } from "@babel/types";
-import { collectBindings } from "../ast/bindings.js";
-import { descendants, ofType, parentOf, propertyName, textOf, unwrap } from "../ast/nodes.js";
-import { lineAt, parse, type TextEdit } from "../ast/parse.js";
-import type { ImportSpec } from "../generators/types.js";
+import type { ImportSpec } from "../../generators/types.js";
+import { collectBindings } from "../bindings.js";
+import { descendants, ofType, parentOf, propertyName, textOf, unwrap } from "../nodes.js";
+import { lineAt, parse, type TextEdit } from "../parse.js";
 import { addImports, applyChecked, dropUnusedImports, type EditOutcome } from "./passes.js";
 
 export interface ServerCallsRequest {

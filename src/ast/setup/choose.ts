@@ -5,9 +5,9 @@
  * imports) decides which module holds the config and which the providers.
  */
 import { relative } from "node:path";
-import type { PathAlias } from "./aliases.js";
-import { probeFile } from "./aliases.js";
-import type { AuthSetup, AuthSetupKind } from "./index.js";
+import type { PathAlias } from "../../workspace/auth-setup/aliases.js";
+import { probeFile } from "../../workspace/auth-setup/aliases.js";
+import type { AuthSetup, AuthSetupKind } from "../../workspace/auth-setup/index.js";
 import {
   type AuthCall,
   type ModuleFacts,

@@ -7,10 +7,10 @@
  * (with the page as callbackUrl, as v4 did) before anything else runs.
  */
 import type { Node, ObjectExpression } from "@babel/types";
-import { collectBindings } from "../ast/bindings.js";
-import { removeStatement } from "../ast/list-edit.js";
-import { descendants, endOf, ofType, propertyName, startOf, stringValue, textOf, unwrap } from "../ast/nodes.js";
-import { eol, indentAt, indentUnit, lineAt, nextChar, parse, type TextEdit } from "../ast/parse.js";
+import { collectBindings } from "../bindings.js";
+import { removeStatement } from "../list-edit.js";
+import { descendants, endOf, ofType, propertyName, startOf, stringValue, textOf, unwrap } from "../nodes.js";
+import { eol, indentAt, indentUnit, lineAt, nextChar, parse, type TextEdit } from "../parse.js";
 import { addImports, applyChecked, dropUnusedImports, type EditOutcome } from "./passes.js";
 
 export interface MiddlewareEditRequest {

@@ -8,10 +8,10 @@
  */
 import { basename } from "node:path";
 import type { Node, ObjectExpression } from "@babel/types";
-import { collectBindings, variablesOf } from "../../ast/bindings.js";
-import { descendants, ofType, parentOf, propertyName, textOf, unwrap } from "../../ast/nodes.js";
-import { type Module, ModuleReader } from "../../ast/project/modules.js";
-import { type PathAlias, resolveSpecifier } from "./aliases.js";
+import { type PathAlias, resolveSpecifier } from "../../workspace/auth-setup/aliases.js";
+import { collectBindings, variablesOf } from "../bindings.js";
+import { descendants, ofType, parentOf, propertyName, textOf, unwrap } from "../nodes.js";
+import { type Module, ModuleReader } from "../project/modules.js";
 
 /** Auth.js's entry points, by the name a module imports them under. */
 const authCallees = /^(?:NextAuth|SvelteKitAuth|ExpressAuth|SolidAuth|QwikAuth\$|Auth)$/;

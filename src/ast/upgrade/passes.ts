@@ -5,10 +5,10 @@
  * edit did not mean to change stays.
  */
 
-import { collectBindings, isCommonJs } from "../ast/bindings.js";
-import { importStyle, planImports, removeUnused } from "../ast/imports.js";
-import { applyEdits, firstSyntaxError, parse, type SourceFile, type TextEdit } from "../ast/parse.js";
-import type { ImportSpec } from "../generators/types.js";
+import type { ImportSpec } from "../../generators/types.js";
+import { collectBindings, isCommonJs } from "../bindings.js";
+import { importStyle, planImports, removeUnused } from "../imports.js";
+import { applyEdits, firstSyntaxError, parse, type SourceFile, type TextEdit } from "../parse.js";
 
 /** What an edit gives back: the new text, and steps it could not take safely. */
 export interface EditOutcome {
