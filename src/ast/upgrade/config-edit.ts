@@ -132,7 +132,7 @@ function moveImports(file: SourceFile, move: (specifier: string) => string): Tex
       ((statement.type === "ExportNamedDeclaration" || statement.type === "ExportAllDeclaration") && statement.source)
         ? statement.source
         : undefined;
-    if (source && source.value.startsWith(".")) {
+    if (source?.value.startsWith(".")) {
       const quote = file.text[startOf(source)]!;
       edits.push({ start: startOf(source), end: endOf(source), text: `${quote}${move(source.value)}${quote}` });
     }
