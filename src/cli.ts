@@ -32,6 +32,10 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
     summary: "Create the auth tables in your database (safe to run again).",
     load: () => import("./commands/migrate.js"),
   },
+  upgrade: {
+    summary: "Move a next-auth v4 app to v5 in one change, keeping signed-in users signed in.",
+    load: () => import("./commands/upgrade.js"),
+  },
   doctor: {
     summary: "Find what will break sign-in: secrets, env names, URLs, providers, database, wiring, file permissions.",
     load: () => import("./commands/doctor.js"),

@@ -23,7 +23,7 @@ import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/error
 import { type Io, processIo } from "../lib/io.js";
 import { parseOptions } from "../lib/options.js";
 import { appUrlProblem } from "../lib/urls.js";
-import { findAuthConfig, projectRoot } from "../workspace/find-config.js";
+import { findAuthSetup } from "../workspace/auth-setup/index.js";
 import { withProjectLock } from "../workspace/lock.js";
 import { detectPackageManager, installCommand, packageManagers } from "../workspace/package-manager.js";
 import { applyPlan, renderDiff } from "../workspace/plan.js";
@@ -109,8 +109,10 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
   }
   const provider = parseResolved(resolved, await completeOptions(kindName, resolved, given, io));
 
-  const configPath = findAuthConfig(io.cwd, options.config);
-  const root = projectRoot(configPath, io.cwd);
+  // The module whose object literal holds `providers`: auth.config.ts in a split config, authOptions in v4.
+  const setup = await findAuthSetup(io.cwd, { config: options.config });
+  const configPath = setup.providersFile;
+  const root = setup.root;
   const { framework } = detectFramework(new ProjectView(root));
   // Planned and applied under the project's lock, so a parallel run's edit is read, not overwritten.
   const applied = await withProjectLock(root, async () => {
@@ -199,7 +201,7 @@ export function configure(command: Command, setExitCode: (code: number) => void,
   command
     .option(
       "--config <path>",
-      "the auth config to edit (default: auth.ts, auth.config.ts, src/auth.ts, src/auth.config.ts, lib/auth.ts, src/lib/auth.ts, server/auth.ts)",
+      "the auth config to edit (default: the module of this package that calls NextAuth(), SvelteKitAuth(), ExpressAuth() or Auth(), or exports the config, found by its contents)",
     )
     .option(
       "--base-url <url>",

@@ -94,7 +94,7 @@ export function configure(command: Command, setExitCode: (code: number) => void,
     .option("--dir <path>", "the project (default: the current folder)")
     .option(
       "--config <path>",
-      "the auth config (default: auth.ts, src/auth.ts, src/lib/server/auth.ts... as init places it)",
+      "the auth config (default: found by its contents: the module that calls NextAuth(), SvelteKitAuth()... or exports the config)",
     )
     .option("--json", "print the findings as JSON (the shape is in the README)")
     .option(

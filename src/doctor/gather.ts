@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import type { FrameworkModule, WiringDoctor } from "../frameworks/framework.js";
 import { detectFramework, frameworkByAuthPackage } from "../frameworks/registry.js";
-import { findAuthConfig } from "../workspace/find-config.js";
+import { findAuthSetup } from "../workspace/auth-setup/index.js";
 import { ProjectView } from "../workspace/project-view.js";
 import type { ProjectFacts } from "./model/facts.js";
 import { effectiveEnv, readEnvFiles, readGit, valueFiles } from "./read-files.js";
@@ -51,7 +51,7 @@ export function holdsSecret(name: string, value: string, names: readonly string[
 /** The project's facts, and the doctor part of its framework, which checks the wiring it read. */
 export async function gatherFacts(options: GatherOptions): Promise<{ facts: ProjectFacts; wiring: WiringDoctor }> {
   const { root } = options;
-  const configPath = findAuthConfig(root, options.config);
+  const configPath = (await findAuthSetup(root, { config: options.config, root })).configFile;
   const project = new ProjectView(root);
   // The parser loads only here, when doctor reads a project (src/ast is loaded lazily everywhere).
   const [{ ModuleReader }, { readConfig }] = await Promise.all([

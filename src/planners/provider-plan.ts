@@ -100,6 +100,19 @@ function authPackageFramework(root: string, detected: FrameworkModule): Framewor
   return frameworkByAuthPackage((name) => project.has(name)) ?? detected;
 }
 
+/**
+ * Where the provider modules go: beside the config, unless the config sits
+ * under Next.js's pages/ (v4's `pages/api/auth/[...nextauth].ts`), where
+ * every file is a page or an API route; then lib/auth/ (src/lib/auth/ in a
+ * src/ layout).
+ */
+export function providerModulesDir(root: string, configDir: string): string {
+  const rel = relative(root, configDir).split("\\").join("/");
+  const pages = /^(src\/)?pages(?:\/|$)/.exec(rel);
+  if (!pages) return configDir;
+  return join(root, pages[1] ? "src/lib/auth" : "lib/auth");
+}
+
 /** `../auth/passwords` from a folder to a .ts file: POSIX separators, no extension, always relative. */
 function moduleSpecifier(fromDir: string, file: string): string {
   const rel = relative(fromDir, file).split("\\").join("/").replace(/\.ts$/, "");
@@ -116,14 +129,34 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   const passwords = ["auth/passwords.ts", "src/lib/server/auth/passwords.ts"]
     .map((p) => join(root, p))
     .find((p) => existsSync(p));
-  const providerFile = join(dirname(configPath), "providers", "x.ts");
+  // Beside the real file when the config is a link: its relative imports resolve from there.
+  const configDir = dirname(realpathSync(configPath));
+  const modulesDir = providerModulesDir(realpathSync(root), configDir);
+  const providerFile = join(modulesDir, "providers", "x.ts");
   const framework = authPackageFramework(root, request.framework);
-  const snippet = await generateSnippet(provider, {
+  const generated = await generateSnippet(provider, {
     authPackage: framework.authPackage,
     basePath: framework.basePath,
     importExtension: importExtension(root),
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
   });
+  // The snippet imports its modules as `./providers/<id>`, beside the config; elsewhere the import follows them.
+  const snippet =
+    modulesDir === configDir
+      ? generated
+      : {
+          ...generated,
+          imports: generated.imports.map((spec) =>
+            spec.from.startsWith("./providers/")
+              ? {
+                  ...spec,
+                  from:
+                    moduleSpecifier(configDir, join(modulesDir, `${spec.from.replace(/\.js$/, "")}.ts`)) +
+                    (spec.from.endsWith(".js") ? ".js" : ""),
+                }
+              : spec,
+          ),
+        };
   const configText = readIfExists(configPath) ?? "";
   const edit = addProviderToConfig(
     configText,
@@ -134,10 +167,8 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
 
   const changes: FileChange[] = [];
   if (edit.status !== "unchanged") changes.push({ path: configPath, before: configText, after: edit.text });
-  // Beside the real file when the config is a link: its relative imports resolve from there.
-  const configDir = dirname(realpathSync(configPath));
   for (const file of snippet.files) {
-    const change = changeFile(join(configDir, file.path), file.contents);
+    const change = changeFile(join(modulesDir, file.path), file.contents);
     if (change?.before != null && !request.force) return { status: "exists", path: change.path };
     if (change) changes.push(change);
   }

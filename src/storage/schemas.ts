@@ -43,7 +43,10 @@ async function prisma(dialect: Dialect): Promise<GeneratedPart> {
       { path: "prisma/schema.prisma", contents: newPrismaSchema(dialect, undefined, 7) },
       {
         path: "prisma.config.ts",
-        contents: await renderTemplate("orms/prisma/prisma.config.ts.hbs", { schemaPath: "prisma/schema.prisma" }),
+        contents: await renderTemplate("orms/prisma/prisma.config.ts.hbs", {
+          schemaPath: "prisma/schema.prisma",
+          vite: false,
+        }),
       },
     ],
     dependencies: ["@prisma/client"],

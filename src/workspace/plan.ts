@@ -35,6 +35,8 @@ export interface FileChange {
   /** Current contents, or null when the file does not exist yet. */
   before: string | null;
   after: string;
+  /** The file goes (`after` is then ""): removed with the rest, put back if the plan fails. */
+  remove?: true;
 }
 
 /** Far above any file create-auth reads (configs, package.json, env files, schemas); a bigger one is a mistake. */
@@ -161,7 +163,15 @@ interface Staged {
 
 /** Puts back what the renames so far replaced: the old text (known from the plan) or no file. */
 function rollBack(renamed: Staged[]): void {
-  for (const { target, change, mode } of renamed.reverse()) {
+  for (const { target, change, mode, temp: aside } of renamed.reverse()) {
+    if (change.remove) {
+      try {
+        renameSync(aside, target);
+      } catch {
+        // Best effort, as below.
+      }
+      continue;
+    }
     const temp = tempName(target);
     try {
       if (change.before === null) {
@@ -208,9 +218,14 @@ export function applyPlan(changes: FileChange[]): void {
           hint: "Run the command again.",
         });
       }
-      madeFolders.push(...makeFolders(dirname(target)));
       const temp = tempName(target);
       const mode = modeFor(target, change.before !== null);
+      if (change.remove) {
+        // Moved aside in the rename pass (so a failure can put it back), deleted once every file is in place.
+        staged.push({ temp, target, change, mode });
+        continue;
+      }
+      madeFolders.push(...makeFolders(dirname(target)));
       // Counted before the write: a write that fails part-way (a full disk) has created the file already.
       staged.push({ temp, target, change, mode });
       writeFileSync(temp, change.after, { mode: 0o600, flag: "wx" });
@@ -218,13 +233,20 @@ export function applyPlan(changes: FileChange[]): void {
     // Temporary files stay 0600; a file gets its own mode once in place.
     for (const entry of staged) {
       current = entry.change.path;
+      if (entry.change.remove) {
+        renameSync(entry.target, entry.temp);
+        renamed.push(entry);
+        continue;
+      }
       renameSync(entry.temp, entry.target);
       renamed.push(entry);
       chmodSync(entry.target, entry.mode);
     }
+    for (const entry of staged) if (entry.change.remove) rmSync(entry.temp, { force: true });
   } catch (error) {
     rollBack(renamed);
-    for (const { temp } of staged) rmSync(temp, { force: true });
+    for (const { temp, change } of staged)
+      if (!change.remove || !renamed.some((r) => r.temp === temp)) rmSync(temp, { force: true });
     for (const dir of madeFolders.reverse()) {
       try {
         rmdirSync(dir);
@@ -246,7 +268,7 @@ export async function renderDiff(changes: FileChange[], cwd = process.cwd()): Pr
         text !== null && isEnvFile(basename(change.path)) ? maskEnvValues(text) : text;
       return createTwoFilesPatch(
         change.before === null ? "/dev/null" : `a/${name}`,
-        `b/${name}`,
+        change.remove ? "/dev/null" : `b/${name}`,
         shown(change.before) ?? "",
         shown(change.after) ?? "",
         undefined,

@@ -253,11 +253,11 @@ describe("create-auth add-provider", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
-  it("a project with no auth config: exit 2, says where it looked", async () => {
+  it("a project with no auth config: exit 2, says what it looked for", async () => {
     const result = await inProcess(["add-provider", "social"], { cwd: tempDir() });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(
-      /No auth config found in .*\nLooked for auth\.ts, auth\.config\.ts, src\/auth\.ts, src\/auth\.config\.ts, lib\/auth\.ts, src\/lib\/auth\.ts, src\/lib\/server\/auth\.ts, server\/auth\.ts/,
+      /No auth config found in .*\nLooked in 0 source files for a module calling NextAuth\(\), SvelteKitAuth\(\), ExpressAuth\(\) or Auth\(\), or exporting an auth config .*--config/,
     );
   });
 

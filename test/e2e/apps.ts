@@ -233,7 +233,7 @@ const hasInstallScript = (dir: string) =>
  * A build/ folder of better-sqlite3 `version` for `runtime`'s Node: this repository's own when it is that
  * version on this Node, else built once (against that Node's headers).
  */
-async function betterSqliteBuild(version: string, runtime: AppRuntime): Promise<string> {
+export async function betterSqliteBuild(version: string, runtime: AppRuntime): Promise<string> {
   const own = join(root, "node_modules/better-sqlite3");
   if (
     runtime.node === "node" &&

@@ -1,40 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findAuthConfig, projectRoot } from "../../src/workspace/find-config.js";
 import { describeEmailSupport, importExtension } from "../../src/workspace/project.js";
 import { tempDir } from "../helpers.js";
-
-describe("finding the auth config", () => {
-  it("takes the first of the usual places, in order", () => {
-    const dir = tempDir();
-    mkdirSync(join(dir, "src", "lib"), { recursive: true });
-    writeFileSync(join(dir, "src", "lib", "auth.ts"), "");
-    expect(findAuthConfig(dir)).toBe(join(dir, "src", "lib", "auth.ts"));
-    writeFileSync(join(dir, "src", "auth.ts"), "");
-    expect(findAuthConfig(dir)).toBe(join(dir, "src", "auth.ts"));
-  });
-
-  it("says where it looked and what to do when there is none", () => {
-    expect(() => findAuthConfig(tempDir())).toThrow(/No auth config found/);
-    try {
-      findAuthConfig(tempDir());
-    } catch (error) {
-      expect((error as { hint: string }).hint).toMatch(/auth\.ts, auth\.config\.ts, src\/auth\.ts.*--config/);
-    }
-  });
-
-  it("--config must name a file", () => {
-    expect(() => findAuthConfig(tempDir(), "nope.ts")).toThrow(/--config nope\.ts: no such file/);
-  });
-
-  it("the project root is the nearest package.json", () => {
-    const dir = tempDir();
-    mkdirSync(join(dir, "src"));
-    writeFileSync(join(dir, "package.json"), "{}");
-    expect(projectRoot(join(dir, "src", "auth.ts"), "/elsewhere")).toBe(dir);
-  });
-});
 
 describe("project facts", () => {
   it("relative imports get .js under node16/nodenext resolution only", () => {

@@ -9,7 +9,7 @@ import { posix } from "node:path";
 import type { DependencyName } from "../../catalog/dependencies.js";
 import type { Dialect } from "../../catalog/sql-dialects.js";
 import { UsageError } from "../../lib/errors.js";
-import { loadEnvModule } from "../../render/env-files.js";
+import { envLoaderView, loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { type PlannedFile, part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
@@ -189,6 +189,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
       files.push({
         path: "drizzle.config.ts",
         contents: await renderTemplate("orms/drizzle/drizzle.config.ts.hbs", {
+          ...envLoaderView(request.envOrder),
           dialect: kitDialects[dialect],
           schemaPath,
         }),

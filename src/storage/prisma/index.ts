@@ -9,7 +9,7 @@ import { posix } from "node:path";
 import type { DependencyName } from "../../catalog/dependencies.js";
 import type { Dialect } from "../../catalog/sql-dialects.js";
 import { UsageError } from "../../lib/errors.js";
-import { loadEnvModule } from "../../render/env-files.js";
+import { envLoaderView, loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { type PlannedFile, part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
@@ -165,7 +165,10 @@ export const prismaStorage = defineStorage<PrismaProject>({
     if (modern && !project.configPath)
       files.push({
         path: "prisma.config.ts",
-        contents: await renderTemplate("orms/prisma/prisma.config.ts.hbs", { schemaPath: project.schemaPath }),
+        contents: await renderTemplate("orms/prisma/prisma.config.ts.hbs", {
+          schemaPath: project.schemaPath,
+          ...envLoaderView(request.envOrder),
+        }),
       });
     return {
       ...part({

@@ -1,0 +1,104 @@
+/**
+ * `create-auth upgrade`: a next-auth v4 app moved to v5 (5.0.0-beta.32,
+ * pinned) as one reviewable change: the config, the route, the session
+ * calls, the middleware, next.config, the env names, the adapters'
+ * packages, with signed-in users kept signed in. Planned first, written all
+ * at once, then one install; --dry-run prints the diff (env values hidden).
+ * A second run finds v5 and changes nothing.
+ */
+import { relative } from "node:path";
+import type { Command } from "commander";
+import { z } from "zod";
+import { CliError, ExitCode, type ExitCodeValue } from "../lib/errors.js";
+import { type Io, processIo } from "../lib/io.js";
+import { parseOptions } from "../lib/options.js";
+import { packageManagers } from "../workspace/package-manager.js";
+
+export const upgradeOptions = z.object({
+  config: z.string().min(1).optional(),
+  dryRun: z.boolean().default(false),
+  install: z.boolean().default(true),
+  packageManager: z.enum(packageManagers).optional(),
+});
+
+export type UpgradeInput = z.input<typeof upgradeOptions>;
+
+export async function runUpgrade(input: UpgradeInput, io: Io = processIo()): Promise<ExitCodeValue> {
+  const options = parseOptions(upgradeOptions, input, { packageManager: packageManagers.join(", ") });
+  const [{ planUpgrade, describeChanges, migrationGuide }, { withProjectLock }, { applyPlan, renderDiff }] =
+    await Promise.all([import("../upgrade/plan.js"), import("../workspace/lock.js"), import("../workspace/plan.js")]);
+  const { packageRoot } = await import("../workspace/auth-setup/index.js");
+  const planned = await withProjectLock(packageRoot(io.cwd), async () => {
+    // Planned under the lock from what is on disk now, so a parallel edit is read, not lost.
+    const plan = await planUpgrade(io.cwd, options.config);
+    if (plan.status === "current") {
+      io.out.write(`${plan.reason}\n`);
+      return undefined;
+    }
+    if (plan.status === "refused") {
+      throw new CliError(`Cannot upgrade: ${plan.reason} Nothing was written.`, {
+        exitCode: ExitCode.failed,
+        hint: `The steps by hand: ${migrationGuide}`,
+      });
+    }
+    const show = (path: string) => relative(io.cwd, path) || path;
+    if (options.dryRun) io.out.write(await renderDiff(plan.changes, io.cwd));
+    else applyPlan(plan.changes);
+    const lines = options.dryRun
+      ? [``, `Dry run: ${plan.changes.length} file(s) would change; nothing was written.`]
+      : describeChanges(io.cwd, plan.changes);
+    if (plan.notes.length) lines.push("", ...plan.notes.map((n) => `note: ${n}`));
+    if (plan.manual.length)
+      lines.push(
+        "",
+        `Left for you (create-auth could not change these safely; see ${migrationGuide}):`,
+        ...plan.manual.map((m) => `  - ${m}`),
+      );
+    if (!options.dryRun && plan.packageJsonChanged && !options.install)
+      lines.push("", `Install the new packages: ${options.packageManager ?? "npm"} install (in ${show(plan.root)})`);
+    io.out.write(`${lines.join("\n")}\n`);
+    return plan;
+  });
+  if (planned && !options.dryRun && planned.packageJsonChanged && options.install) {
+    io.out.write("\n");
+    const { installDependencies } = await import("../workspace/package-manager.js");
+    await installDependencies(planned.root, options.packageManager, io);
+  }
+  return ExitCode.ok;
+}
+
+export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
+  command
+    .option(
+      "--config <path>",
+      "the v4 auth config (default: found by its contents: the authOptions NextAuth() is given)",
+    )
+    .option("--dry-run", "print the diff of every change and write nothing (env values hidden)")
+    .option("--no-install", "change package.json without installing")
+    .option(
+      "--package-manager <name>",
+      `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
+    )
+    .addHelpText(
+      "after",
+      `
+Moves a next-auth v4 app to next-auth 5.0.0-beta.32 in one change: authOptions becomes
+NextAuth(config) exporting handlers, auth, signIn and signOut; the route moves to
+app/api/auth/[...nextauth]/route.ts; getServerSession() becomes auth(); withAuth becomes
+auth middleware with the same protection; NEXTAUTH_SECRET and NEXTAUTH_URL become AUTH_SECRET
+and AUTH_URL (values kept); @next-auth/*-adapter becomes @auth/*-adapter. Signed-in users stay
+signed in. What it cannot change safely it lists, with the migration guide:
+https://authjs.dev/getting-started/migrating-to-v5
+
+Examples:
+  $ create-auth upgrade --dry-run
+  $ create-auth upgrade
+  $ create-auth upgrade --config lib/auth.ts --no-install
+
+Exit codes: 0 upgraded (or already on v5), 1 the config cannot be rewritten safely (nothing written)
+or the install failed (the files were written; run the printed command), 2 usage error.`,
+    )
+    .action(async (flags: Record<string, unknown>) => {
+      setExitCode(await runUpgrade(flags as UpgradeInput, io));
+    });
+}
