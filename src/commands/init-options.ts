@@ -38,6 +38,11 @@ const pathList = z
   .refine((list) => list.length > 0 && list.every((m) => m.startsWith("/")));
 
 export const initOptions = defineOptions({
+  folder: {
+    argument: "[folder]",
+    description: "the project to set up, as --dir",
+    schema: z.string().min(1).optional(),
+  },
   dir: {
     flag: "--dir <path>",
     description: "the project to set up (created when absent)",

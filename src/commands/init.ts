@@ -199,7 +199,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
   const fallback = (k: keyof typeof initOptions.fallbacks) => [initOptions.fallbacks[k]].flat().join(",");
   initOptions
-    .configure(command.argument("[dir]", "the project to set up, as --dir"))
+    .configure(command)
     .addHelpText(
       "after",
       `
@@ -227,10 +227,10 @@ terminal, a missing answer is an error naming the flags (or pass --yes).
 Exit codes: 0 set up (or already set up), 1 the install or creating the SQLite tables failed (files were written),
 2 usage error (nothing written), 130 cancelled at a prompt (nothing written).`,
     )
-    .action(async (dir: string | undefined, flags: Record<string, unknown>) => {
-      if (dir !== undefined && flags.dir !== undefined && dir !== flags.dir) {
-        throw new UsageError(`Two project folders given: ${dir} and --dir ${String(flags.dir)}; pass one.`);
+    .action(async (folder: string | undefined, flags: Record<string, unknown>) => {
+      if (folder !== undefined && flags.dir !== undefined && folder !== flags.dir) {
+        throw new UsageError(`Two project folders given: ${folder} and --dir ${String(flags.dir)}; pass one.`);
       }
-      setExitCode(await runInit({ ...flags, dir: dir ?? flags.dir }, io));
+      setExitCode(await runInit({ ...flags, dir: folder ?? flags.dir }, io));
     });
 }

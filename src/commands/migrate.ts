@@ -6,19 +6,29 @@
 import { relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
+import { defineOptions } from "../lib/command-options.js";
 import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
-import { parseOptions } from "../lib/options.js";
 
-export const migrateOptions = z.object({
-  schema: z.string().min(1).optional(),
-  dir: z.string().min(1).default("."),
+export const migrateOptions = defineOptions({
+  schema: {
+    argument: "[schema]",
+    description: "the generated schema.<dialect>.sql to apply (default: the one init wrote)",
+    schema: z.string().min(1).optional(),
+    expects: "a path",
+  },
+  dir: {
+    flag: "--dir <path>",
+    description: "the project (default: the current folder)",
+    schema: z.string().min(1).default("."),
+    expects: "a path",
+  },
 });
 
-export type MigrateInput = z.input<typeof migrateOptions>;
+export type MigrateInput = z.input<typeof migrateOptions.schema>;
 
 export async function runMigrate(input: MigrateInput, io: Io = processIo()): Promise<ExitCodeValue> {
-  const options = parseOptions(migrateOptions, input, { schema: "a path", dir: "a path" });
+  const options = migrateOptions.parse(input);
   const root = resolve(io.cwd, options.dir);
   const { applySchema, findSchemaScripts } = await import("../workspace/migrate.js");
   let schema = options.schema;
@@ -46,9 +56,8 @@ export async function runMigrate(input: MigrateInput, io: Io = processIo()): Pro
 }
 
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
-  command
-    .argument("[schema]", "the generated schema.<dialect>.sql to apply (default: the one init wrote)")
-    .option("--dir <path>", "the project (default: the current folder)")
+  migrateOptions
+    .configure(command)
     .addHelpText(
       "after",
       `

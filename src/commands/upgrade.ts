@@ -9,22 +9,39 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
+import { defineOptions } from "../lib/command-options.js";
 import { CliError, ExitCode, type ExitCodeValue } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
-import { parseOptions } from "../lib/options.js";
 import { packageManagers } from "../workspace/package-manager.js";
 
-export const upgradeOptions = z.object({
-  config: z.string().min(1).optional(),
-  dryRun: z.boolean().default(false),
-  install: z.boolean().default(true),
-  packageManager: z.enum(packageManagers).optional(),
+export const upgradeOptions = defineOptions({
+  config: {
+    flag: "--config <path>",
+    description: "the v4 auth config (default: found by its contents: the authOptions NextAuth() is given)",
+    schema: z.string().min(1).optional(),
+  },
+  dryRun: {
+    flag: "--dry-run",
+    description: "print the diff of every change and write nothing (env values hidden)",
+    schema: z.boolean().default(false),
+  },
+  install: {
+    flag: "--no-install",
+    description: "change package.json without installing",
+    schema: z.boolean().default(true),
+  },
+  packageManager: {
+    flag: "--package-manager <name>",
+    description: `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
+    schema: z.enum(packageManagers).optional(),
+    expects: packageManagers.join(", "),
+  },
 });
 
-export type UpgradeInput = z.input<typeof upgradeOptions>;
+export type UpgradeInput = z.input<typeof upgradeOptions.schema>;
 
 export async function runUpgrade(input: UpgradeInput, io: Io = processIo()): Promise<ExitCodeValue> {
-  const options = parseOptions(upgradeOptions, input, { packageManager: packageManagers.join(", ") });
+  const options = upgradeOptions.parse(input);
   const [{ planUpgrade, describeChanges, migrationGuide }, { withProjectLock }, { applyPlan, renderDiff }] =
     await Promise.all([import("../upgrade/plan.js"), import("../workspace/lock.js"), import("../workspace/plan.js")]);
   const { packageRoot } = await import("../workspace/auth-setup/index.js");
@@ -68,17 +85,8 @@ export async function runUpgrade(input: UpgradeInput, io: Io = processIo()): Pro
 }
 
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
-  command
-    .option(
-      "--config <path>",
-      "the v4 auth config (default: found by its contents: the authOptions NextAuth() is given)",
-    )
-    .option("--dry-run", "print the diff of every change and write nothing (env values hidden)")
-    .option("--no-install", "change package.json without installing")
-    .option(
-      "--package-manager <name>",
-      `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
-    )
+  upgradeOptions
+    .configure(command)
     .addHelpText(
       "after",
       `

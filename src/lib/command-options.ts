@@ -31,7 +31,9 @@ export interface Question<C> {
 // A table mixes rows whose questions read different contexts: the default context is any.
 export interface OptionRow<S extends z.ZodTypeAny = z.ZodTypeAny, C = any> {
   /** As commander takes it: "--backend <name>", "-y, --yes", "--no-install", "--seed [n]". */
-  flag: string;
+  flag?: string;
+  /** A positional argument instead of a flag, as commander takes it: "<module>", "[schema]". */
+  argument?: string;
   /** Its --help line. */
   description: string;
   /** Validates what the flag or a prompt gave. */
@@ -49,6 +51,12 @@ export interface OptionRow<S extends z.ZodTypeAny = z.ZodTypeAny, C = any> {
 type Rows = Record<string, OptionRow>;
 type Shape<R extends Rows> = { [K in keyof R]: R[K]["schema"] };
 
+/** The option's key: commander's for a flag ("--table-prefix <p>" -> tablePrefix), an argument's name ("[schema]" -> schema). */
+export function keyOf(row: Pick<OptionRow, "flag" | "argument">): string {
+  if (row.argument) return row.argument.replace(/[<>[\].]/g, "").replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  return keyOfFlag(row.flag!);
+}
+
 /** commander's key for a flag: "--table-prefix <p>" -> tablePrefix, "--no-install" -> install. */
 export function keyOfFlag(flag: string): string {
   const long = flag.split(/[ ,]+/).find((part) => part.startsWith("--"))!;
@@ -58,9 +66,9 @@ export function keyOfFlag(flag: string): string {
     .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** The long flag of a row, as messages name it: "--backend". */
-export const longFlag = (row: Pick<OptionRow, "flag">) =>
-  row.flag.split(/[ ,]+/).find((part) => part.startsWith("--"))!;
+/** How messages name a row: its long flag ("--backend"), or its argument ("<module>"). */
+export const longFlag = (row: Pick<OptionRow, "flag" | "argument">) =>
+  row.argument ?? row.flag!.split(/[ ,]+/).find((part) => part.startsWith("--"))!;
 
 export interface CommandOptions<R extends Rows> {
   rows: R;
@@ -77,7 +85,8 @@ export interface CommandOptions<R extends Rows> {
 
 export function defineOptions<const R extends Rows>(rows: R): CommandOptions<R> {
   for (const [key, row] of Object.entries(rows))
-    if (keyOfFlag(row.flag) !== key) throw new Error(`Option ${key} has the flag ${row.flag}`);
+    if (keyOf(row) !== key || !row.flag === !row.argument)
+      throw new Error(`Option ${key} must have one flag or argument named for it (${row.flag ?? row.argument})`);
   const schema = z.object(Object.fromEntries(Object.entries(rows).map(([k, r]) => [k, r.schema])) as Shape<R>);
   const expectations = Object.fromEntries(
     Object.entries(rows).flatMap(([k, r]) => (r.expects ? [[k, r.expects]] : [])),
@@ -90,8 +99,9 @@ export function defineOptions<const R extends Rows>(rows: R): CommandOptions<R> 
     parse: (input) => parseOptions(schema, input, expectations, flags),
     configure(command) {
       for (const row of Object.values(rows)) {
-        if (row.parse) command.option(row.flag, row.description, row.parse as (v: string, p: unknown) => unknown);
-        else command.option(row.flag, row.description);
+        if (row.argument) command.argument(row.argument, row.description);
+        else if (row.parse) command.option(row.flag!, row.description, row.parse as (v: string, p: unknown) => unknown);
+        else command.option(row.flag!, row.description);
       }
       return command;
     },

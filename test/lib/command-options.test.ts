@@ -1,0 +1,94 @@
+/**
+ * Each command's options are written once, in its options table: commander's
+ * flags and arguments, the zod schema, the CI error's list and the prompts
+ * all come from it, and nothing in the command's file defines an option
+ * another way.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Command } from "commander";
+import { describe, expect, it } from "vitest";
+import * as init from "../../src/commands/init.js";
+import { initOptions, requiredInCi } from "../../src/commands/init-options.js";
+import * as migrate from "../../src/commands/migrate.js";
+import { migrateOptions } from "../../src/commands/migrate.js";
+import * as upgrade from "../../src/commands/upgrade.js";
+import { upgradeOptions } from "../../src/commands/upgrade.js";
+import { type CommandOptions, keyOf, type OptionRow } from "../../src/lib/command-options.js";
+import { type Io, processIo } from "../../src/lib/io.js";
+import { root } from "../helpers.js";
+
+type AnyTable = CommandOptions<Record<string, OptionRow>>;
+type Configure = (command: Command, setExitCode: (code: number) => void, io: Io) => void;
+
+const commands: { name: string; table: AnyTable; configure: Configure; files: string[] }[] = [
+  {
+    name: "init",
+    table: initOptions as unknown as AnyTable,
+    configure: init.configure,
+    files: ["init.ts", "init-options.ts", "init-storage.ts"],
+  },
+  {
+    name: "migrate",
+    table: migrateOptions as unknown as AnyTable,
+    configure: migrate.configure,
+    files: ["migrate.ts"],
+  },
+  {
+    name: "upgrade",
+    table: upgradeOptions as unknown as AnyTable,
+    configure: upgrade.configure,
+    files: ["upgrade.ts"],
+  },
+];
+
+function configured(name: string, configure: Configure): Command {
+  const command = new Command(name);
+  configure(command, () => {}, processIo());
+  return command;
+}
+
+describe.each(commands)("$name's options table", ({ name, table, configure, files }) => {
+  it("gives commander every flag and argument, and nothing else", () => {
+    const command = configured(name, configure);
+    const rows = Object.values(table.rows);
+    expect(command.options.map((o) => o.flags).sort()).toEqual(rows.flatMap((r) => (r.flag ? [r.flag] : [])).sort());
+    expect(command.registeredArguments.map((a) => a.name())).toEqual(
+      rows.flatMap((r) => (r.argument ? [keyOf(r)] : [])),
+    );
+    for (const option of command.options)
+      expect(table.rows[option.attributeName()]?.description).toBe(option.description);
+  });
+
+  it("is the zod schema's every key", () => {
+    expect(Object.keys(table.schema.shape).sort()).toEqual(Object.keys(table.rows).sort());
+  });
+
+  it("is the only place the command defines an option", () => {
+    for (const file of files) {
+      const text = readFileSync(join(root, "src/commands", file), "utf8");
+      expect(text, file).not.toMatch(/\.(?:option|argument|requiredOption)\(/);
+      expect(text, file).not.toMatch(/\bz\.object\(/);
+    }
+  });
+});
+
+describe("init's questions", () => {
+  it("are the rows with a question, and CI needs exactly those with a --yes answer", () => {
+    const asked = Object.entries(initOptions.rows)
+      .filter(([, row]) => "question" in row && row.question)
+      .map(([key]) => key);
+    expect(initOptions.asked).toEqual(asked);
+    expect(requiredInCi).toEqual(asked.filter((k) => k in initOptions.fallbacks));
+    expect(requiredInCi).toEqual(["providers", "backend", "schema", "session"]);
+  });
+
+  it("a missing answer in CI names the flags from the table", async () => {
+    const { runInit } = await import("../../src/commands/init.js");
+    const { capturedIo, tempDir } = await import("../helpers.js");
+    const { io } = capturedIo(tempDir("create-auth-ci-"));
+    await expect(runInit({}, { ...io, interactive: false })).rejects.toThrow(
+      `init needs ${requiredInCi.map((k) => `--${k}`).join(", ")}`,
+    );
+  });
+});
