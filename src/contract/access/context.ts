@@ -4,6 +4,7 @@
  * remember how to remove them afterwards.
  */
 import type { z } from "zod";
+// Only ever our own errors here: the port turned what the adapter threw into a description.
 import { describeThrown } from "../../lib/errors.js";
 import {
   adapterAccountSchema,
@@ -12,38 +13,50 @@ import {
   adapterUserSchema,
   verificationTokenSchema,
 } from "../../schemas/adapter-models.js";
-import { type AdapterMethod, type AnyAdapter, hasMethod } from "../spec/adapter.js";
+import type { AdapterMethod } from "../spec/adapter.js";
 import { ContractFailure, describeValue } from "../spec/failure.js";
+import { idKeys, sameField, sameId, sameSecond } from "../spec/tolerance.js";
+import type { Scribble } from "./answers.js";
 import { type AdapterCalls, AdapterGone } from "./calls.js";
-import { Cleanup } from "./cleanup.js";
 import { DataFactory } from "./data.js";
+import { Ledger } from "./ledger.js";
+import type { CallOptions } from "./port.js";
 import type { Random } from "./random.js";
 
 type Row = Record<string, any>;
-const idKeys = new Set(["id", "userId"]);
+
+/** Lets real time pass until `at` (ms since the epoch); in a whole run, also until the other work is done. */
+export type Later = (at: number) => Promise<void>;
+
+const sleepUntil: Later = (at) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
 export class CaseContext {
   readonly data: DataFactory;
   readonly warnings: string[] = [];
   /** Observations about the whole adapter, reported once per run. */
   readonly notes = new Set<string>();
-  readonly cleanup: Cleanup;
+  /** Every record the case writes, removed after it. */
+  readonly ledger = new Ledger();
 
   constructor(
     readonly calls: AdapterCalls,
     random: Random,
     unique: Random,
+    private readonly waitUntil: Later = sleepUntil,
   ) {
     this.data = new DataFactory(random, unique);
-    this.cleanup = new Cleanup(calls);
-  }
-
-  private get adapter(): AnyAdapter {
-    return this.calls.adapter;
   }
 
   has(method: AdapterMethod): boolean {
-    return hasMethod(this.adapter, method);
+    return this.calls.has(method);
+  }
+
+  /**
+   * Resumes once real time has reached `at`; in a verify-adapter run, after
+   * the other cases and the exploration too, which run meanwhile.
+   */
+  later(at: number): Promise<void> {
+    return this.waitUntil(at);
   }
 
   warn(message: string): void {
@@ -57,12 +70,13 @@ export class CaseContext {
   private async attempt(
     method: AdapterMethod,
     args: unknown[],
+    options?: CallOptions,
   ): Promise<{ threw: false; value: any } | { threw: true; error: unknown }> {
     if (!this.has(method)) throw new ContractFailure(`${method} is not implemented`);
     const refusal = this.calls.refusal(method);
     if (refusal) throw new ContractFailure(refusal);
     try {
-      return { threw: false, value: await this.calls.invoke(method, args) };
+      return { threw: false, value: await this.calls.invoke(method, args, options) };
     } catch (error) {
       // Not the adapter's answer: the run is stopping.
       if (error instanceof AdapterGone) throw error;
@@ -72,7 +86,37 @@ export class CaseContext {
 
   /** Calls an adapter method the way the service does; a throw becomes a failure naming the call. */
   async call(method: AdapterMethod, ...args: unknown[]): Promise<any> {
-    const outcome = await this.attempt(method, args);
+    return this.callWith(undefined, method, args);
+  }
+
+  /**
+   * Calls a method, then changes what it returned or what it was given
+   * (`what`), where the adapter holds them (in its own process), as a caller
+   * may: a store that hands out or keeps its own objects shows it on the
+   * next read.
+   */
+  async callChanging(what: readonly Scribble[], method: AdapterMethod, ...args: unknown[]): Promise<any> {
+    return this.callWith({ scribble: what }, method, args);
+  }
+
+  /**
+   * Runs the reads that follow a caller's change (callChanging): a failure
+   * there means the change reached the store, and says so.
+   */
+  async afterChange(change: string, reads: () => Promise<void>): Promise<void> {
+    try {
+      await reads();
+    } catch (error) {
+      if (!(error instanceof ContractFailure)) throw error;
+      throw new ContractFailure(
+        `${change} changed the stored record: the adapter hands out or keeps its own objects instead of copies (${error.message})`,
+        { expected: error.expected, received: error.received },
+      );
+    }
+  }
+
+  private async callWith(options: CallOptions | undefined, method: AdapterMethod, args: unknown[]): Promise<any> {
+    const outcome = await this.attempt(method, args, options);
     if (!outcome.threw) return outcome.value;
     throw new ContractFailure(`${method}(${args.map((a) => describeValue(a)).join(", ")}) threw`, {
       expected: "a result",
@@ -180,7 +224,7 @@ export class CaseContext {
 
   /** Ids compare as strings: stores may hand back numbers for SERIAL keys. */
   sameId(actual: unknown, expected: unknown, what: string): void {
-    if (actual == null || String(actual) !== String(expected)) {
+    if (!sameId(actual, expected)) {
       throw new ContractFailure(`${what} is the wrong id`, {
         expected: describeValue(expected),
         received: describeValue(actual),
@@ -190,8 +234,7 @@ export class CaseContext {
 
   /** Dates compare to the second: some databases drop sub-second precision. */
   sameDate(actual: unknown, expected: Date, what: string): void {
-    const ok = actual instanceof Date && Math.floor(actual.getTime() / 1000) === Math.floor(expected.getTime() / 1000);
-    if (!ok)
+    if (!sameSecond(actual, expected))
       throw new ContractFailure(`${what} is not the date written`, {
         expected: describeValue(expected),
         received: describeValue(actual),
@@ -203,8 +246,7 @@ export class CaseContext {
       this.sameDate(actual, expected, what);
       return;
     }
-    const ok = expected === null ? actual == null : actual === expected;
-    if (!ok)
+    if (!sameField("", actual, expected))
       throw new ContractFailure(`${what} differs from what was written`, {
         expected: describeValue(expected),
         received: describeValue(actual),
@@ -226,7 +268,7 @@ export class CaseContext {
   async createUser(overrides: Row = {}): Promise<Row> {
     const input = this.data.user(overrides);
     const user = this.model(adapterUserSchema, await this.call("createUser", input), "createUser result");
-    this.cleanup.user(user.id);
+    this.ledger.user(user.id);
     this.fields(user, { email: input.email, name: input.name, image: input.image }, "createUser result");
     return user;
   }
@@ -240,7 +282,7 @@ export class CaseContext {
   async link(input: Row): Promise<Row> {
     const userId = input.userId;
     const result = await this.call("linkAccount", input);
-    this.cleanup.account({ provider: input.provider, providerAccountId: input.providerAccountId });
+    this.ledger.account({ provider: input.provider, providerAccountId: input.providerAccountId });
     if (result != null) {
       this.ignoredResult("linkAccount", () => {
         this.model(adapterAccountSchema, result, "linkAccount result");
@@ -257,7 +299,7 @@ export class CaseContext {
   async createSession(userId: unknown, overrides: Row = {}): Promise<Row> {
     const input = this.data.session(userId, overrides);
     const session = this.model(adapterSessionSchema, await this.call("createSession", input), "createSession result");
-    this.cleanup.session(input.sessionToken);
+    this.ledger.session(input.sessionToken);
     this.fields(session, input, "createSession result");
     return session;
   }
@@ -265,7 +307,7 @@ export class CaseContext {
   async createVerificationToken(overrides: Row = {}): Promise<Row> {
     const input = this.data.verificationToken(overrides);
     const result = await this.call("createVerificationToken", input);
-    this.cleanup.verificationToken({ identifier: input.identifier, token: input.token });
+    this.ledger.verificationToken({ identifier: input.identifier, token: input.token });
     if (result != null) {
       this.ignoredResult("createVerificationToken", () => {
         this.model(verificationTokenSchema, result, "createVerificationToken result");
@@ -278,7 +320,7 @@ export class CaseContext {
   /** Authenticators have no delete method; deleting their user removes them. */
   async createAuthenticator(userId: unknown, providerAccountId: string, overrides: Row = {}): Promise<Row> {
     const input = this.data.authenticator(userId, providerAccountId, overrides);
-    this.cleanup.authenticator(input.credentialID);
+    this.ledger.authenticator(input.credentialID);
     const created = this.model(
       adapterAuthenticatorSchema,
       await this.call("createAuthenticator", input),

@@ -182,10 +182,16 @@ export const providerBase: Gen<string> = oneof(
   [2, keyText(30)],
 );
 
-/** A provider account id: numeric ids, uuids, opaque base64, any text. */
+/**
+ * A provider account id as providers' profiles give them: numeric ids (some past 2^53, some with leading
+ * zeros), uuids, Apple's dotted ids, Auth0's `provider|id`, opaque base64, any text.
+ */
 export const providerAccountIdBase: Gen<string> = oneof(
   [3, digits(19)],
+  [1, map(tuple(over("0", 1, 3), digits(21)), ([zeros, id]) => `${zeros}${id}`)],
   [1, uuid],
+  [1, map(tuple(digits(6), hex(32), digits(4)), ([a, b, c]) => `${a}.${b}.${c}`)],
+  [1, map(tuple(constantFrom("google-oauth2", "github", "auth0"), digits(21)), ([p, id]) => `${p}|${id}`)],
   [2, base64url(1, 43)],
   [2, keyText(100)],
 );
@@ -202,8 +208,31 @@ export const oauthToken: Gen<string> = oneof([6, opaqueToken], [1, jwt(1800, 390
 /** Verification tokens are stored hashed (hex) but a custom hash may yield anything. */
 export const verificationTokenBase: Gen<string> = oneof([3, hex(64)], [1, keyText(64)]);
 
-export const credentialIdBase = base64url(1, 86);
-export const publicKey = map(base64url(4, 120), (v) => v.replace(/-/g, "+").replace(/_/g, "/"));
+/** `length` random bytes in standard base64 (`+`, `/`, `=` padding), as @auth/core's toBase64 writes them. */
+const base64Bytes =
+  (min: number, max: number): Gen<string> =>
+  (s) => {
+    const bytes = Buffer.alloc(int(min, max)(s));
+    for (let i = 0; i < bytes.length; i++) bytes[i] = s.simple ? 0 : Math.floor(s.next() * 256);
+    return bytes.toString("base64");
+  };
+
+/**
+ * Credential IDs before the run's salt is put in front (commands/authenticators.ts): 16 to 64 bytes
+ * mostly, now and then up to the 179 whose base64, salt included, fits in 255 characters.
+ */
+export const credentialIdBase: Gen<string> = oneof(
+  [3, base64Bytes(6, 6)],
+  [3, base64Bytes(22, 22)],
+  [2, base64Bytes(54, 54)],
+  [1, base64Bytes(55, 179)],
+);
+/** COSE public keys: Ed25519 (44 bytes), P-256 (77), RSA-2048 (272). */
+export const publicKey: Gen<string> = oneof(
+  [1, base64Bytes(44, 44)],
+  [3, base64Bytes(77, 77)],
+  [1, base64Bytes(272, 272)],
+);
 
 /** WebAuthn signature counters: usually 0 or small; within a signed 32-bit column. */
 export const counter: Gen<number> = oneof([3, constant(0)], [3, int(1, 1000)], [1, int(1001, 2 ** 31 - 1)]);

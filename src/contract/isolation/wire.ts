@@ -96,28 +96,3 @@ export class FrameReader {
     }
   }
 }
-
-/**
- * What an adapter returned, made cloneable: functions and symbols (methods
- * on a class instance, an ORM's helpers) are dropped as a JSON round trip
- * would, everything else keeps its type. Getters run here, in the worker.
- */
-export function cloneable(value: unknown, seen = new Map<object, unknown>()): unknown {
-  if (typeof value === "function" || typeof value === "symbol") return undefined;
-  if (typeof value !== "object" || value === null) return value;
-  if (value instanceof Date || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value;
-  if (seen.has(value)) return seen.get(value);
-  if (Array.isArray(value)) {
-    const copy: unknown[] = [];
-    seen.set(value, copy);
-    for (const item of value) copy.push(cloneable(item, seen));
-    return copy;
-  }
-  const copy: Record<string, unknown> = {};
-  seen.set(value, copy);
-  for (const key of Object.keys(value)) {
-    const item = cloneable((value as Record<string, unknown>)[key], seen);
-    if (item !== undefined || (value as Record<string, unknown>)[key] === undefined) copy[key] = item;
-  }
-  return copy;
-}
