@@ -54,7 +54,10 @@ function safeJson(value: unknown, depth: number): string {
     .slice(0, 20)
     .flatMap((key) => {
       const descriptor = getOwnPropertyDescriptor(value, key);
-      return descriptor && "value" in descriptor ? [[key, descriptor.value] as const] : [];
+      // As JSON would: methods and undefined left out.
+      const kept =
+        descriptor && "value" in descriptor && !["function", "symbol", "undefined"].includes(typeof descriptor.value);
+      return kept ? [[key, descriptor.value] as const] : [];
     });
   if (isArray(value)) return `[${entries.map(([, item]) => safeJson(item, depth + 1)).join(",")}]`;
   return `{${entries.map(([key, item]) => `${quote(key)}:${safeJson(item, depth + 1)}`).join(",")}}`;
