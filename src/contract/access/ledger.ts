@@ -59,8 +59,6 @@ export function quietCalls(
   };
 }
 
-const removalOrder: RecordKind[] = ["verification tokens", "sessions", "accounts", "users"];
-
 export class Ledger {
   private readonly entries: Entry[] = [];
 
@@ -125,32 +123,48 @@ export class Ledger {
   }
 
   /**
-   * Removes every record, kind by kind, several at a time (what failed is tried once more on its own:
-   * concurrent deletes may lose a deadlock a lone one would not), then looks for each again.
+   * Removes every record, then looks for each again. Sign-in links are used up and users deleted (what
+   * failed is tried once more on its own: concurrent deletes may lose a deadlock a lone one would not);
+   * a user's sessions, accounts and passkeys go with it (§2.10). Those still found afterwards (an adapter
+   * without deleteUser, or whose deleteUser does not take them along) are removed one by one, and
+   * looked for once more.
    */
   async clear(call: QuietCall, has: (method: AdapterMethod) => boolean): Promise<Leftovers> {
+    const removed = new Map<Entry, boolean>();
+    const remove = async (entries: Entry[]) => {
+      const once = (e: Entry) => call(e.remove!.method, e.remove!.args).then((r) => r.ok);
+      const done = await inFlight(entries, once);
+      for (const [i, entry] of entries.entries()) removed.set(entry, done[i]! || (await once(entry)));
+    };
+    const finder = (e: Entry) => {
+      const find = e.find?.(has);
+      return find !== undefined && has(find.method) ? find : undefined;
+    };
+    // A lookup that throws proves nothing.
+    const stillThere = async (entries: Entry[]) => {
+      const found = await inFlight(entries, async (e) => {
+        const { method, args } = finder(e)!;
+        const result = await call(method, args);
+        return result.ok && result.value != null;
+      });
+      return entries.filter((_, i) => found[i]);
+    };
+    const owned = (e: Entry) => e.kind === "sessions" || e.kind === "accounts";
+    // Owned records no lookup could find are removed up front, as nothing would show they stayed.
+    await remove(this.entries.filter((e) => !e.gone && e.remove && (!owned(e) || !finder(e))));
+    const probed = this.entries.filter((e) => finder(e));
+    let left = await stillThere(probed);
+    const strays = left.filter((e) => owned(e) && !e.gone);
+    if (strays.length > 0) {
+      await remove(strays);
+      const again = new Set(await stillThere(strays));
+      left = left.filter((e) => !strays.includes(e) || again.has(e));
+    }
     const leftovers: Leftovers = {};
     const count = (kind: RecordKind) => {
       leftovers[kind] = (leftovers[kind] ?? 0) + 1;
     };
-    const removed = new Map<Entry, boolean>();
-    for (const kind of removalOrder) {
-      const entries = this.entries.filter((e) => e.kind === kind && !e.gone && e.remove);
-      const remove = (e: Entry) => call(e.remove!.method, e.remove!.args).then((r) => r.ok);
-      const done = await inFlight(entries, remove);
-      for (const [i, entry] of entries.entries()) removed.set(entry, done[i]! || (await remove(entry)));
-    }
-    const probed = this.entries.filter((e) => {
-      const find = e.find?.(has);
-      return find !== undefined && has(find.method);
-    });
-    const found = await inFlight(probed, async (e) => {
-      const { method, args } = e.find!(has)!;
-      const result = await call(method, args);
-      // A lookup that throws proves nothing.
-      return result.ok && result.value != null;
-    });
-    for (const [i, entry] of probed.entries()) if (found[i]) count(entry.kind);
+    for (const entry of left) count(entry.kind);
     // What no lookup can find: left when it could not be removed.
     const looked = new Set(probed);
     for (const entry of this.entries)

@@ -17,11 +17,13 @@ import { ContractFailure } from "../spec/failure.js";
 /** The shortest lifetime written; the service's are longer, but a second shows a TTL that ignores an extension. */
 const firstLifetimeMs = 1000;
 /**
- * How long after a first expiry the records are read: a store keeps time to
- * the second (a TTL rounded up, a DATETIME column rounded), so a record it
- * dropped at its first expiry is certainly gone a second later.
+ * How long after they are written the records are read: half a second past
+ * the first expiry, which is exactly a second after the write (to the
+ * millisecond), so a store that keeps whole seconds has dropped what it
+ * dropped at that expiry: a TTL of the remaining seconds rounded either way,
+ * a DATETIME column that rounds to the nearest second.
  */
-const readAfterMs = firstLifetimeMs + 1000;
+const readAfterMs = firstLifetimeMs + 500;
 /** The lifetime a record must outlive the read by: long next to the run, short enough that a TTL 1000 times too short is gone. */
 const longLifetimeMs = 10 * 60 * 1000;
 /** How long a record's lifetime must still run at the read for the read to prove anything. */

@@ -9,7 +9,6 @@
  * this process garbles nothing but its own answers.
  */
 import { writeSync } from "node:fs";
-import { serialize } from "node:v8";
 import { LoadError } from "../../lib/errors.js";
 import { answerCopy, scribbleAfter, type UnreadableResult } from "../access/answers.js";
 import { type AnyAdapter, presentMethods } from "../spec/adapter.js";
@@ -152,8 +151,6 @@ export function startWorker(): void {
   // tsx's module hooks take longest to start: start them while the first request is on its way.
   const warm = import("tsx/esm/api").then((tsx) => tsx.register({ namespace: "create-auth-warm-up" }));
   warm.catch(() => undefined);
-  // Warm V8's serializer too: the first call's answer should not pay for it.
-  serialize(null);
 
   const reader = new FrameReader();
   let adapter: AnyAdapter | undefined;
