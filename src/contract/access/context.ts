@@ -3,7 +3,6 @@
  * checks that throw ContractFailure, and helpers that create records and
  * remember how to remove them afterwards.
  */
-import type { z } from "zod";
 // Only ever our own errors here: the port turned what the adapter threw into a description.
 import { describeThrown } from "../../lib/errors.js";
 import {
@@ -15,9 +14,9 @@ import {
 } from "../../schemas/adapter-models.js";
 import type { AdapterMethod } from "../spec/adapter.js";
 import { ContractFailure, describeValue } from "../spec/failure.js";
-import { idKeys, sameField, sameId, sameSecond } from "../spec/tolerance.js";
 import type { Scribble } from "./answers.js";
 import { type AdapterCalls, AdapterGone } from "./calls.js";
+import { Checks } from "./checks.js";
 import { DataFactory } from "./data.js";
 import { Ledger } from "./ledger.js";
 import type { CallOptions } from "./port.js";
@@ -30,11 +29,9 @@ export type Later = (at: number) => Promise<void>;
 
 const sleepUntil: Later = (at) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
-export class CaseContext {
+export class CaseContext extends Checks {
   readonly data: DataFactory;
   readonly warnings: string[] = [];
-  /** Observations about the whole adapter, reported once per run. */
-  readonly notes = new Set<string>();
   /** Every record the case writes, removed after it. */
   readonly ledger = new Ledger();
 
@@ -44,6 +41,7 @@ export class CaseContext {
     unique: Random,
     private readonly waitUntil: Later = sleepUntil,
   ) {
+    super();
     this.data = new DataFactory(random, unique);
   }
 
@@ -179,90 +177,6 @@ export class CaseContext {
       expected: "a thrown error",
       received: describeValue(outcome.value),
     });
-  }
-
-  /** Validates a result against a §2.9 model; returns the original object, not a copy. */
-  model<S extends z.ZodTypeAny>(schema: S, value: unknown, what: string): z.infer<S> & Row {
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const path = issue.path.length > 0 ? `.${issue.path.join(".")}` : "";
-      throw new ContractFailure(`${what}${path}: ${issue.message}`, { received: describeValue(value) });
-    }
-    this.noteNumericIds(value);
-    return value as z.infer<S> & Row;
-  }
-
-  /**
-   * §2.9 types ids as strings; SERIAL keys come back as numbers. That works
-   * (the service passes ids back unchanged), so it is one note per run, not
-   * a failure and not a warning on every case.
-   */
-  private noteNumericIds(value: unknown): void {
-    const row = value as Row | null;
-    if (typeof row !== "object" || row === null) return;
-    if (typeof row.id === "number" || typeof row.userId === "number" || typeof row.user?.id === "number") {
-      this.notes.add(
-        "ids come back as numbers; the adapter interface types them as strings. Sign-in still works because the service passes ids back unchanged.",
-      );
-    }
-  }
-
-  /** Exactly null, not undefined (§7.3 and the getters of §4.2). */
-  isNull(value: unknown, what: string): void {
-    if (value !== null)
-      throw new ContractFailure(`${what} should be null`, { expected: "null", received: describeValue(value) });
-  }
-
-  isNullish(value: unknown, what: string): void {
-    if (value != null)
-      throw new ContractFailure(`${what} should be null or nothing`, {
-        expected: "null or undefined",
-        received: describeValue(value),
-      });
-  }
-
-  /** Ids compare as strings: stores may hand back numbers for SERIAL keys. */
-  sameId(actual: unknown, expected: unknown, what: string): void {
-    if (!sameId(actual, expected)) {
-      throw new ContractFailure(`${what} is the wrong id`, {
-        expected: describeValue(expected),
-        received: describeValue(actual),
-      });
-    }
-  }
-
-  /** Dates compare to the second: some databases drop sub-second precision. */
-  sameDate(actual: unknown, expected: Date, what: string): void {
-    if (!sameSecond(actual, expected))
-      throw new ContractFailure(`${what} is not the date written`, {
-        expected: describeValue(expected),
-        received: describeValue(actual),
-      });
-  }
-
-  equal(actual: unknown, expected: unknown, what: string): void {
-    if (expected instanceof Date) {
-      this.sameDate(actual, expected, what);
-      return;
-    }
-    if (!sameField("", actual, expected))
-      throw new ContractFailure(`${what} differs from what was written`, {
-        expected: describeValue(expected),
-        received: describeValue(actual),
-      });
-  }
-
-  /** Every field of `expected` comes back equal in `actual`. */
-  fields(actual: Row, expected: Row, what: string): void {
-    for (const [key, value] of Object.entries(expected)) {
-      if (idKeys.has(key)) this.sameId(actual[key], value, `${what}.${key}`);
-      else this.equal(actual[key], value, `${what}.${key}`);
-    }
-  }
-
-  check(condition: boolean, message: string, details: { expected?: string; received?: string } = {}): void {
-    if (!condition) throw new ContractFailure(message, details);
   }
 
   async createUser(overrides: Row = {}): Promise<Row> {

@@ -45,122 +45,23 @@ import { describeThrown } from "../../lib/errors.js";
 import { AdapterGone, HungMethods } from "../access/calls.js";
 import { addLeftovers, type Leftovers } from "../access/ledger.js";
 import { type AdapterPort, toPort } from "../access/port.js";
-import type { AdapterMethod, AnyAdapter } from "../spec/adapter.js";
+import type { AdapterMethod } from "../spec/adapter.js";
 import { foldingKeys, foldingWarning, type KeyKind } from "./collation.js";
 import { Crowd } from "./commands/crowd.js";
 import { commandArbitraries } from "./commands/index.js";
 import type { Step } from "./commands/step.js";
 import { Model } from "./model.js";
-import { Divergence, Probe, type ProbeOptions } from "./probe.js";
+import { Probe, type ProbeOptions } from "./probe.js";
+import type { ExploreOptions, ExploreResult } from "./result.js";
 import { formatSnippet } from "./snippet.js";
 import { sweep } from "./sweep.js";
-import { callCode, describeStep, type TraceStep } from "./trace.js";
+import { batchSeed, FailureTrail, replayPosition, Tally } from "./tally.js";
+import { callCode, describeStep } from "./trace.js";
 import { saltFrom } from "./values.js";
 
-export interface ExploreOptions {
-  /** An adapter object in this process, or the worker's port to one. */
-  adapter: AnyAdapter | AdapterPort;
-  seed: number;
-  /** Stop after this many sequences or this many ms, whichever first (default: 100 sequences). */
-  runs?: number;
-  timeLimitMs?: number;
-  /** Per adapter call limit; a call that never settles is a divergence "X never settled". */
-  callTimeoutMs: number;
-  /** Methods not to call. */
-  exclude?: AdapterMethod[];
-  /** Methods found hanging (by the cases, say): not called; the exploration adds the ones it finds. */
-  hung?: HungMethods;
-  /** Failure policy: when true, tolerated deviations (warnings) and records left behind also fail. */
-  strict?: boolean;
-  /** Per-run nonce mixed into generated values so concurrent runs never collide. */
-  nonce: string;
-  /** Replays one failing sequence: the `--explore-path` value of an earlier failure ("batch:path"). */
-  replayPath?: string;
-  /** Longest time spent shrinking a failure (default 30 s); the smallest failure found so far is reported. */
-  shrinkTimeLimitMs?: number;
-  /** How large the crowds some sequences start from are, and how often (default 1; --explore-depth). */
-  depth?: number;
-  /** Longest sequence generated (default 30 commands). */
-  maxSteps?: number;
-  onProgress?: (p: { runs: number; steps: number }) => void;
-}
-
-export interface ExploreFailure {
-  /** One line: which rule or visible misbehaviour. */
-  message: string;
-  expected?: string;
-  received?: string;
-  /** The minimal sequence, one human line per step. */
-  steps: string[];
-  /** Runnable TypeScript against ./adapter.ts; formatSnippet() renders it for another path. */
-  snippet: string;
-  /** Flags that replay this sequence: "--seed 123 --explore-path 4:2:1@AB:C" (shell-safe, no quoting needed). */
-  replay: string;
-  /** The calls of the minimal sequence, for formatSnippet(). */
-  trace: TraceStep[];
-}
-
-export interface ExploreResult {
-  ok: boolean;
-  /** Sequences run (shrink attempts not counted). */
-  runs: number;
-  /** Commands run, shrink attempts included. */
-  steps: number;
-  /** Adapter calls made, lookups included, cleanup excluded. */
-  calls: number;
-  durationMs: number;
-  seed: number;
-  /** Tolerated deviations, deduplicated, one actionable line each. */
-  warnings: string[];
-  failure?: ExploreFailure;
-  /** Records the exploration created and could not remove, by kind. */
-  leftovers: Leftovers;
-}
+export type { ExploreFailure, ExploreOptions, ExploreResult } from "./result.js";
 
 const defaultRuns = 100;
-
-/** A batch seed from the run's seed, so batch k replays alone. */
-function batchSeed(seed: number, batch: number): number {
-  return (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(batch, 0xc2b2ae35)) | 0;
-}
-
-/** How much ran: sequences (and those the time limit left unrun), steps, calls, attempts (shrinks included). */
-class Tally {
-  runs = 0;
-  unrun = 0;
-  steps = 0;
-  calls = 0;
-  attempts = 0;
-
-  add(probe: Probe): void {
-    this.steps += probe.trace.length;
-    this.calls += probe.calls;
-  }
-}
-
-/** The failure found: its smallest sequence so far, where to replay it, and when shrinking must stop. */
-class FailureTrail {
-  smallest: { divergence: Divergence; trace: TraceStep[] } | undefined;
-  /** Not a divergence: the adapter went away, or the explorer itself failed. */
-  internal: unknown;
-  /** The replay position (batch and fast-check path), once a run failed. */
-  at: string | undefined;
-  shrinkDeadline: number | undefined;
-
-  record(error: unknown, probe: Probe): void {
-    if (error instanceof Divergence) this.smallest = { divergence: error, trace: probe.trace.slice() };
-    else this.internal ??= error;
-  }
-}
-
-/** A replay position in fast-check's terms: the batch, its path and, after "@", the commands' own path. */
-function replayPosition(
-  batch: number | string,
-  details: { counterexample: unknown[] | null; counterexamplePath: string | null },
-): string {
-  const commands = String(details.counterexample?.[0] ?? "").match(/replayPath="([^"]*)"/)?.[1];
-  return `${batch}:${details.counterexamplePath ?? ""}${commands ? `@${commands}` : ""}`;
-}
 
 class Exploration {
   private readonly started = performance.now();

@@ -11,9 +11,11 @@
  * Values are generators (gen.ts) over a seeded source, not fast-check
  * arbitraries: see there why.
  */
-import { constant, constantFrom, type Gen, int, map, nat, oneof, type Rng, tuple } from "./gen.js";
+import { constant, constantFrom, type Gen, int, map, oneof, type Rng, tuple } from "./gen.js";
+import { trimmed } from "./variation.js";
 
 export * from "./gen.js";
+export * from "./variation.js";
 
 /** Code point ranges a real user's data draws from, weighted toward ASCII. */
 const ranges: Array<{ weight: number; from: number; to: number }> = [
@@ -62,9 +64,6 @@ function textOf(s: Rng, length: number, spaces: boolean): string {
   }
   return out;
 }
-
-const lengthOf = (s: string) => [...s].length;
-const trimmed = (s: string) => s.trim().length > 0 && s === s.trim();
 
 const text =
   (min: number, max: number, spaces = false): Gen<string> =>
@@ -246,79 +245,6 @@ export const counter: Gen<number> = oneof([3, constant(0)], [3, int(1, 1000)], [
  */
 export const expirySeconds: Gen<number> = oneof([3, int(600, 3600)], [6, int(3601, 400 * 24 * 3600)]);
 
-export type Variation = "case" | "char" | "append" | "drop" | "wildcard";
-export const variation: Gen<{ kind: Variation; at: number }> = (s) => ({
-  kind: constantFrom<Variation>("case", "char", "append", "drop", "wildcard")(s),
-  at: nat(s),
-});
-
-/**
- * A near-duplicate of `value`: one letter in the other case, one character
- * replaced, added or removed. `protect` (the run's salt) is left intact so
- * the result stays unique to this run. Returns `value` when nothing applies,
- * so callers check for equality.
- */
-export function vary(value: string, protect: string, { kind, at }: { kind: Variation; at: number }): string {
-  const chars = [...value];
-  const saltAt = protect ? [...value.slice(0, Math.max(0, value.indexOf(protect)))].length : -1;
-  const saltLength = protect ? [...protect].length : 0;
-  const free = chars.map((_, i) => i).filter((i) => saltAt < 0 || i < saltAt || i >= saltAt + saltLength);
-  const edges = new Set([0, chars.length - 1]);
-  if (free.length === 0) return value;
-  const pick = (candidates: number[]) => candidates[at % candidates.length];
-  switch (kind) {
-    case "case": {
-      const flippable = free.filter((i) => flipCase(chars[i]!) !== chars[i]);
-      const i = pick(flippable);
-      if (i === undefined) return value;
-      chars[i] = flipCase(chars[i]!);
-      break;
-    }
-    case "char": {
-      const i = pick(free)!;
-      chars[i] = nextChar(chars[i]!);
-      break;
-    }
-    case "append": {
-      const i = pick(free)!;
-      chars.splice(i, 0, nextChar(chars[i]!));
-      break;
-    }
-    case "wildcard": {
-      // One character replaced by what a pattern would read as "any character" or "anything".
-      const i = pick(free)!;
-      chars[i] = "_%*?."[at % 5]!;
-      break;
-    }
-    case "drop": {
-      if (chars.length < 2) return value;
-      const i = pick(free.filter((j) => !edges.has(j) || chars.length > 2))!;
-      chars.splice(i, 1);
-      break;
-    }
-  }
-  const result = chars.join("");
-  return trimmed(result) ? result : value;
-}
-
-function flipCase(c: string): string {
-  const upper = c.toUpperCase();
-  if (upper !== c && lengthOf(upper) === 1) return upper;
-  const lower = c.toLowerCase();
-  return lower !== c && lengthOf(lower) === 1 ? lower : c;
-}
-
-/** The next code point, skipping characters a key must not hold. */
-function nextChar(c: string): string {
-  const code = c.codePointAt(0)!;
-  if (code === 0x7e) return "!";
-  let next = code + 1;
-  if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
-  if (next === 0xfffe || next === 0xffff || next > 0x10ffff) next = 0x41;
-  const s = String.fromCodePoint(next);
-  return /\s/.test(s) ? "A" : s;
-}
-
 /** FNV-1a over a string: a short, stable salt from the run's nonce. */
 export function saltFrom(text: string): string {
   let hash = 0x811c9dc5;
@@ -333,5 +259,3 @@ export function saltFrom(text: string): string {
   }
   return ((hash >>> 0).toString(36) + (second >>> 0).toString(36)).slice(0, 10).padEnd(10, "0");
 }
-
-export { lengthOf };

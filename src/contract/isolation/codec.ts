@@ -16,7 +16,7 @@ const tag = "\u0000";
 const { isDate, isTypedArray, isArrayBuffer } = types;
 const { keys, hasOwn, defineProperty, create } = Object;
 const { isArray } = Array;
-const { isFinite } = Number;
+const finite = Number.isFinite;
 const { stringify, parse } = JSON;
 const apply = Reflect.apply;
 const getTime = Date.prototype.getTime;
@@ -41,7 +41,7 @@ function pack(value: unknown): unknown {
     case "boolean":
       return value;
     case "number":
-      return isFinite(value) ? value : { [tag]: "f", v: `${value}` };
+      return finite(value) ? value : { [tag]: "f", v: `${value}` };
     case "bigint":
       return { [tag]: "n", v: apply(bigintText, value, []) };
     case "object": {
