@@ -15,7 +15,7 @@ import {
 import type { AdapterMethod } from "../spec/adapter.js";
 import { ContractFailure, describeValue } from "../spec/failure.js";
 import type { Scribble } from "./answers.js";
-import { type AdapterCalls, AdapterGone } from "./calls.js";
+import { type AdapterCalls, AdapterGone, inFlight } from "./calls.js";
 import { Checks } from "./checks.js";
 import { DataFactory } from "./data.js";
 import { Ledger } from "./ledger.js";
@@ -95,6 +95,26 @@ export class CaseContext extends Checks {
    */
   async callChanging(what: readonly Scribble[], method: AdapterMethod, ...args: unknown[]): Promise<any> {
     return this.callWith({ scribble: what }, method, args);
+  }
+
+  /**
+   * Calls that do not depend on each other, made together (several at a
+   * time, as a busy service does): the results in the items' order, and
+   * the first failure in that order, whichever settled first, so the
+   * verdict does not depend on timing. For reads after the writes they
+   * read: writes stay one after another.
+   */
+  async together<T, R>(items: readonly T[], each: (item: T) => Promise<R>): Promise<R[]> {
+    const settled = await inFlight(items, (item) =>
+      each(item).then(
+        (value) => ({ ok: true as const, value }),
+        (reason: unknown) => ({ ok: false as const, reason }),
+      ),
+    );
+    return settled.map((s) => {
+      if (!s.ok) throw s.reason;
+      return s.value;
+    });
   }
 
   /**

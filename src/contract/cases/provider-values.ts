@@ -84,16 +84,15 @@ export const providerValueCases = defineCases([
       }));
       for (const { providerAccountId, owner } of accounts)
         await t.linkAccount(owner.id, { provider, providerAccountId, type: "oidc" });
-      for (const { shape, providerAccountId, owner } of accounts) {
-        const key = { provider, providerAccountId };
-        const found = t.model(adapterUserSchema, await t.call("getUserByAccount", key), `getUserByAccount(${shape})`);
-        t.sameId(found.id, owner.id, `the user getUserByAccount finds for ${shape}`);
+      const found = await t.together(accounts, async ({ providerAccountId }) => ({
+        user: await t.call("getUserByAccount", { provider, providerAccountId }),
+        account: t.has("getAccount") ? await t.call("getAccount", providerAccountId, provider) : undefined,
+      }));
+      for (const [i, { shape, providerAccountId, owner }] of accounts.entries()) {
+        const user = t.model(adapterUserSchema, found[i]!.user, `getUserByAccount(${shape})`);
+        t.sameId(user.id, owner.id, `the user getUserByAccount finds for ${shape}`);
         if (!t.has("getAccount")) continue;
-        const account = t.model(
-          adapterAccountSchema,
-          await t.call("getAccount", providerAccountId, provider),
-          `getAccount(${shape})`,
-        );
+        const account = t.model(adapterAccountSchema, found[i]!.account, `getAccount(${shape})`);
         t.fields(account, { providerAccountId, userId: owner.id }, `getAccount(${shape})`);
       }
     },
@@ -108,16 +107,18 @@ export const providerValueCases = defineCases([
       const shapes = emailShapes(t);
       const users = new Map<string, Record<string, unknown>>();
       for (const [shape, email] of Object.entries(shapes)) users.set(shape, await t.createUser({ email }));
-      for (const [shape, email] of Object.entries(shapes)) {
-        const found = t.model(adapterUserSchema, await t.call("getUserByEmail", email), `getUserByEmail(${shape})`);
-        t.fields(found, { id: users.get(shape)!.id, email }, `getUserByEmail(${shape})`);
-      }
+      const exact = Object.entries(shapes);
       // Wildcards and a form's + in the address looked up are characters, not patterns.
-      for (const [stored, lookup] of misreadings(shapes))
-        t.isNull(
-          await t.call("getUserByEmail", lookup),
-          `getUserByEmail(${lookup}), near ${stored} but no user's address`,
-        );
+      const near = misreadings(shapes);
+      const found = await t.together([...exact.map(([, e]) => e), ...near.map(([, lookup]) => lookup)], (email) =>
+        t.call("getUserByEmail", email),
+      );
+      for (const [i, [shape, email]] of exact.entries()) {
+        const user = t.model(adapterUserSchema, found[i], `getUserByEmail(${shape})`);
+        t.fields(user, { id: users.get(shape)!.id, email }, `getUserByEmail(${shape})`);
+      }
+      for (const [i, [stored, lookup]] of near.entries())
+        t.isNull(found[exact.length + i], `getUserByEmail(${lookup}), near ${stored} but no user's address`);
     },
   },
   {
