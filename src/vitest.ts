@@ -6,12 +6,13 @@
 
 import picomatch from "picomatch";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { HungMethods } from "./contract/access/calls.js";
+import { describeLeftovers } from "./contract/access/ledger.js";
 import { newNonce, newSeed } from "./contract/access/random.js";
 import { allCases } from "./contract/cases/index.js";
 import { explore, formatSnippet } from "./contract/explore/run.js";
-import { runCase } from "./contract/run/runner.js";
-import { type AdapterMethod, type AnyAdapter, hasMethod } from "./contract/spec/adapter.js";
+import { type CaseResult, runContract } from "./contract/run/runner.js";
+import { selectWith } from "./contract/run/select.js";
+import { type AdapterMethod, type AnyAdapter, presentMethods } from "./contract/spec/adapter.js";
 import { type CapabilityName, capabilities } from "./contract/spec/capabilities.js";
 
 type Awaitable<T> = T | PromiseLike<T>;
@@ -35,58 +36,100 @@ export interface AdapterContractOptions {
   name?: string;
 }
 
+/** A case's result, once the run has reached it. */
+class Results {
+  private readonly waiting = new Map<string, { promise: Promise<CaseResult>; resolve(r: CaseResult): void }>();
+
+  private entry(id: string) {
+    let entry = this.waiting.get(id);
+    if (!entry) {
+      let resolve!: (r: CaseResult) => void;
+      const promise = new Promise<CaseResult>((r) => {
+        resolve = r;
+      });
+      entry = { promise, resolve };
+      this.waiting.set(id, entry);
+    }
+    return entry;
+  }
+
+  of(id: string): Promise<CaseResult> {
+    return this.entry(id).promise;
+  }
+
+  settle(result: CaseResult): void {
+    this.entry(result.case.id).resolve(result);
+  }
+}
+
+function failureText(result: CaseResult, seed: number): string {
+  const f = result.failure!;
+  const lines = [
+    f.message,
+    f.expected !== undefined ? `expected: ${f.expected}` : "",
+    f.received !== undefined ? `received: ${f.received}` : "",
+    `rerun with seed ${seed}`,
+  ];
+  return lines.filter(Boolean).join("\n");
+}
+
 /**
- * Registers the contract cases as tests. `adapter` is an adapter object, a
- * factory (called once, after setup) or a promise of an adapter.
+ * Registers the contract cases as tests, one per case. `adapter` is an
+ * adapter object, a factory (called once, after setup) or a promise of an
+ * adapter. The cases are chosen and run by verify-adapter's own pipeline
+ * (the same selection, order and verdict), started before the first test;
+ * each test reports its case's result. Cases that wait for real time to pass
+ * come last.
  */
 export function adapterContract(
   adapter: AnyAdapter | (() => Awaitable<AnyAdapter>) | PromiseLike<AnyAdapter>,
   options: AdapterContractOptions = {},
 ): void {
   const seed = options.seed ?? newSeed();
-  const nonce = newNonce();
-  const strict = options.strict ?? false;
-  // Shared by the cases: a method that never settles costs one timeout, not one per case.
-  const hung = new HungMethods();
   const timeout = options.timeout ?? 5000;
-  const matches = (patterns: string[] | undefined, id: string) => (patterns ?? []).some((p) => picomatch(p)(id));
-  const cases = allCases.filter(
-    (c) => (!options.only?.length || matches(options.only, c.id)) && !matches(options.skip, c.id),
-  );
+  const { cases } = selectWith(picomatch, allCases, options.only ?? [], options.skip ?? []);
+  const results = new Results();
 
   describe(options.name ?? `adapter contract (seed ${seed})`, () => {
     let resolved: AnyAdapter;
+    let run: Promise<unknown> | undefined;
     beforeAll(async () => {
       await options.setup?.();
       resolved = typeof adapter === "function" ? await adapter() : await adapter;
+      run = runContract({
+        adapter: resolved,
+        cases,
+        seed,
+        nonce: newNonce(),
+        timeoutMs: timeout,
+        concurrency: 1,
+        require: [],
+        strict: options.strict ?? false,
+        onEvent: (event) => event.type === "case:end" && results.settle(event.result),
+      });
     });
     afterAll(async () => {
+      await run;
       await options.teardown?.();
     });
 
     for (const name of options.require ?? []) {
       it(`supports ${capabilities[name].title} (${name})`, () => {
-        const missing = capabilities[name].methods.filter((m) => !hasMethod(resolved, m));
+        const present = new Set(presentMethods(resolved));
+        const missing = capabilities[name].methods.filter((m) => !present.has(m));
         if (missing.length > 0)
           throw new Error(`required capability "${name}" is not supported: missing ${missing.join(", ")}`);
       });
     }
 
-    for (const contractCase of cases) {
-      it(`${contractCase.id}: ${contractCase.title}`, { timeout: timeout * 2 + 1000 }, async (context) => {
-        if (contractCase.needs.some((m) => !hasMethod(resolved, m))) return context.skip();
-        const result = await runCase(resolved, contractCase, { seed, nonce, timeoutMs: timeout, strict, hung });
+    // In the order the pipeline finishes them: the cases that wait for time to pass last.
+    for (const contractCase of [...cases.filter((c) => !c.waits), ...cases.filter((c) => c.waits)]) {
+      it(`${contractCase.id}: ${contractCase.title}`, { timeout: timeout * 2 + 5000 }, async (context) => {
+        // A run that cannot even start (an adapter whose methods cannot be read) fails every test.
+        const result = await Promise.race([results.of(contractCase.id), run!.then(() => new Promise<never>(() => {}))]);
         for (const warning of result.warnings) console.warn(`${contractCase.id}: ${warning}`);
-        if (result.status === "failed") {
-          const f = result.failure!;
-          const lines = [
-            f.message,
-            f.expected !== undefined ? `expected: ${f.expected}` : "",
-            f.received !== undefined ? `received: ${f.received}` : "",
-            `rerun with seed ${seed}`,
-          ];
-          throw new Error(lines.filter(Boolean).join("\n"));
-        }
+        if (result.status === "skipped") return context.skip();
+        if (result.status === "failed") throw new Error(failureText(result, seed));
       });
     }
   });
@@ -144,6 +187,8 @@ export function adapterExploration(
         nonce: newNonce(),
       });
       for (const warning of result.warnings) console.warn(`adapter exploration: ${warning}`);
+      const left = describeLeftovers(result.leftovers);
+      if (left) console.warn(`adapter exploration: left records it created and could not remove: ${left}`);
       const f = result.failure;
       if (f) {
         const lines = [

@@ -132,7 +132,9 @@ function planOutputs(names: ReporterName[], outputFiles: string[], cwd: string):
 }
 
 function listCases(cases: ContractCase[]): string {
-  return `${cases.map((c) => `${c.id.padEnd(58)} ${c.title}`).join("\n")}\n`;
+  const line = (c: ContractCase) =>
+    `${c.id.padEnd(58)} ${c.title}${c.optIn ? " (opt-in: runs when --only names it)" : ""}`;
+  return `${cases.map(line).join("\n")}\n`;
 }
 
 export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = processIo()): Promise<ExitCodeValue> {
@@ -172,7 +174,7 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
   };
 
   const end = await runVerification({
-    adapter: session.adapter,
+    adapter: session.port,
     selection,
     seed: options.seed ?? newSeed(),
     nonce: newNonce(),

@@ -53,7 +53,8 @@ type Shape<R extends Rows> = { [K in keyof R]: R[K]["schema"] };
 
 /** The option's key: commander's for a flag ("--table-prefix <p>" -> tablePrefix), an argument's name ("[schema]" -> schema). */
 export function keyOf(row: Pick<OptionRow, "flag" | "argument">): string {
-  if (row.argument) return row.argument.replace(/[<>[\].]/g, "").replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  if (row.argument)
+    return row.argument.replace(/[<>[\].]/g, "").replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
   return keyOfFlag(row.flag!);
 }
 

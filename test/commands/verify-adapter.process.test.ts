@@ -162,3 +162,50 @@ describe("create-auth verify-adapter", () => {
     expect(flag.stdout).not.toMatch(/\u001b\[/);
   });
 });
+
+describe("verify-adapter: what crosses the worker's boundary is what the service reads", () => {
+  const adapters = (path: string) => fixture("adapters", path);
+  const json = async (module: string, ...args: string[]) => {
+    const result = await inProcess(["verify-adapter", module, "--reporter", "json", "--seed", "9", ...args]);
+    const report = JSON.parse(result.stdout);
+    const failing = report.cases.filter((c: { status: string }) => c.status === "failed");
+    return { exitCode: result.exitCode, report, failing: failing.map((c: { id: string }) => c.id) };
+  };
+
+  it.concurrent.for([
+    ["results are model instances whose fields are getters", "class-instances.ts"],
+    ["the required throws throw trapping and revoked Proxies", "throws-proxies.ts"],
+  ] as const)("passes an adapter whose %s", async ([, file], { expect }) => {
+    const { exitCode, report, failing } = await json(adapters(file));
+    expect(failing).toEqual([]);
+    expect(report).toMatchObject({ ok: true, warnings: 0, exploration: { ok: true } });
+    expect(exitCode).toBe(0);
+  });
+
+  it.concurrent("a getter that really finds nothing for a required field fails, naming the field", async ({
+    expect,
+  }) => {
+    const { exitCode, report, failing } = await json(adapters("broken/getter-returns-undefined.ts"), "--explore", "0");
+    expect(failing).toContain("user.create.returns-user");
+    const created = report.cases.find((c: { id: string }) => c.id === "user.create.returns-user");
+    expect(created.failure.message).toBe("createUser result.email: Required");
+    expect(exitCode).toBe(1);
+  });
+
+  it.concurrent("an adapter that hands out and keeps its stored objects fails exactly the aliasing cases", async ({
+    expect,
+  }) => {
+    const { exitCode, report, failing } = await json(adapters("broken/returns-stored-objects.ts"));
+    expect(failing.sort()).toEqual([
+      "account.results-are-copies",
+      "authenticator.results-are-copies",
+      "session.results-are-copies",
+      "user.results-are-copies",
+      "verification-token.results-are-copies",
+    ]);
+    const user = report.cases.find((c: { id: string }) => c.id === "user.results-are-copies");
+    expect(user.failure.message).toMatch(/^A caller's change to \w+'s result changed the stored record/);
+    expect(report.exploration.failure.message).toMatch(/hands out its stored objects instead of copies/);
+    expect(exitCode).toBe(1);
+  });
+});

@@ -61,7 +61,7 @@ function expectPassed(results: ExploreResult[]) {
     ).toBeUndefined();
     expect(result.ok).toBe(true);
     expect(result.steps).toBeGreaterThan(100);
-    expect(result.leftovers).toBeUndefined();
+    expect(result.leftovers).toEqual({});
   }
 }
 

@@ -12,7 +12,7 @@ import type { AdapterMethod, AnyAdapter } from "../../src/contract/spec/adapter.
 import { fixture } from "../helpers.js";
 
 const brokenDir = fixture("adapters", "broken");
-const expected: Record<string, { failing: string[]; warnings: string[] }> = (
+const expected: Record<string, { failing: string[]; warnings: string[]; exploration?: boolean }> = (
   await import(pathToFileURL(join(brokenDir, "expected.json")).href, { with: { type: "json" } })
 ).default;
 const names = readdirSync(brokenDir)
@@ -37,7 +37,8 @@ function failed(result: ExploreResult) {
 }
 
 describe("exploration against the broken fixture adapters", () => {
-  const bugs = names.filter((n) => (expected[n]?.failing.length ?? 0) > 0);
+  // Some bugs need real time or a fixed edge value to show; only the cases look for them (expected.json says which).
+  const bugs = names.filter((n) => (expected[n]?.failing.length ?? 0) > 0 && expected[n]?.exploration !== false);
 
   it("has the fixtures this test expects", () => {
     expect(bugs.length).toBeGreaterThanOrEqual(15);
@@ -136,7 +137,7 @@ describe("exploration against the correct in-memory adapter", () => {
       const result = await run(createMemoryAdapter() as AnyAdapter, seed, { runs: 200 });
       expect(result.failure?.message).toBeUndefined();
       expect(result).toMatchObject({ ok: true, runs: 200, warnings: [] });
-      expect(result.leftovers).toBeUndefined();
+      expect(result.leftovers).toEqual({});
       expect(result.steps).toBeGreaterThan(1000);
     });
   }
@@ -248,17 +249,21 @@ describe("values and isolation", () => {
         return (fn as any)(...args);
       };
     await explore({ adapter: spy, seed: 11, runs: 100, callTimeoutMs: 200, nonce: "values" });
-    const strings = seen.flatMap((a) =>
-      typeof a === "string" ? [a] : a && typeof a === "object" ? Object.values(a) : [],
+    const fields = seen.flatMap(
+      (a): Array<[string, unknown]> =>
+        typeof a === "string" ? [["", a]] : a && typeof a === "object" ? Object.entries(a) : [],
     );
-    const texts = strings.filter((s): s is string => typeof s === "string");
+    const texts = fields.map(([, v]) => v).filter((s): s is string => typeof s === "string");
     expect(texts.length).toBeGreaterThan(1000);
-    for (const s of texts) {
+    for (const [key, s] of fields) {
+      if (typeof s !== "string") continue;
       expect(s).not.toMatch(/[\u0000-\u001f]/);
       expect(s).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
-      // OAuth tokens (JWTs of up to 4 KB) live in TEXT columns; every other value fits VARCHAR(255).
+      // OAuth tokens (JWTs of up to 4 KB) and public keys (an RSA key is 364 characters) live in TEXT
+      // columns; every other value fits VARCHAR(255).
       const jwt = /^[\w-]+\.[\w-]+\.[\w-]+$/.test(s);
-      if (!s.startsWith("https://")) expect([...s].length).toBeLessThanOrEqual(jwt ? 4096 : 255);
+      const limit = jwt ? 4096 : key === "credentialPublicKey" ? 512 : 255;
+      if (!s.startsWith("https://")) expect([...s].length, key).toBeLessThanOrEqual(limit);
     }
     // Realistic spread: several scripts, digits-only ids, and case near-duplicates.
     expect(texts.some((s) => /[\u0400-\u04ff]/.test(s))).toBe(true);
@@ -309,17 +314,15 @@ describe("data safety and exclusions", () => {
   it("counts what it created and could not remove (a deleteUser that deletes nothing)", async () => {
     const adapter = createMemoryAdapter() as AnyAdapter;
     const result = await run({ ...adapter, deleteUser: async () => null }, 2, { runs: 30, exclude: [] });
-    expect(result.leftovers?.users).toBeGreaterThan(0);
-    expect(result.warnings).toContainEqual(
-      expect.stringMatching(/^exploration left records it created and could not remove: \d+ users/),
-    );
+    expect(result.leftovers.users).toBeGreaterThan(0);
+    expect(result.warnings).toEqual([]);
   });
 
   it("records left behind are a warning; under strict they fail the run", async () => {
     // Without deleteUser nothing can remove the users; no sequence deletes one either, so nothing diverges.
     const lenient = await run(createMemoryAdapter() as AnyAdapter, 4, { runs: 20, exclude: ["deleteUser"] });
     expect(lenient.ok).toBe(true);
-    expect(lenient.leftovers?.users).toBeGreaterThan(0);
+    expect(lenient.leftovers.users).toBeGreaterThan(0);
     const strict = await run(createMemoryAdapter() as AnyAdapter, 4, {
       runs: 20,
       exclude: ["deleteUser"],
@@ -327,7 +330,7 @@ describe("data safety and exclusions", () => {
     });
     expect(strict.failure).toBeUndefined();
     expect(strict.ok).toBe(false);
-    expect(strict.warnings).toEqual([expect.stringMatching(/could not remove: \d+ users/)]);
+    expect(strict.leftovers.users).toBeGreaterThan(0);
   });
 
   it("never calls an excluded method: the hanging fixture passes with getUserByEmail excluded", async () => {
@@ -345,8 +348,7 @@ describe("data safety and exclusions", () => {
 
 describe("calls that settle late", () => {
   it("a cleanup call that rejects after its time limit is a leftover, not an unhandled rejection", async () => {
-    const { cleanUp, noLeftovers } = await import("../../src/contract/explore/cleanup.js");
-    const { Model } = await import("../../src/contract/explore/model.js");
+    const { toPort } = await import("../../src/contract/access/port.js");
     const { Probe } = await import("../../src/contract/explore/probe.js");
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -359,13 +361,13 @@ describe("calls that settle late", () => {
         getSessionAndUser: async () => ({ session: {}, user: {} }),
       };
       const hung = new HungMethods();
-      const probe = new Probe(adapter, { callTimeoutMs: 20, strict: false, hung, warnings: new Set(), usable });
-      probe.created.sessions.push("stale-token");
-      const leftovers = noLeftovers();
-      await cleanUp(probe, new Model(Date.now(), "salt"), usable, hung, 20, leftovers);
+      const options = { callTimeoutMs: 20, strict: false, hung, warnings: new Set<string>(), usable };
+      const probe = new Probe(toPort(adapter), options);
+      probe.ledger.session("stale-token");
+      const leftovers = await probe.clear();
       await new Promise((resolve) => setTimeout(resolve, 120));
       expect(unhandled).toEqual([]);
-      expect(leftovers.sessions).toBe(1);
+      expect(leftovers).toEqual({ sessions: 1 });
     } finally {
       process.off("unhandledRejection", onUnhandled);
     }

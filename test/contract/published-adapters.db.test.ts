@@ -74,6 +74,19 @@ describe("@auth/pg-adapter on PostgreSQL", () => {
   });
 });
 
+describe("@auth/sequelize-adapter on PostgreSQL: results are Sequelize model instances", () => {
+  it("passes the whole contract, exploration included: fields read as the service reads them (getters)", async () => {
+    // createUser, updateUser, createSession and updateSession return model instances whose fields are
+    // prototype getters over dataValues; copying own fields only would see every field missing.
+    const { exitCode, report, stderr } = await json("sequelize-adapter.ts", ["--require", "users,sessions,email"]);
+    expect(stderr).toBe("");
+    expect(failingIds(report)).toEqual([]);
+    expect(report).toMatchObject({ ok: true, warnings: 0, exploration: { ok: true } });
+    expect(report.leftovers).toEqual({});
+    expect(exitCode).toBe(0);
+  });
+});
+
 const warnedIds = (report: { cases: { id: string; warnings: string[] }[] }) =>
   report.cases.filter((c) => c.warnings.length > 0).map((c) => c.id);
 

@@ -4,7 +4,8 @@
  * in the report and not called again (one hang costs one timeout, not one
  * per case), and an adapter that stops answering altogether ends the run.
  */
-import { type AdapterMethod, type AnyAdapter, hasMethod } from "../spec/adapter.js";
+import type { AdapterMethod } from "../spec/adapter.js";
+import type { AdapterPort, CallOptions } from "./port.js";
 
 /**
  * The adapter cannot answer any more (its process ended, or it stopped
@@ -84,12 +85,13 @@ export async function inFlight<T, R>(items: readonly T[], fn: (item: T) => Promi
  * whole case, has the limit: the exploration's steps and its cleanup.
  */
 export async function callWithin(
-  adapter: AnyAdapter,
+  port: AdapterPort,
   hung: HungMethods,
   method: AdapterMethod,
   args: unknown[],
   limitMs: number,
   where: string,
+  options?: CallOptions,
 ): Promise<{ threw: false; value: unknown } | { threw: true; error: unknown } | typeof timedOut> {
   if (hung.stopped) throw new AdapterGone(hung.stopped);
   let timer: NodeJS.Timeout | undefined;
@@ -98,12 +100,10 @@ export async function callWithin(
   });
   try {
     const settled = await Promise.race([
-      Promise.resolve()
-        .then(() => adapter[method]!(...args))
-        .then(
-          (value) => ({ threw: false as const, value }),
-          (error: unknown) => ({ threw: true as const, error }),
-        ),
+      port.call(method, args, options).then(
+        (value) => ({ threw: false as const, value }),
+        (error: unknown) => ({ threw: true as const, error }),
+      ),
       limit,
     ]);
     if (settled === timedOut) hung.mark([method], where);
@@ -127,13 +127,13 @@ export class AdapterCalls {
   private readonly pending = new Set<CallInFlight>();
 
   constructor(
-    readonly adapter: AnyAdapter,
+    readonly port: AdapterPort,
     readonly hung: HungMethods,
     readonly caseId: string,
   ) {}
 
   has(method: AdapterMethod): boolean {
-    return hasMethod(this.adapter, method);
+    return this.port.methods.has(method);
   }
 
   /** Why `method` must not be called again, when it hung before. */
@@ -143,12 +143,12 @@ export class AdapterCalls {
   }
 
   /** Calls the method as it is; whatever it throws is thrown. */
-  async invoke(method: AdapterMethod, args: unknown[]): Promise<unknown> {
+  async invoke(method: AdapterMethod, args: unknown[], options?: CallOptions): Promise<unknown> {
     if (this.hung.stopped) throw new AdapterGone(this.hung.stopped);
     const call: CallInFlight = { method, caseId: this.caseId };
     this.pending.add(call);
     try {
-      const value = await this.adapter[method]!.apply(this.adapter, args);
+      const value = await this.port.call(method, args, options);
       this.hung.settled();
       return value;
     } catch (error) {

@@ -3,7 +3,7 @@
  * checks that throw ContractFailure, and helpers that create records and
  * remember how to remove them afterwards.
  */
-import type { z } from "zod";
+// Only ever our own errors here: the port turned what the adapter threw into a description.
 import { describeThrown } from "../../lib/errors.js";
 import {
   adapterAccountSchema,
@@ -12,38 +12,49 @@ import {
   adapterUserSchema,
   verificationTokenSchema,
 } from "../../schemas/adapter-models.js";
-import { type AdapterMethod, type AnyAdapter, hasMethod } from "../spec/adapter.js";
+import type { AdapterMethod } from "../spec/adapter.js";
 import { ContractFailure, describeValue } from "../spec/failure.js";
-import { type AdapterCalls, AdapterGone } from "./calls.js";
-import { Cleanup } from "./cleanup.js";
+import type { Scribble } from "./answers.js";
+import { type AdapterCalls, AdapterGone, inFlight } from "./calls.js";
+import { Checks } from "./checks.js";
 import { DataFactory } from "./data.js";
+import { Ledger } from "./ledger.js";
+import type { CallOptions } from "./port.js";
 import type { Random } from "./random.js";
 
 type Row = Record<string, any>;
-const idKeys = new Set(["id", "userId"]);
 
-export class CaseContext {
+/** Lets real time pass until `at` (ms since the epoch); in a whole run, also until the other work is done. */
+export type Later = (at: number) => Promise<void>;
+
+const sleepUntil: Later = (at) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+
+export class CaseContext extends Checks {
   readonly data: DataFactory;
   readonly warnings: string[] = [];
-  /** Observations about the whole adapter, reported once per run. */
-  readonly notes = new Set<string>();
-  readonly cleanup: Cleanup;
+  /** Every record the case writes, removed after it. */
+  readonly ledger = new Ledger();
 
   constructor(
     readonly calls: AdapterCalls,
     random: Random,
     unique: Random,
+    private readonly waitUntil: Later = sleepUntil,
   ) {
+    super();
     this.data = new DataFactory(random, unique);
-    this.cleanup = new Cleanup(calls);
-  }
-
-  private get adapter(): AnyAdapter {
-    return this.calls.adapter;
   }
 
   has(method: AdapterMethod): boolean {
-    return hasMethod(this.adapter, method);
+    return this.calls.has(method);
+  }
+
+  /**
+   * Resumes once real time has reached `at`; in a verify-adapter run, after
+   * the other cases and the exploration too, which run meanwhile.
+   */
+  later(at: number): Promise<void> {
+    return this.waitUntil(at);
   }
 
   warn(message: string): void {
@@ -57,12 +68,13 @@ export class CaseContext {
   private async attempt(
     method: AdapterMethod,
     args: unknown[],
+    options?: CallOptions,
   ): Promise<{ threw: false; value: any } | { threw: true; error: unknown }> {
     if (!this.has(method)) throw new ContractFailure(`${method} is not implemented`);
     const refusal = this.calls.refusal(method);
     if (refusal) throw new ContractFailure(refusal);
     try {
-      return { threw: false, value: await this.calls.invoke(method, args) };
+      return { threw: false, value: await this.calls.invoke(method, args, options) };
     } catch (error) {
       // Not the adapter's answer: the run is stopping.
       if (error instanceof AdapterGone) throw error;
@@ -72,7 +84,57 @@ export class CaseContext {
 
   /** Calls an adapter method the way the service does; a throw becomes a failure naming the call. */
   async call(method: AdapterMethod, ...args: unknown[]): Promise<any> {
-    const outcome = await this.attempt(method, args);
+    return this.callWith(undefined, method, args);
+  }
+
+  /**
+   * Calls a method, then changes what it returned or what it was given
+   * (`what`), where the adapter holds them (in its own process), as a caller
+   * may: a store that hands out or keeps its own objects shows it on the
+   * next read.
+   */
+  async callChanging(what: readonly Scribble[], method: AdapterMethod, ...args: unknown[]): Promise<any> {
+    return this.callWith({ scribble: what }, method, args);
+  }
+
+  /**
+   * Calls that do not depend on each other, made together (several at a
+   * time, as a busy service does): the results in the items' order, and
+   * the first failure in that order, whichever settled first, so the
+   * verdict does not depend on timing. For reads after the writes they
+   * read: writes stay one after another.
+   */
+  async together<T, R>(items: readonly T[], each: (item: T) => Promise<R>): Promise<R[]> {
+    const settled = await inFlight(items, (item) =>
+      each(item).then(
+        (value) => ({ ok: true as const, value }),
+        (reason: unknown) => ({ ok: false as const, reason }),
+      ),
+    );
+    return settled.map((s) => {
+      if (!s.ok) throw s.reason;
+      return s.value;
+    });
+  }
+
+  /**
+   * Runs the reads that follow a caller's change (callChanging): a failure
+   * there means the change reached the store, and says so.
+   */
+  async afterChange(change: string, reads: () => Promise<void>): Promise<void> {
+    try {
+      await reads();
+    } catch (error) {
+      if (!(error instanceof ContractFailure)) throw error;
+      throw new ContractFailure(
+        `${change} changed the stored record: the adapter hands out or keeps its own objects instead of copies (${error.message})`,
+        { expected: error.expected, received: error.received },
+      );
+    }
+  }
+
+  private async callWith(options: CallOptions | undefined, method: AdapterMethod, args: unknown[]): Promise<any> {
+    const outcome = await this.attempt(method, args, options);
     if (!outcome.threw) return outcome.value;
     throw new ContractFailure(`${method}(${args.map((a) => describeValue(a)).join(", ")}) threw`, {
       expected: "a result",
@@ -137,96 +199,10 @@ export class CaseContext {
     });
   }
 
-  /** Validates a result against a §2.9 model; returns the original object, not a copy. */
-  model<S extends z.ZodTypeAny>(schema: S, value: unknown, what: string): z.infer<S> & Row {
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const path = issue.path.length > 0 ? `.${issue.path.join(".")}` : "";
-      throw new ContractFailure(`${what}${path}: ${issue.message}`, { received: describeValue(value) });
-    }
-    this.noteNumericIds(value);
-    return value as z.infer<S> & Row;
-  }
-
-  /**
-   * §2.9 types ids as strings; SERIAL keys come back as numbers. That works
-   * (the service passes ids back unchanged), so it is one note per run, not
-   * a failure and not a warning on every case.
-   */
-  private noteNumericIds(value: unknown): void {
-    const row = value as Row | null;
-    if (typeof row !== "object" || row === null) return;
-    if (typeof row.id === "number" || typeof row.userId === "number" || typeof row.user?.id === "number") {
-      this.notes.add(
-        "ids come back as numbers; the adapter interface types them as strings. Sign-in still works because the service passes ids back unchanged.",
-      );
-    }
-  }
-
-  /** Exactly null, not undefined (§7.3 and the getters of §4.2). */
-  isNull(value: unknown, what: string): void {
-    if (value !== null)
-      throw new ContractFailure(`${what} should be null`, { expected: "null", received: describeValue(value) });
-  }
-
-  isNullish(value: unknown, what: string): void {
-    if (value != null)
-      throw new ContractFailure(`${what} should be null or nothing`, {
-        expected: "null or undefined",
-        received: describeValue(value),
-      });
-  }
-
-  /** Ids compare as strings: stores may hand back numbers for SERIAL keys. */
-  sameId(actual: unknown, expected: unknown, what: string): void {
-    if (actual == null || String(actual) !== String(expected)) {
-      throw new ContractFailure(`${what} is the wrong id`, {
-        expected: describeValue(expected),
-        received: describeValue(actual),
-      });
-    }
-  }
-
-  /** Dates compare to the second: some databases drop sub-second precision. */
-  sameDate(actual: unknown, expected: Date, what: string): void {
-    const ok = actual instanceof Date && Math.floor(actual.getTime() / 1000) === Math.floor(expected.getTime() / 1000);
-    if (!ok)
-      throw new ContractFailure(`${what} is not the date written`, {
-        expected: describeValue(expected),
-        received: describeValue(actual),
-      });
-  }
-
-  equal(actual: unknown, expected: unknown, what: string): void {
-    if (expected instanceof Date) {
-      this.sameDate(actual, expected, what);
-      return;
-    }
-    const ok = expected === null ? actual == null : actual === expected;
-    if (!ok)
-      throw new ContractFailure(`${what} differs from what was written`, {
-        expected: describeValue(expected),
-        received: describeValue(actual),
-      });
-  }
-
-  /** Every field of `expected` comes back equal in `actual`. */
-  fields(actual: Row, expected: Row, what: string): void {
-    for (const [key, value] of Object.entries(expected)) {
-      if (idKeys.has(key)) this.sameId(actual[key], value, `${what}.${key}`);
-      else this.equal(actual[key], value, `${what}.${key}`);
-    }
-  }
-
-  check(condition: boolean, message: string, details: { expected?: string; received?: string } = {}): void {
-    if (!condition) throw new ContractFailure(message, details);
-  }
-
   async createUser(overrides: Row = {}): Promise<Row> {
     const input = this.data.user(overrides);
     const user = this.model(adapterUserSchema, await this.call("createUser", input), "createUser result");
-    this.cleanup.user(user.id);
+    this.ledger.user(user.id);
     this.fields(user, { email: input.email, name: input.name, image: input.image }, "createUser result");
     return user;
   }
@@ -240,7 +216,7 @@ export class CaseContext {
   async link(input: Row): Promise<Row> {
     const userId = input.userId;
     const result = await this.call("linkAccount", input);
-    this.cleanup.account({ provider: input.provider, providerAccountId: input.providerAccountId });
+    this.ledger.account({ provider: input.provider, providerAccountId: input.providerAccountId });
     if (result != null) {
       this.ignoredResult("linkAccount", () => {
         this.model(adapterAccountSchema, result, "linkAccount result");
@@ -257,7 +233,7 @@ export class CaseContext {
   async createSession(userId: unknown, overrides: Row = {}): Promise<Row> {
     const input = this.data.session(userId, overrides);
     const session = this.model(adapterSessionSchema, await this.call("createSession", input), "createSession result");
-    this.cleanup.session(input.sessionToken);
+    this.ledger.session(input.sessionToken);
     this.fields(session, input, "createSession result");
     return session;
   }
@@ -265,7 +241,7 @@ export class CaseContext {
   async createVerificationToken(overrides: Row = {}): Promise<Row> {
     const input = this.data.verificationToken(overrides);
     const result = await this.call("createVerificationToken", input);
-    this.cleanup.verificationToken({ identifier: input.identifier, token: input.token });
+    this.ledger.verificationToken({ identifier: input.identifier, token: input.token });
     if (result != null) {
       this.ignoredResult("createVerificationToken", () => {
         this.model(verificationTokenSchema, result, "createVerificationToken result");
@@ -278,7 +254,7 @@ export class CaseContext {
   /** Authenticators have no delete method; deleting their user removes them. */
   async createAuthenticator(userId: unknown, providerAccountId: string, overrides: Row = {}): Promise<Row> {
     const input = this.data.authenticator(userId, providerAccountId, overrides);
-    this.cleanup.authenticator(input.credentialID);
+    this.ledger.authenticator(input.credentialID);
     const created = this.model(
       adapterAuthenticatorSchema,
       await this.call("createAuthenticator", input),

@@ -6,7 +6,7 @@
  * else comes from `random`, which the seed alone fixes.
  */
 import { createHash } from "node:crypto";
-import { base64url, hex, type Random, uuid } from "./random.js";
+import { base64url, hex, type Random, randomBytes, uuid } from "./random.js";
 
 const day = 24 * 60 * 60 * 1000;
 
@@ -94,8 +94,8 @@ export class DataFactory {
 
   authenticator(userId: unknown, providerAccountId: string, overrides: Record<string, unknown> = {}) {
     return {
-      credentialID: base64url(this.unique, 32),
-      credentialPublicKey: Buffer.from(hex(this.random, 32), "hex").toString("base64"),
+      credentialID: this.credentialID(32),
+      credentialPublicKey: this.publicKey(77),
       counter: Math.floor(this.random() * 100),
       credentialDeviceType: "multiDevice",
       credentialBackedUp: true,
@@ -104,5 +104,25 @@ export class DataFactory {
       transports: "internal,hybrid",
       ...overrides,
     };
+  }
+
+  /** Hex unique to this run and case: keeps fixed edge values apart from every other run's. */
+  tag(bytes = 4): string {
+    return hex(this.unique, bytes);
+  }
+
+  /**
+   * A credential ID as @auth/core stores it: the raw ID's bytes in standard
+   * base64 (`+`, `/`, `=` padding). It starts with bytes whose encoding is
+   * `+/+/`, so every one holds both characters a URL or a path reads.
+   */
+  credentialID(byteLength: number): string {
+    const bytes = [0xfb, 0xff, 0xbf, ...randomBytes(this.unique, byteLength - 3)];
+    return Buffer.from(bytes).toString("base64");
+  }
+
+  /** A COSE public key of `byteLength` bytes (77 for P-256, 272 for RSA-2048), base64 as @auth/core stores it. */
+  publicKey(byteLength: number): string {
+    return Buffer.from(randomBytes(this.random, byteLength)).toString("base64");
   }
 }

@@ -42,7 +42,7 @@ export function newSeed(): number {
   return Math.floor(Math.random() * 2 ** 31);
 }
 
-function randomBytes(random: Random, count: number): number[] {
+export function randomBytes(random: Random, count: number): number[] {
   return Array.from({ length: count }, () => Math.floor(random() * 256));
 }
 

@@ -192,21 +192,30 @@ export const authenticatorCases = defineCases([
     needs: [...needsUser, "getAuthenticator"],
     async run(t) {
       const { user, account } = await t.createUserWithAccount({ type: "webauthn" });
-      const created = await t.createAuthenticator(user.id, account.providerAccountId, { counter: 7 });
-      created.counter = 1000;
-      const read = t.model(
+      const input = t.data.authenticator(user.id, account.providerAccountId, { counter: 7 });
+      t.ledger.authenticator(input.credentialID);
+      t.model(
         adapterAuthenticatorSchema,
-        await t.call("getAuthenticator", created.credentialID),
-        "getAuthenticator result",
+        await t.callChanging(["result"], "createAuthenticator", input),
+        "createAuthenticator result",
       );
-      t.equal(read.counter, 7, "counter after changing createAuthenticator's result");
-      read.counter = 2000;
-      const again = t.model(
-        adapterAuthenticatorSchema,
-        await t.call("getAuthenticator", created.credentialID),
-        "getAuthenticator result",
-      );
-      t.equal(again.counter, 7, "counter after changing getAuthenticator's result");
+      const { counter, credentialPublicKey, providerAccountId } = input;
+      await t.afterChange("A caller's change to createAuthenticator's result", async () => {
+        const read = t.model(
+          adapterAuthenticatorSchema,
+          await t.callChanging(["result"], "getAuthenticator", input.credentialID),
+          "getAuthenticator result",
+        );
+        t.fields(read, { counter, credentialPublicKey, providerAccountId }, "getAuthenticator result");
+      });
+      await t.afterChange("A caller's change to getAuthenticator's result", async () => {
+        const again = t.model(
+          adapterAuthenticatorSchema,
+          await t.call("getAuthenticator", input.credentialID),
+          "getAuthenticator result",
+        );
+        t.fields(again, { counter, credentialPublicKey, providerAccountId }, "getAuthenticator result");
+      });
     },
   },
 ]);

@@ -154,24 +154,34 @@ export const sessionCases = defineCases([
     needs: ["createUser", "createSession", "getSessionAndUser"],
     async run(t) {
       const user = await t.createUser();
-      const created = await t.createSession(user.id);
-      const expires = new Date(created.expires.getTime());
-      created.expires.setTime(0);
-      const read = t.model(
-        sessionAndUserSchema,
-        await t.call("getSessionAndUser", created.sessionToken),
-        "getSessionAndUser result",
-      );
-      t.sameDate(read.session.expires, expires, "expires after changing createSession's Date");
-      read.session.expires.setTime(0);
-      read.user.email = "changed@example.test";
-      const again = t.model(
-        sessionAndUserSchema,
-        await t.call("getSessionAndUser", created.sessionToken),
-        "getSessionAndUser result",
-      );
-      t.sameDate(again.session.expires, expires, "expires after changing getSessionAndUser's Date");
-      t.equal(again.user.email, user.email, "user.email after changing getSessionAndUser's user");
+      const input = t.data.session(user.id);
+      t.model(adapterSessionSchema, await t.callChanging(["result"], "createSession", input), "createSession result");
+      t.ledger.session(input.sessionToken);
+      await t.afterChange("A caller's change to createSession's result", async () => {
+        const read = t.model(
+          sessionAndUserSchema,
+          await t.callChanging(["result"], "getSessionAndUser", input.sessionToken),
+          "getSessionAndUser result",
+        );
+        t.fields(
+          read.session,
+          { sessionToken: input.sessionToken, expires: input.expires },
+          "getSessionAndUser result.session",
+        );
+      });
+      await t.afterChange("A caller's change to getSessionAndUser's result", async () => {
+        const again = t.model(
+          sessionAndUserSchema,
+          await t.call("getSessionAndUser", input.sessionToken),
+          "getSessionAndUser result",
+        );
+        t.fields(
+          again.session,
+          { sessionToken: input.sessionToken, expires: input.expires },
+          "getSessionAndUser result.session",
+        );
+        t.fields(again.user, { id: user.id, email: user.email }, "getSessionAndUser result.user");
+      });
     },
   },
 ]);

@@ -160,17 +160,26 @@ export const userCases = defineCases([
     capability: "users",
     needs: ["createUser", "getUser"],
     async run(t) {
-      const verified = t.data.date(-3);
-      const created = await t.createUser({ emailVerified: verified });
-      const name = created.name;
-      created.name = "Changed After Create";
-      const read = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser result");
-      t.equal(read.name, name, "name after changing createUser's result");
-      read.name = "Changed After Get";
-      read.emailVerified?.setTime(0);
-      const again = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser result");
-      t.equal(again.name, name, "name after changing getUser's result");
-      t.sameDate(again.emailVerified, verified, "emailVerified after changing getUser's Date");
+      const input = t.data.user({ emailVerified: t.data.date(-3) });
+      const created = t.model(
+        adapterUserSchema,
+        await t.callChanging(["result"], "createUser", input),
+        "createUser result",
+      );
+      t.ledger.user(created.id);
+      const written = { email: input.email, name: input.name, image: input.image, emailVerified: input.emailVerified };
+      await t.afterChange("A caller's change to createUser's result", async () => {
+        const read = t.model(
+          adapterUserSchema,
+          await t.callChanging(["result"], "getUser", created.id),
+          "getUser result",
+        );
+        t.fields(read, written, "getUser result");
+      });
+      await t.afterChange("A caller's change to getUser's result", async () => {
+        const again = t.model(adapterUserSchema, await t.call("getUser", created.id), "getUser result");
+        t.fields(again, written, "getUser result");
+      });
     },
   },
   {

@@ -139,21 +139,23 @@ export const verificationTokenCases = defineCases([
   },
   {
     id: "verification-token.results-are-copies",
-    title: "changing the returned token does not change the stored one",
+    title: "changing the token passed to createVerificationToken does not change the stored one",
     section: "§4.2",
     capability: "email",
     needs: ["createVerificationToken", "useVerificationToken"],
     async run(t) {
       const input = t.data.verificationToken();
-      const expires = new Date(input.expires.getTime());
-      await t.createVerificationToken(input);
-      input.expires.setTime(0);
-      const used = t.model(
-        verificationTokenSchema,
-        await t.call("useVerificationToken", { identifier: input.identifier, token: input.token }),
-        "useVerificationToken result",
-      );
-      t.sameDate(used.expires, expires, "expires after the caller changed the Date it passed in");
+      const written = { ...input, expires: new Date(input.expires.getTime()) };
+      await t.callChanging(["arguments"], "createVerificationToken", input);
+      t.ledger.verificationToken({ identifier: input.identifier, token: input.token });
+      await t.afterChange("A caller's change to the token it passed to createVerificationToken", async () => {
+        const used = t.model(
+          verificationTokenSchema,
+          await t.call("useVerificationToken", { identifier: input.identifier, token: input.token }),
+          "useVerificationToken result",
+        );
+        t.fields(used, written, "useVerificationToken result");
+      });
     },
   },
 ]);

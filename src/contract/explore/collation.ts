@@ -15,9 +15,8 @@
  * astral character.
  */
 import { randomUUID } from "node:crypto";
+import { addLeftovers, type Leftovers } from "../access/ledger.js";
 import type { AdapterMethod } from "../spec/adapter.js";
-import { cleanUp, type Leftovers } from "./cleanup.js";
-import { Model } from "./model.js";
 import type { Probe } from "./probe.js";
 
 export type KeyKind = "email" | "accountKey" | "sessionToken" | "verificationToken" | "credentialID";
@@ -84,7 +83,7 @@ async function anyFinds(variants: string[], find: (variant: string) => Promise<u
 
 /** Which key kinds the store folds. Everything written is removed, as after a sequence. */
 export async function foldingKeys(p: Probe, salt: string, leftovers: Leftovers): Promise<Set<KeyKind>> {
-  const { usable, hung, callTimeoutMs } = p.options;
+  const { usable } = p.options;
   const folds = new Set<KeyKind>();
   const can = (...methods: AdapterMethod[]) => methods.every((m) => usable.has(m));
   const call = async (method: AdapterMethod, ...args: unknown[]) => {
@@ -93,7 +92,6 @@ export async function foldingKeys(p: Probe, salt: string, leftovers: Leftovers):
     return outcome.value;
   };
   const expires = new Date(Math.floor(Date.now() / 1000) * 1000 + 3600_000);
-  const model = new Model(Date.now(), salt);
   try {
     if (!can("createUser")) return folds;
     const email = probeKeys(salt, "mail");
@@ -104,7 +102,7 @@ export async function foldingKeys(p: Probe, salt: string, leftovers: Leftovers):
       name: null,
       image: null,
     });
-    p.created.users.push(user.id);
+    p.ledger.user(user.id);
     if (can("getUserByEmail") && (await anyFinds(email.variants, (v) => call("getUserByEmail", `${v}@example.test`))))
       folds.add("email");
 
@@ -112,14 +110,14 @@ export async function foldingKeys(p: Probe, salt: string, leftovers: Leftovers):
       const id = probeKeys(salt, "acct");
       const provider = `fold-${salt}`;
       await call("linkAccount", { userId: user.id, type: "oauth", provider, providerAccountId: id.key });
-      p.created.accounts.push({ provider, providerAccountId: id.key });
+      p.ledger.account({ provider, providerAccountId: id.key });
       if (await anyFinds(id.variants, (v) => call("getUserByAccount", { provider, providerAccountId: v })))
         folds.add("accountKey");
     }
     if (can("createSession", "getSessionAndUser")) {
       const token = probeKeys(salt, "sess");
       await call("createSession", { sessionToken: token.key, userId: user.id, expires });
-      p.created.sessions.push(token.key);
+      p.ledger.session(token.key);
       if (await anyFinds(token.variants, (v) => call("getSessionAndUser", v))) folds.add("sessionToken");
     }
     if (can("createVerificationToken", "useVerificationToken")) {
@@ -135,7 +133,7 @@ export async function foldingKeys(p: Probe, salt: string, leftovers: Leftovers):
       ];
       for (const { token: value, look } of tries) {
         await call("createVerificationToken", { identifier, token: value, expires });
-        p.created.tokens.push({ identifier, token: value });
+        p.ledger.verificationToken({ identifier, token: value });
         if (await anyFinds([look.token], () => call("useVerificationToken", look))) {
           folds.add("verificationToken");
           break;
@@ -144,6 +142,7 @@ export async function foldingKeys(p: Probe, salt: string, leftovers: Leftovers):
     }
     if (can("createAuthenticator", "getAuthenticator")) {
       const id = probeKeys(salt, "cred");
+      p.ledger.authenticator(id.key);
       await call("createAuthenticator", {
         credentialID: id.key,
         userId: user.id,
@@ -158,7 +157,7 @@ export async function foldingKeys(p: Probe, salt: string, leftovers: Leftovers):
   } catch {
     // A store that refuses the probe records (a column too narrow for the astral character, say) folds nothing found so far.
   } finally {
-    await cleanUp(p, model, usable, hung, callTimeoutMs, leftovers);
+    addLeftovers(leftovers, await p.clear());
   }
   return folds;
 }

@@ -1,9 +1,7 @@
 /**
  * Adapter results against the model, with the tolerances of the failure
- * policy: ids compared as strings (the adapter may choose them, SERIAL keys
- * come back as numbers), dates to the second, null and absent alike for
- * optional fields, extra fields ignored. A type the spec states (§2.9) or a
- * value that is not the one written is a divergence.
+ * policy (spec/tolerance.ts, shared with the cases). A type the spec states
+ * (§2.9) or a value that is not the one written is a divergence.
  */
 import type { z } from "zod";
 import {
@@ -13,16 +11,16 @@ import {
   adapterUserSchema,
   verificationTokenSchema,
 } from "../../schemas/adapter-models.js";
+import { changedByCaller } from "../access/answers.js";
 import { describeValue } from "../spec/failure.js";
+import { firstMismatch, sameId } from "../spec/tolerance.js";
 import type { AccountRecord, AuthenticatorRecord, Model, SessionRecord, TokenRecord, UserRecord } from "./model.js";
 import type { Probe } from "./probe.js";
 import type { TraceCall } from "./trace.js";
 
 type Row = Record<string, any>;
 
-export const sameId = (a: unknown, b: unknown) => a != null && String(a) === String(b);
-const sameSecond = (a: unknown, b: Date) =>
-  a instanceof Date && Math.floor(a.getTime() / 1000) === Math.floor(b.getTime() / 1000);
+export { sameId } from "../spec/tolerance.js";
 
 const isId = (v: unknown) => (typeof v === "string" && v.length > 0) || Number.isInteger(v);
 const isDate = (v: unknown) => v instanceof Date && !Number.isNaN(v.getTime());
@@ -90,40 +88,10 @@ export function typeProblem(schema: z.ZodTypeAny, value: unknown): string | unde
 
 /** The first field of `expected` that `actual` does not hold, or undefined. */
 export function fieldProblem(actual: Row, expected: Row): string | undefined {
-  for (const key in expected) {
-    const want = expected[key];
-    const got = actual[key];
-    const ok =
-      want instanceof Date
-        ? sameSecond(got, want)
-        : want === null || want === undefined
-          ? got == null
-          : key === "id" || key === "userId"
-            ? sameId(got, want)
-            : got === want;
-    if (!ok) return `${key} is ${describeValue(got)}, expected ${describeValue(want)}`;
-  }
-  return undefined;
-}
-
-/**
- * What `scribble` writes, chosen so that no stored value holds it by chance:
- * an extra column may well hold the epoch (a default) or a small negative
- * whole number (a time zone offset), and reading those back is no aliasing.
- */
-const changedMark = "\u2060changed";
-const changedTime = -1_234_567_890_123; // 1930-11-18T00:28:29.877Z
-const changedNumber = -7.25e-7;
-
-/** The field a caller changed in an earlier result, when `row` shows that change. */
-function changedByCaller(row: unknown): string | undefined {
-  if (row === null || typeof row !== "object") return undefined;
-  for (const [key, v] of Object.entries(row as Row)) {
-    if (typeof v === "string" && v.endsWith(changedMark)) return key;
-    if (v instanceof Date && v.getTime() === changedTime) return key;
-    if (v === changedNumber) return key;
-  }
-  return undefined;
+  const mismatch = firstMismatch(actual, expected);
+  return (
+    mismatch && `${mismatch.key} is ${describeValue(mismatch.actual)}, expected ${describeValue(mismatch.expected)}`
+  );
 }
 
 function typed(p: Probe, call: TraceCall, schema: z.ZodTypeAny, value: unknown, what: string): Row {
@@ -281,25 +249,4 @@ export function expectAuthenticator(p: Probe, call: TraceCall, actual: unknown, 
   }
   const problem = fieldProblem(row, authenticatorFields(auth));
   if (problem) p.fail(`${call.method} result for ${auth.label}: ${problem}`, call, undefined, row);
-}
-
-/**
- * Changes a result the way a caller may, so that a store handing out its own
- * objects (not copies) shows up on the next read.
- */
-export function scribble(value: unknown, depth = 0): void {
-  if (value === null || typeof value !== "object" || depth > 1) return;
-  try {
-    const row = value as Row;
-    for (const key of Object.keys(row)) {
-      const v = row[key];
-      if (v instanceof Date) v.setTime(changedTime);
-      else if (typeof v === "string") row[key] = `${v}${changedMark}`;
-      else if (typeof v === "number") row[key] = changedNumber;
-      else if (Array.isArray(v)) v.length = 0;
-      else if (v && typeof v === "object") scribble(v, depth + 1);
-    }
-  } catch {
-    // A frozen result cannot be changed by anyone: nothing to learn.
-  }
 }

@@ -3,16 +3,42 @@
  * each step for the reproduction, and turns what comes back into either a
  * Divergence (the run fails) or a warning (the service would tolerate it).
  */
+// Only ever our own errors here: the port turned what the adapter threw into a description.
 import { describeThrown } from "../../lib/errors.js";
 import { callWithin, type HungMethods, timedOut } from "../access/calls.js";
-import type { AdapterMethod, AnyAdapter } from "../spec/adapter.js";
+import { Ledger, type Leftovers, quietCalls } from "../access/ledger.js";
+import type { AdapterPort, CallOptions } from "../access/port.js";
+import type { AdapterMethod } from "../spec/adapter.js";
 import { describeValue } from "../spec/failure.js";
+import type { Model } from "./model.js";
 import { resolveArgs, type TraceCall, type TraceStep } from "./trace.js";
 
-/** A divergence between adapter and model: the sequence fails and is shrunk. */
 /** Where a method that hung in the exploration is said to have hung. */
 const explorationName = "the exploration";
 
+/**
+ * Answers the service holds and hands on (to callbacks, to the app): each is
+ * changed right after it is read, as a caller may, so a store that hands out
+ * its own objects shows it on a later read (compare.ts: changedByCaller).
+ */
+const handedOn: ReadonlySet<AdapterMethod> = new Set<AdapterMethod>([
+  "createUser",
+  "getUser",
+  "getUserByEmail",
+  "getUserByAccount",
+  "updateUser",
+  "getAccount",
+  "createSession",
+  "getSessionAndUser",
+  "useVerificationToken",
+  "createAuthenticator",
+  "getAuthenticator",
+  "listAuthenticatorsByUserId",
+  "updateAuthenticatorCounter",
+]);
+const changeAfter: CallOptions = { scribble: ["result"] };
+
+/** A divergence between adapter and model: the sequence fails and is shrunk. */
 export class Divergence extends Error {
   constructor(
     message: string,
@@ -26,7 +52,7 @@ export class Divergence extends Error {
   }
 }
 
-interface ProbeOptions {
+export interface ProbeOptions {
   callTimeoutMs: number;
   strict: boolean;
   /** Methods that never settled (in the cases or earlier in this exploration): not called again. */
@@ -43,16 +69,11 @@ export class Probe {
   readonly trace: TraceStep[] = [];
   /** Adapter calls made, steps and sweeps alike. */
   calls = 0;
-  /** What the run created, for cleanup whatever the model believes. */
-  readonly created = {
-    users: [] as unknown[],
-    accounts: [] as Array<{ provider: string; providerAccountId: string }>,
-    sessions: [] as string[],
-    tokens: [] as Array<{ identifier: string; token: string }>,
-  };
+  /** What the run created, removed afterwards whatever the model believes. */
+  readonly ledger = new Ledger();
 
   constructor(
-    readonly adapter: AnyAdapter,
+    readonly port: AdapterPort,
     readonly options: ProbeOptions,
   ) {}
 
@@ -69,12 +90,13 @@ export class Probe {
     }
     this.calls++;
     const settled = await callWithin(
-      this.adapter,
+      this.port,
       this.options.hung,
       call.method,
       resolveArgs(call.args),
       this.options.callTimeoutMs,
       explorationName,
+      handedOn.has(call.method) ? changeAfter : undefined,
     );
     if (settled === timedOut) {
       throw new Divergence(
@@ -129,5 +151,18 @@ export class Probe {
         call,
       );
     this.options.warnings.add(message);
+  }
+
+  /**
+   * Removes what the sequence created, whatever the model believes (the adapter may have kept what it should
+   * have deleted), then counts what is still there. Never throws: a record that will not go is a leftover.
+   */
+  async clear(model?: Model): Promise<Leftovers> {
+    for (const user of model?.users ?? []) if (!user.live) this.ledger.gone("users", String(user.id));
+    for (const t of model?.tokens ?? [])
+      if (!t.live) this.ledger.gone("verification tokens", `${t.identifier}\u0000${t.token}`);
+    const { hung, callTimeoutMs, usable } = this.options;
+    const quiet = quietCalls(this.port, hung, callTimeoutMs, "the exploration's cleanup", (m) => usable.has(m));
+    return this.ledger.clear(quiet, (m) => usable.has(m));
   }
 }

@@ -16,17 +16,17 @@
  *   its user as it is now, credential, list by user; deleted records
  *   included), and every sequence ends with a sweep of everything, which
  *   finds damage to records a step did not name (over-deletes, leaks).
- *   Results are scribbled on after the check, so a store that hands out its
+ *   The answers the service hands on are changed where the adapter holds
+ *   them right after they are read (probe.ts), so a store that hands out its
  *   own objects shows on the next read.
  * - The contract's failure policy (README, verify-adapter)
  *   decides each difference: a broken stated
  *   rule or a misbehaviour a service would show is a Divergence (the
  *   sequence fails and fast-check shrinks it); a deviation the service
  *   tolerates (a return value it ignores) is a warning, a failure under
- *   `strict`. Tolerances: ids as strings, dates to the second, null and
- *   absent alike for optional fields, extra fields, expired records that
- *   are already gone, keys compared as a case-insensitive collation does
- *   (collation.ts: found once, up front).
+ *   `strict`. Tolerances: those of the cases (spec/tolerance.ts), expired
+ *   records that are already gone, keys compared as a case-insensitive
+ *   collation does (collation.ts: found once, up front).
  * - Every attempt, shrink attempts included, runs against the real adapter
  *   with values salted from the run's nonce and the attempt number, so
  *   attempts and concurrent runs never share a record; what an attempt
@@ -40,275 +40,239 @@
  *   time-out leaves sequences unrun, and the result says it is incomplete.
  */
 import fc from "fast-check";
+// Only ever our own errors here: the port turned what the adapter threw into a description.
 import { describeThrown } from "../../lib/errors.js";
 import { AdapterGone, HungMethods } from "../access/calls.js";
-import { type AdapterMethod, type AnyAdapter, presentMethods } from "../spec/adapter.js";
-import { cleanUp, describeLeftovers, type Leftovers, noLeftovers } from "./cleanup.js";
-import { foldingKeys, foldingWarning } from "./collation.js";
+import { addLeftovers, type Leftovers } from "../access/ledger.js";
+import { type AdapterPort, toPort } from "../access/port.js";
+import type { AdapterMethod } from "../spec/adapter.js";
+import { foldingKeys, foldingWarning, type KeyKind } from "./collation.js";
 import { Crowd } from "./commands/crowd.js";
 import { commandArbitraries } from "./commands/index.js";
+import type { Step } from "./commands/step.js";
 import { Model } from "./model.js";
-import { Divergence, Probe } from "./probe.js";
+import { Probe, type ProbeOptions } from "./probe.js";
+import type { ExploreOptions, ExploreResult } from "./result.js";
 import { formatSnippet } from "./snippet.js";
 import { sweep } from "./sweep.js";
-import { callCode, describeStep, type TraceStep } from "./trace.js";
+import { batchSeed, FailureTrail, replayPosition, Tally } from "./tally.js";
+import { callCode, describeStep } from "./trace.js";
 import { saltFrom } from "./values.js";
 
-interface ExploreOptions {
-  adapter: AnyAdapter;
-  seed: number;
-  /** Stop after this many sequences or this many ms, whichever first (default: 100 sequences). */
-  runs?: number;
-  timeLimitMs?: number;
-  /** Per adapter call limit; a call that never settles is a divergence "X never settled". */
-  callTimeoutMs: number;
-  /** Methods not to call. */
-  exclude?: AdapterMethod[];
-  /** Methods found hanging (by the cases, say): not called; the exploration adds the ones it finds. */
-  hung?: HungMethods;
-  /** Failure policy: when true, tolerated deviations (warnings) also fail. */
-  strict?: boolean;
-  /** Per-run nonce mixed into generated values so concurrent runs never collide. */
-  nonce: string;
-  /** Replays one failing sequence: the `--explore-path` value of an earlier failure ("batch:path"). */
-  replayPath?: string;
-  /** Longest time spent shrinking a failure (default 30 s); the smallest failure found so far is reported. */
-  shrinkTimeLimitMs?: number;
-  /** How large the crowds some sequences start from are, and how often (default 1; --explore-depth). */
-  depth?: number;
-  /** Longest sequence generated (default 30 commands). */
-  maxSteps?: number;
-  onProgress?: (p: { runs: number; steps: number }) => void;
-}
-
-export interface ExploreFailure {
-  /** One line: which rule or visible misbehaviour. */
-  message: string;
-  expected?: string;
-  received?: string;
-  /** The minimal sequence, one human line per step. */
-  steps: string[];
-  /** Runnable TypeScript against ./adapter.ts; formatSnippet() renders it for another path. */
-  snippet: string;
-  /** Flags that replay this sequence: "--seed 123 --explore-path 4:2:1@AB:C" (shell-safe, no quoting needed). */
-  replay: string;
-  /** The calls of the minimal sequence, for formatSnippet(). */
-  trace: TraceStep[];
-}
-
-export interface ExploreResult {
-  ok: boolean;
-  /** Sequences run (shrink attempts not counted). */
-  runs: number;
-  /** Commands run, shrink attempts included. */
-  steps: number;
-  /** Adapter calls made, lookups and cleanup excluded. */
-  calls: number;
-  durationMs: number;
-  seed: number;
-  /** Tolerated deviations, deduplicated, one actionable line each. */
-  warnings: string[];
-  failure?: ExploreFailure;
-  /** Records the exploration created and could not remove. */
-  leftovers?: Leftovers;
-}
+export type { ExploreFailure, ExploreOptions, ExploreResult } from "./result.js";
 
 const defaultRuns = 100;
 
-/** A batch seed from the run's seed, so batch k replays alone. */
-function batchSeed(seed: number, batch: number): number {
-  return (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(batch, 0xc2b2ae35)) | 0;
-}
+class Exploration {
+  private readonly started = performance.now();
+  private readonly port: AdapterPort;
+  private readonly hung: HungMethods;
+  private readonly usable: Set<AdapterMethod>;
+  private readonly warnings = new Set<string>();
+  private readonly leftovers: Leftovers = {};
+  private readonly tally = new Tally();
+  private readonly failure = new FailureTrail();
+  private readonly maxRuns: number;
+  private readonly timeLimit: number;
+  private readonly depth: number;
+  private folding: ReadonlySet<KeyKind> = new Set();
 
-export async function explore(options: ExploreOptions): Promise<ExploreResult> {
-  const started = performance.now();
-  const elapsed = () => performance.now() - started;
-  const hung = options.hung ?? new HungMethods();
-  const exclude = new Set(options.exclude);
-  const usable = new Set(presentMethods(options.adapter).filter((m) => !exclude.has(m) && hung.where(m) === undefined));
-  const arbitraries = commandArbitraries(usable);
-  const warnings = new Set<string>();
-  const leftovers = noLeftovers();
-  const maxRuns = options.runs ?? (options.timeLimitMs === undefined ? defaultRuns : Number.POSITIVE_INFINITY);
-  const timeLimit = options.timeLimitMs ?? Number.POSITIVE_INFINITY;
-  const shrinkLimit = options.shrinkTimeLimitMs ?? 30_000;
+  constructor(private readonly options: ExploreOptions) {
+    this.port = toPort(options.adapter);
+    this.hung = options.hung ?? new HungMethods();
+    const exclude = new Set(options.exclude);
+    this.usable = new Set([...this.port.methods].filter((m) => !exclude.has(m) && this.hung.where(m) === undefined));
+    this.maxRuns = options.runs ?? (options.timeLimitMs === undefined ? defaultRuns : Number.POSITIVE_INFINITY);
+    this.timeLimit = options.timeLimitMs ?? Number.POSITIVE_INFINITY;
+    this.depth = options.depth ?? 1;
+  }
 
-  let runs = 0;
-  // Sequences the time limit left unrun: the verdict then covers fewer than asked, and says so.
-  let unrun = 0;
-  let steps = 0;
-  let calls = 0;
-  let attempt = 0;
-  let shrinkDeadline: number | undefined;
-  let smallest: { divergence: Divergence; trace: TraceStep[] } | undefined;
-  let internal: unknown;
+  private elapsed(): number {
+    return performance.now() - this.started;
+  }
 
-  const result = (extra: Partial<ExploreResult> = {}): ExploreResult => {
-    const leftoverNote = describeLeftovers(leftovers);
-    if (leftoverNote) warnings.add(leftoverNote);
-    if (unrun > 0 && Number.isFinite(maxRuns)) {
-      warnings.add(
-        `exploration incomplete: the time limit (${Math.round(timeLimit / 1000)} s) ended it after ${runs} of ${maxRuns} sequences; the verdict covers those only (a faster database, or fewer sequences with --explore, runs them all)`,
-      );
-    }
-    return {
-      // Under strict, a warning (records left behind included) fails the run too.
-      ok: !(options.strict && warnings.size > 0),
-      runs,
-      steps,
-      calls,
-      durationMs: elapsed(),
-      seed: options.seed,
-      warnings: [...warnings],
-      ...(leftoverNote ? { leftovers } : {}),
-      ...extra,
+  private probe(strict = this.options.strict ?? false): Probe {
+    const options: ProbeOptions = {
+      callTimeoutMs: this.options.callTimeoutMs,
+      strict,
+      hung: this.hung,
+      warnings: this.warnings,
+      usable: this.usable,
     };
-  };
-  if (arbitraries.length === 0) return result();
+    return new Probe(this.port, options);
+  }
 
-  const probeOptions = { callTimeoutMs: options.callTimeoutMs, strict: false, hung, warnings, usable };
-  const folding = await foldingKeys(
-    new Probe(options.adapter, probeOptions),
-    saltFrom(`${options.nonce}:fold`),
-    leftovers,
-  );
-  for (const kind of folding) warnings.add(foldingWarning(kind));
+  /** Dates are relative to the sequence's start, in whole seconds (some stores drop sub-second precision). */
+  private model(salt: string): Model {
+    return new Model(Math.floor(Date.now() / 1000) * 1000, saltFrom(`${this.options.nonce}:${salt}`), this.folding);
+  }
 
-  // A replay path is "batch:fast-check path@commands path" (the last part tells fast-check which commands ran).
-  const [replayRun, replayCommands] = options.replayPath?.split("@") ?? [];
-  // Every run ends with crowd checks (below); from depth 2, some sequences also start from a crowd
-  // (one in seven at depth 2, more deeper), and shrinking drops it when the failure does not need it.
-  const depth = options.depth ?? 1;
-  const crowds =
-    usable.has("createUser") && depth > 1
-      ? fc.oneof({ arbitrary: fc.constant(null), weight: 6 }, { arbitrary: fc.nat(), weight: depth - 1 })
-      : fc.constant(null);
-  const property = fc.asyncProperty(
-    fc.commands(arbitraries, { maxCommands: options.maxSteps ?? 30, size: "max", replayPath: replayCommands }),
-    crowds,
-    async (commands, crowd) => {
-      if (shrinkDeadline === undefined && elapsed() > timeLimit) {
-        unrun++;
-        return true; // out of time: counted as unrun, reported as incomplete
-      }
-      if (shrinkDeadline !== undefined && elapsed() > shrinkDeadline) return true; // stop shrinking, keep the smallest
-      attempt++;
-      // Dates are relative to the sequence's start, in whole seconds (some stores drop sub-second precision).
-      const model = new Model(Math.floor(Date.now() / 1000) * 1000, saltFrom(`${options.nonce}:${attempt}`), folding);
-      const probe = new Probe(options.adapter, { ...probeOptions, strict: options.strict ?? false });
-      try {
-        if (crowd !== null) await new Crowd(crowd, depth).run(model, probe);
+  /** Runs one attempt on a fresh model, then removes what it wrote; a failure is recorded and thrown on. */
+  private async attempt(salt: string, body: (model: Model, probe: Probe) => Promise<void>): Promise<void> {
+    this.tally.attempts++;
+    const model = this.model(salt);
+    const probe = this.probe();
+    try {
+      await body(model, probe);
+    } catch (error) {
+      this.failure.record(error, probe);
+      throw error;
+    } finally {
+      this.tally.add(probe);
+      addLeftovers(this.leftovers, await probe.clear(model));
+    }
+  }
+
+  /** One sequence, maybe after a crowd: fast-check's property, so it shrinks what fails. */
+  private async sequence(commands: Iterable<Step>, crowd: number | null): Promise<boolean> {
+    const { failure, tally } = this;
+    if (failure.shrinkDeadline === undefined && this.elapsed() > this.timeLimit) {
+      tally.unrun++;
+      return true; // out of time: counted as unrun, reported as incomplete
+    }
+    if (failure.shrinkDeadline !== undefined && this.elapsed() > failure.shrinkDeadline) return true; // keep the smallest
+    try {
+      await this.attempt(String(tally.attempts + 1), async (model, probe) => {
+        if (crowd !== null) await new Crowd(crowd, this.depth).run(model, probe);
         await fc.asyncModelRun(() => ({ model, real: probe }), commands);
         await sweep(probe, model);
-      } catch (error) {
-        shrinkDeadline ??= elapsed() + shrinkLimit;
-        if (error instanceof Divergence) smallest = { divergence: error, trace: probe.trace.slice() };
-        else internal ??= error;
-        throw error;
-      } finally {
-        steps += probe.trace.length;
-        calls += probe.calls;
-        if (shrinkDeadline === undefined) runs++;
-        await cleanUp(probe, model, usable, hung, options.callTimeoutMs, leftovers);
-        options.onProgress?.({ runs, steps });
-        // An adapter answering from memory settles every call as a microtask: without a turn of the
-        // event loop here, no timer (progress, the host's own) would run during a long exploration.
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      return true;
-    },
-  );
+      });
+    } catch (error) {
+      failure.shrinkDeadline ??= this.elapsed() + (this.options.shrinkTimeLimitMs ?? 30_000);
+      throw error;
+    } finally {
+      if (failure.shrinkDeadline === undefined) tally.runs++;
+      this.options.onProgress?.({ runs: tally.runs, steps: tally.steps });
+      // An adapter answering from memory settles every call as a microtask: without a turn of the
+      // event loop here, no timer (progress, the host's own) would run during a long exploration.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return true;
+  }
 
-  let failedAt: string | undefined;
-  const where = (
-    batch: number | string,
-    details: { counterexample: unknown[] | null; counterexamplePath: string | null },
-  ) => {
-    const commands = String(details.counterexample?.[0] ?? "").match(/replayPath="([^"]*)"/)?.[1];
-    return `${batch}:${details.counterexamplePath ?? ""}${commands ? `@${commands}` : ""}`;
-  };
+  private property(replayCommands: string | undefined) {
+    // From depth 2, some sequences also start from a crowd (one in seven at depth 2, more deeper);
+    // shrinking drops it when the failure does not need it.
+    const crowds =
+      this.usable.has("createUser") && this.depth > 1
+        ? fc.oneof({ arbitrary: fc.constant(null), weight: 6 }, { arbitrary: fc.nat(), weight: this.depth - 1 })
+        : fc.constant(null);
+    const commands = fc.commands(commandArbitraries(this.usable), {
+      maxCommands: this.options.maxSteps ?? 30,
+      size: "max",
+      replayPath: replayCommands,
+    });
+    return fc.asyncProperty(commands, crowds, (c, crowd) => this.sequence(c, crowd));
+  }
+
   /**
    * A crowd on its own, then a sweep of everything: as many as the depth, after the sequences, with
    * seeds from the run's, so every run looks at a store of real size whatever fast-check drew.
    */
-  const crowdCheck = async (k: number): Promise<boolean> => {
-    attempt++;
-    const model = new Model(Math.floor(Date.now() / 1000) * 1000, saltFrom(`${options.nonce}:crowd${k}`), folding);
-    const probe = new Probe(options.adapter, { ...probeOptions, strict: options.strict ?? false });
+  private async crowdCheck(k: number): Promise<boolean> {
     try {
-      await new Crowd(batchSeed(options.seed, 1000 + k), depth).run(model, probe);
-      await sweep(probe, model);
+      await this.attempt(`crowd${k}`, async (model, probe) => {
+        await new Crowd(batchSeed(this.options.seed, 1000 + k), this.depth).run(model, probe);
+        await sweep(probe, model);
+      });
       return true;
-    } catch (error) {
-      if (error instanceof Divergence) smallest = { divergence: error, trace: probe.trace.slice() };
-      else internal ??= error;
+    } catch {
       return false;
-    } finally {
-      steps += probe.trace.length;
-      calls += probe.calls;
-      await cleanUp(probe, model, usable, hung, options.callTimeoutMs, leftovers);
     }
-  };
-
-  if (replayRun?.startsWith("crowd:")) {
-    if (!(await crowdCheck(Number(replayRun.slice("crowd:".length))))) failedAt = replayRun;
-  } else if (replayRun) {
-    const [batch, ...path] = replayRun.split(":");
-    const details = await fc.check(property, { seed: batchSeed(options.seed, Number(batch)), path: path.join(":") });
-    if (details.failed) failedAt = where(batch!, details);
-  } else {
-    for (let batch = 0; runs < maxRuns; batch++) {
-      if (elapsed() >= timeLimit) {
-        unrun += maxRuns - runs;
-        break;
-      }
-      const numRuns = Math.min(25, maxRuns - runs);
-      const details = await fc.check(property, { seed: batchSeed(options.seed, batch), numRuns });
-      if (details.failed) {
-        failedAt = where(batch, details);
-        break;
-      }
-    }
-    const crowdsToCheck = usable.has("createUser") ? depth : 0;
-    for (let k = 0; k < crowdsToCheck && failedAt === undefined && elapsed() < timeLimit; k++)
-      if (!(await crowdCheck(k))) failedAt = `crowd:${k}`;
   }
-  if (failedAt === undefined) return result();
 
-  const replay = `--seed ${options.seed}${depth === 1 ? "" : ` --explore-depth ${depth}`} --explore-path ${failedAt}`;
-  if (!smallest) {
-    return result({
+  /** The sequences in batches of fast-check runs with seeds from the run's, then the crowds. */
+  private async everything(): Promise<string | undefined> {
+    const { tally } = this;
+    const property = this.property(undefined);
+    for (let batch = 0; tally.runs < this.maxRuns; batch++) {
+      if (this.elapsed() >= this.timeLimit) {
+        tally.unrun += this.maxRuns - tally.runs;
+        break;
+      }
+      const numRuns = Math.min(25, this.maxRuns - tally.runs);
+      const details = await fc.check(property, { seed: batchSeed(this.options.seed, batch), numRuns });
+      if (details.failed) return replayPosition(batch, details);
+    }
+    const crowds = this.usable.has("createUser") ? this.depth : 0;
+    for (let k = 0; k < crowds && this.elapsed() < this.timeLimit; k++)
+      if (!(await this.crowdCheck(k))) return `crowd:${k}`;
+    return undefined;
+  }
+
+  /** A replay path is "batch:fast-check path@commands path", or "crowd:k". */
+  private async replay(path: string): Promise<string | undefined> {
+    const [position, commands] = path.split("@");
+    if (position!.startsWith("crowd:"))
+      return (await this.crowdCheck(Number(position!.slice(6)))) ? undefined : position;
+    const [batch, ...rest] = position!.split(":");
+    const details = await fc.check(this.property(commands), {
+      seed: batchSeed(this.options.seed, Number(batch)),
+      path: rest.join(":"),
+    });
+    return details.failed ? replayPosition(batch!, details) : undefined;
+  }
+
+  async run(): Promise<ExploreResult> {
+    if (commandArbitraries(this.usable).length === 0) return this.result();
+    this.folding = await foldingKeys(this.probe(false), saltFrom(`${this.options.nonce}:fold`), this.leftovers);
+    for (const kind of this.folding) this.warnings.add(foldingWarning(kind));
+    this.failure.at = this.options.replayPath ? await this.replay(this.options.replayPath) : await this.everything();
+    return this.failure.at === undefined ? this.result() : this.failed(this.failure.at);
+  }
+
+  private result(extra: Partial<ExploreResult> = {}): ExploreResult {
+    const { tally } = this;
+    if (tally.unrun > 0 && Number.isFinite(this.maxRuns)) {
+      this.warnings.add(
+        `exploration incomplete: the time limit (${Math.round(this.timeLimit / 1000)} s) ended it after ${tally.runs} of ${this.maxRuns} sequences; the verdict covers those only (a faster database, or fewer sequences with --explore, runs them all)`,
+      );
+    }
+    const left = Object.keys(this.leftovers).length > 0;
+    return {
+      // Under strict, a warning or a record left behind fails the run too.
+      ok: !(this.options.strict && (this.warnings.size > 0 || left)),
+      runs: tally.runs,
+      steps: tally.steps,
+      calls: tally.calls,
+      durationMs: this.elapsed(),
+      seed: this.options.seed,
+      warnings: [...this.warnings],
+      leftovers: this.leftovers,
+      ...extra,
+    };
+  }
+
+  private failed(at: string): ExploreResult {
+    const depth = this.depth === 1 ? "" : ` --explore-depth ${this.depth}`;
+    const replay = `--seed ${this.options.seed}${depth} --explore-path ${at}`;
+    const { smallest, internal } = this.failure;
+    if (!smallest) {
+      const message =
+        internal instanceof AdapterGone
+          ? internal.message
+          : `exploration stopped on an unexpected error: ${describeThrown(internal)}`;
+      return this.result({ ok: false, failure: { message, steps: [], snippet: "", replay, trace: [] } });
+    }
+    const { divergence, trace } = smallest;
+    const lastCalls = trace[trace.length - 1]?.calls.map((c) => callCode(c)) ?? [];
+    if (divergence.call && !lastCalls.includes(callCode(divergence.call))) trace.push({ calls: [divergence.call] });
+    const source = {
+      message: divergence.message,
+      expected: divergence.expected,
+      received: divergence.received,
+      replay,
+      trace,
+    };
+    return this.result({
       ok: false,
-      failure: {
-        message:
-          internal instanceof AdapterGone
-            ? internal.message
-            : `exploration stopped on an unexpected error: ${describeThrown(internal)}`,
-        steps: [],
-        snippet: "",
-        replay,
-        trace: [],
-      },
+      failure: { ...source, steps: trace.map(describeStep), snippet: formatSnippet(source, "./adapter.ts") },
     });
   }
-  const { divergence, trace } = smallest;
-  const lastCalls = trace[trace.length - 1]?.calls.map((c) => callCode(c)) ?? [];
-  if (divergence.call && !lastCalls.includes(callCode(divergence.call))) trace.push({ calls: [divergence.call] });
-  const source = {
-    message: divergence.message,
-    expected: divergence.expected,
-    received: divergence.received,
-    replay,
-    trace,
-  };
-  return result({
-    ok: false,
-    failure: {
-      ...source,
-      steps: trace.map(describeStep),
-      snippet: formatSnippet(source, "./adapter.ts"),
-    },
-  });
+}
+
+export function explore(options: ExploreOptions): Promise<ExploreResult> {
+  return new Exploration(options).run();
 }
 
 export { formatSnippet };

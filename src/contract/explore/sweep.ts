@@ -16,7 +16,6 @@ import {
   expectSessionAndUser,
   expectUser,
   sameId,
-  scribble,
   typeProblem,
 } from "./compare.js";
 import type { AuthenticatorRecord, Model, UserRecord } from "./model.js";
@@ -31,7 +30,6 @@ export async function lookUser(p: Probe, m: Model, user: UserRecord): Promise<vo
   const found = p.valueOf(await p.look(call), call, "a sign-in would error");
   if (user.live) expectUser(p, call, found, user, m);
   else expectNull(p, call, found, `for ${user.label}, which was deleted (a record found after it was deleted)`);
-  scribble(found);
 }
 
 export async function lookEmail(p: Probe, m: Model, email: string, step = false): Promise<void> {
@@ -53,7 +51,6 @@ export async function lookEmail(p: Probe, m: Model, email: string, step = false)
     const match = owners.find((u) => found != null && sameId((found as { id?: unknown }).id, u.id)) ?? owners[0]!;
     expectUser(p, call, found, match, m);
   }
-  scribble(found);
 }
 
 export async function lookAccountKey(
@@ -74,14 +71,12 @@ export async function lookAccountKey(
     const found = p.valueOf(await (step ? p.step(call) : p.look(call)), call, "an OAuth sign-in would error");
     if (account) expectUser(p, call, found, account.user, m);
     else expectNull(p, call, found, why);
-    scribble(found);
   }
   if (p.can("getAccount") && only !== "getUserByAccount") {
     const call: TraceCall = { method: "getAccount", args: [providerAccountId, provider] };
     const found = p.valueOf(await (step ? p.step(call) : p.look(call)), call, "a WebAuthn sign-in would error");
     if (account) expectAccount(p, call, found, account);
     else expectNull(p, call, found, why);
-    scribble(found);
   }
 }
 
@@ -108,10 +103,6 @@ export async function lookSession(p: Probe, m: Model, sessionToken: string, step
   } else if (m.expired(session) && found == null) {
     // §3: an expired session may already be gone; the service treats both alike.
   } else expectSessionAndUser(p, call, found, session, m);
-  if (found) {
-    scribble((found as { session?: unknown }).session);
-    scribble((found as { user?: unknown }).user);
-  }
 }
 
 export async function lookCredential(p: Probe, m: Model, credentialID: string, step = false): Promise<void> {
@@ -129,7 +120,6 @@ export async function lookCredential(p: Probe, m: Model, credentialID: string, s
         ? "for a credential whose user was deleted (a record found after it was deleted)"
         : "for a credential ID no authenticator has",
     );
-  scribble(found);
 }
 
 export async function lookAuthenticatorList(p: Probe, m: Model, userId: unknown, user?: UserRecord): Promise<void> {
@@ -168,7 +158,6 @@ export async function lookAuthenticatorList(p: Probe, m: Model, userId: unknown,
       found,
     );
   }
-  for (const row of found) scribble(row);
 }
 
 /**

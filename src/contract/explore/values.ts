@@ -11,9 +11,11 @@
  * Values are generators (gen.ts) over a seeded source, not fast-check
  * arbitraries: see there why.
  */
-import { constant, constantFrom, type Gen, int, map, nat, oneof, type Rng, tuple } from "./gen.js";
+import { constant, constantFrom, type Gen, int, map, oneof, type Rng, tuple } from "./gen.js";
+import { trimmed } from "./variation.js";
 
 export * from "./gen.js";
+export * from "./variation.js";
 
 /** Code point ranges a real user's data draws from, weighted toward ASCII. */
 const ranges: Array<{ weight: number; from: number; to: number }> = [
@@ -62,9 +64,6 @@ function textOf(s: Rng, length: number, spaces: boolean): string {
   }
   return out;
 }
-
-const lengthOf = (s: string) => [...s].length;
-const trimmed = (s: string) => s.trim().length > 0 && s === s.trim();
 
 const text =
   (min: number, max: number, spaces = false): Gen<string> =>
@@ -176,10 +175,16 @@ export const providerBase: Gen<string> = oneof(
   [2, keyText(30)],
 );
 
-/** A provider account id: numeric ids, uuids, opaque base64, any text. */
+/**
+ * A provider account id as providers' profiles give them: numeric ids (some past 2^53, some with leading
+ * zeros), uuids, Apple's dotted ids, Auth0's `provider|id`, opaque base64, any text.
+ */
 export const providerAccountIdBase: Gen<string> = oneof(
   [3, digits(19)],
+  [1, map(tuple(over("0", 1, 3), digits(21)), ([zeros, id]) => `${zeros}${id}`)],
   [1, uuid],
+  [1, map(tuple(digits(6), hex(32), digits(4)), ([a, b, c]) => `${a}.${b}.${c}`)],
+  [1, map(tuple(constantFrom("google-oauth2", "github", "auth0"), digits(21)), ([p, id]) => `${p}|${id}`)],
   [2, base64url(1, 43)],
   [2, keyText(100)],
 );
@@ -196,8 +201,31 @@ export const oauthToken: Gen<string> = oneof([6, opaqueToken], [1, jwt(1800, 390
 /** Verification tokens are stored hashed (hex) but a custom hash may yield anything. */
 export const verificationTokenBase: Gen<string> = oneof([3, hex(64)], [1, keyText(64)]);
 
-export const credentialIdBase = base64url(1, 86);
-export const publicKey = map(base64url(4, 120), (v) => v.replace(/-/g, "+").replace(/_/g, "/"));
+/** `length` random bytes in standard base64 (`+`, `/`, `=` padding), as @auth/core's toBase64 writes them. */
+const base64Bytes =
+  (min: number, max: number): Gen<string> =>
+  (s) => {
+    const bytes = Buffer.alloc(int(min, max)(s));
+    for (let i = 0; i < bytes.length; i++) bytes[i] = s.simple ? 0 : Math.floor(s.next() * 256);
+    return bytes.toString("base64");
+  };
+
+/**
+ * Credential IDs before the run's salt is put in front (commands/authenticators.ts): 16 to 64 bytes
+ * mostly, now and then up to the 179 whose base64, salt included, fits in 255 characters.
+ */
+export const credentialIdBase: Gen<string> = oneof(
+  [3, base64Bytes(6, 6)],
+  [3, base64Bytes(22, 22)],
+  [2, base64Bytes(54, 54)],
+  [1, base64Bytes(55, 179)],
+);
+/** COSE public keys: Ed25519 (44 bytes), P-256 (77), RSA-2048 (272). */
+export const publicKey: Gen<string> = oneof(
+  [1, base64Bytes(44, 44)],
+  [3, base64Bytes(77, 77)],
+  [1, base64Bytes(272, 272)],
+);
 
 /** WebAuthn signature counters: usually 0 or small; within a signed 32-bit column. */
 export const counter: Gen<number> = oneof([3, constant(0)], [3, int(1, 1000)], [1, int(1001, 2 ** 31 - 1)]);
@@ -210,79 +238,6 @@ export const counter: Gen<number> = oneof([3, constant(0)], [3, int(1, 1000)], [
  * for sequences that outlive a short expiry.
  */
 export const expirySeconds: Gen<number> = oneof([3, int(600, 3600)], [6, int(3601, 400 * 24 * 3600)]);
-
-export type Variation = "case" | "char" | "append" | "drop" | "wildcard";
-export const variation: Gen<{ kind: Variation; at: number }> = (s) => ({
-  kind: constantFrom<Variation>("case", "char", "append", "drop", "wildcard")(s),
-  at: nat(s),
-});
-
-/**
- * A near-duplicate of `value`: one letter in the other case, one character
- * replaced, added or removed. `protect` (the run's salt) is left intact so
- * the result stays unique to this run. Returns `value` when nothing applies,
- * so callers check for equality.
- */
-export function vary(value: string, protect: string, { kind, at }: { kind: Variation; at: number }): string {
-  const chars = [...value];
-  const saltAt = protect ? [...value.slice(0, Math.max(0, value.indexOf(protect)))].length : -1;
-  const saltLength = protect ? [...protect].length : 0;
-  const free = chars.map((_, i) => i).filter((i) => saltAt < 0 || i < saltAt || i >= saltAt + saltLength);
-  const edges = new Set([0, chars.length - 1]);
-  if (free.length === 0) return value;
-  const pick = (candidates: number[]) => candidates[at % candidates.length];
-  switch (kind) {
-    case "case": {
-      const flippable = free.filter((i) => flipCase(chars[i]!) !== chars[i]);
-      const i = pick(flippable);
-      if (i === undefined) return value;
-      chars[i] = flipCase(chars[i]!);
-      break;
-    }
-    case "char": {
-      const i = pick(free)!;
-      chars[i] = nextChar(chars[i]!);
-      break;
-    }
-    case "append": {
-      const i = pick(free)!;
-      chars.splice(i, 0, nextChar(chars[i]!));
-      break;
-    }
-    case "wildcard": {
-      // One character replaced by what a pattern would read as "any character" or "anything".
-      const i = pick(free)!;
-      chars[i] = "_%*?."[at % 5]!;
-      break;
-    }
-    case "drop": {
-      if (chars.length < 2) return value;
-      const i = pick(free.filter((j) => !edges.has(j) || chars.length > 2))!;
-      chars.splice(i, 1);
-      break;
-    }
-  }
-  const result = chars.join("");
-  return trimmed(result) ? result : value;
-}
-
-function flipCase(c: string): string {
-  const upper = c.toUpperCase();
-  if (upper !== c && lengthOf(upper) === 1) return upper;
-  const lower = c.toLowerCase();
-  return lower !== c && lengthOf(lower) === 1 ? lower : c;
-}
-
-/** The next code point, skipping characters a key must not hold. */
-function nextChar(c: string): string {
-  const code = c.codePointAt(0)!;
-  if (code === 0x7e) return "!";
-  let next = code + 1;
-  if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
-  if (next === 0xfffe || next === 0xffff || next > 0x10ffff) next = 0x41;
-  const s = String.fromCodePoint(next);
-  return /\s/.test(s) ? "A" : s;
-}
 
 /** FNV-1a over a string: a short, stable salt from the run's nonce. */
 export function saltFrom(text: string): string {

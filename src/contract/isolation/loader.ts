@@ -6,8 +6,9 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describeThrown, LoadError } from "../../lib/errors.js";
+import { LoadError } from "../../lib/errors.js";
 import { type AnyAdapter, adapterMethods } from "../spec/adapter.js";
+import { describeThrownValue } from "../spec/thrown.js";
 
 const typescriptExtensions = new Set([".ts", ".mts", ".cts"]);
 const supportedExtensions = new Set([...typescriptExtensions, ".js", ".mjs", ".cjs"]);
@@ -50,7 +51,7 @@ function isAdapterObject(value: unknown): value is AnyAdapter {
     return adapterMethods.some((m) => typeof (value as AnyAdapter)[m] === "function");
   } catch (error) {
     // A Proxy whose `get` throws, or a getter that does.
-    throw new LoadError(`Reading the adapter's methods threw: ${describeThrown(error)}`, {
+    throw new LoadError(`Reading the adapter's methods threw: ${describeThrownValue(error)}`, {
       hint: "The adapter must be an object whose methods can be read.",
     });
   }
@@ -136,7 +137,7 @@ export async function loadAdapterModule(
   try {
     mod = await importModule(path);
   } catch (error) {
-    throw new LoadError(`Importing ${modulePath} failed: ${describeThrown(error)}`, { cause: error });
+    throw new LoadError(`Importing ${modulePath} failed: ${describeThrownValue(error)}`, { cause: error });
   }
   const picked = pickExport(mod, modulePath, options.exportName);
   const setup = hook(mod, "setup");
@@ -150,7 +151,7 @@ export async function loadAdapterModule(
       try {
         await setup();
       } catch (error) {
-        throw new LoadError(`setup() of ${modulePath} failed: ${describeThrown(error)}`, { cause: error });
+        throw new LoadError(`setup() of ${modulePath} failed: ${describeThrownValue(error)}`, { cause: error });
       }
     },
     async adapter() {
@@ -159,7 +160,9 @@ export async function loadAdapterModule(
         adapter = typeof picked.value === "function" ? await (picked.value as () => unknown)() : await picked.value;
       } catch (error) {
         const what = typeof picked.value === "function" ? "The adapter factory" : "The adapter promise";
-        throw new LoadError(`${what} (export "${picked.name}") failed: ${describeThrown(error)}`, { cause: error });
+        throw new LoadError(`${what} (export "${picked.name}") failed: ${describeThrownValue(error)}`, {
+          cause: error,
+        });
       }
       if (!isAdapterObject(adapter)) {
         throw new LoadError(
@@ -173,7 +176,7 @@ export async function loadAdapterModule(
       try {
         await teardown();
       } catch (error) {
-        throw new LoadError(`teardown() of ${modulePath} failed: ${describeThrown(error)}`, { cause: error });
+        throw new LoadError(`teardown() of ${modulePath} failed: ${describeThrownValue(error)}`, { cause: error });
       }
     },
   };

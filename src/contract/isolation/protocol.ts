@@ -9,6 +9,7 @@
  * writes to any descriptor can report a pass: a forged answer is one more
  * answer from the adapter, checked like the others.
  */
+import type { Scribble } from "../access/answers.js";
 import type { AdapterMethod } from "../spec/adapter.js";
 
 export type WorkerRequest =
@@ -19,7 +20,8 @@ export type WorkerRequest =
       cwd: string;
       exportName?: string;
     }
-  | { type: "call"; id: number; method: AdapterMethod; args: unknown[] }
+  /** `scribble`: after copying the answer, change these of the adapter's own objects, as a caller may. */
+  | { type: "call"; id: number; method: AdapterMethod; args: unknown[]; scribble?: readonly Scribble[] }
   /** The run is over: run teardown() and say "done". */
   | { type: "teardown" };
 
@@ -28,15 +30,14 @@ export const channelFd = 3;
 
 export type WorkerPhase = "import" | "setup" | "factory" | "serving" | "teardown";
 
-/** How a thrown value looks on the wire: an Error's name and message, else its description. */
-export type ThrownOnWire = { name: string; message: string } | { description: string };
-
 export type WorkerMessage =
   | { type: "phase"; phase: WorkerPhase }
   | { type: "ready"; exportName: string; methods: AdapterMethod[] }
   | { type: "load-error"; message: string; hint?: string }
+  /** The copy of what the service would read (access/answers.ts). */
   | { type: "returned"; id: number; value: unknown }
-  | { type: "threw"; id: number; thrown: ThrownOnWire }
+  /** What the method threw, described in the worker without running the value's code (spec/thrown.ts). */
+  | { type: "threw"; id: number; description: string }
   | { type: "teardown-error"; message: string }
   | { type: "done" }
   /** Sent from the worker's exit handler: the process is ending before "done". */

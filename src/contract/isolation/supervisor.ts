@@ -1,17 +1,19 @@
 /**
  * verify-adapter's side of the worker (worker.ts): it has the worker load
- * the user's module, then hands the run an adapter whose every method is a
- * request to the worker. The run and its verdict stay in this process, which
- * never loads the user's code; the worker only answers calls. How the worker
- * ends (process.exit, a crash, a signal) becomes the reason every later call
- * fails, so the run stops with it named; the worker is stopped when the run
- * is over, whatever the module left open.
+ * the user's module, then hands the run a port (access/port.ts) whose every
+ * call is a request to the worker. The run and its verdict stay in this
+ * process, which never loads the user's code; the worker only answers calls.
+ * How the worker ends (process.exit, a crash, a signal) becomes the reason
+ * every later call fails, so the run stops with it named; the worker is
+ * stopped when the run is over, whatever the module left open.
  */
+import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import { DescribedThrow } from "../../lib/errors.js";
 import { AdapterGone } from "../access/calls.js";
+import { type AdapterPort, type CallOptions, definePort } from "../access/port.js";
 import type { AdapterMethod, AnyAdapter } from "../spec/adapter.js";
-import { channelFd, type ThrownOnWire, type WorkerMessage, type WorkerPhase, type WorkerRequest } from "./protocol.js";
+import { channelFd, type WorkerMessage, type WorkerPhase, type WorkerRequest } from "./protocol.js";
 import { takeWorker } from "./spawn-worker.js";
 import { FrameReader, FrameWriter } from "./wire.js";
 
@@ -21,8 +23,10 @@ interface Limits {
   teardownMs: number;
 }
 
-interface WorkerSession {
-  /** The user's adapter, answered by the worker: only the methods it has. */
+export interface WorkerSession {
+  /** The user's adapter, answered by the worker: what the run calls. */
+  port: AdapterPort;
+  /** The same as an adapter object (only the methods it has), for scripts that call it directly. */
   adapter: AnyAdapter;
   exportName: string;
   /** Runs the module's teardown() and ends the worker: what went wrong, if anything. */
@@ -30,6 +34,9 @@ interface WorkerSession {
 }
 
 type OpenOutcome = { kind: "load-error"; message: string; hint?: string } | { kind: "ready"; session: WorkerSession };
+
+type Exit = Extract<WorkerMessage, { type: "exit" }>;
+type Job = Extract<WorkerRequest, { type: "load" }>;
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
@@ -42,11 +49,7 @@ function phaseName(phase: WorkerPhase, modulePath: string): string {
 }
 
 /** How the worker ended, in words; undefined when it simply ran out of work. */
-function howItEnded(
-  exit: Extract<WorkerMessage, { type: "exit" }> | undefined,
-  code: number | null,
-  signal: string | null,
-): string | undefined {
+function howItEnded(exit: Exit | undefined, code: number | null, signal: string | null): string | undefined {
   if (exit?.calledExit) return `the module called process.exit(${exit.code})`;
   if (exit?.crash) return `the module crashed the process (${exit.crash})`;
   if (signal) return `the process was killed (${signal})`;
@@ -54,192 +57,229 @@ function howItEnded(
   return status === 0 ? undefined : `the process ended with exit code ${status}`;
 }
 
-function thrownFromWire(thrown: ThrownOnWire): Error {
-  if ("description" in thrown) return new DescribedThrow(String(thrown.description));
-  const error = new Error(String(thrown.message));
-  error.name = String(thrown.name);
-  return error;
+/** Calls sent to the worker and not answered yet; once the worker is gone, every one fails with the reason. */
+class PendingCalls {
+  private readonly calls = new Map<number, { method: AdapterMethod; settle(answer: WorkerMessage): void }>();
+  private nextId = 0;
+  goneReason: string | undefined;
+
+  add(method: AdapterMethod, resolve: (value: unknown) => void, reject: (error: unknown) => void): number {
+    const id = this.nextId++;
+    const settle = (answer: WorkerMessage) => {
+      if (answer.type === "returned") resolve(answer.value);
+      else if (answer.type === "threw") reject(new DescribedThrow(String(answer.description)));
+      else reject(new AdapterGone(this.goneReason!));
+    };
+    this.calls.set(id, { method, settle });
+    return id;
+  }
+
+  /** An answer under a call's id; one after its time limit, or made up by the module, finds no call. */
+  answer(message: Extract<WorkerMessage, { type: "returned" | "threw" }>): void {
+    const call = this.calls.get(message.id);
+    if (!call) return;
+    this.calls.delete(message.id);
+    call.settle(message);
+  }
+
+  gone(reason: string): void {
+    this.goneReason ??= reason;
+    for (const call of this.calls.values()) call.settle({ type: "done" });
+    this.calls.clear();
+  }
+
+  methodsInFlight(): AdapterMethod[] {
+    return [...new Set([...this.calls.values()].map((c) => c.method))];
+  }
 }
 
-interface PendingCall {
-  method: AdapterMethod;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
-export function openWorker(
-  job: Extract<WorkerRequest, { type: "load" }>,
-  limits: Limits,
-  io: { env: NodeJS.ProcessEnv; err: NodeJS.WritableStream },
-): Promise<OpenOutcome> {
-  const child = takeWorker(io.env, job.cwd);
-  const requests = new FrameWriter(
-    (bytes) => {
-      if (child.stdin!.writable) child.stdin!.write(bytes);
-    },
-    (flush) => queueMicrotask(flush),
-  );
-  const send = (request: WorkerRequest) => requests.send(request);
-  child.stdin!.on("error", () => undefined); // a worker that died mid-write: its close says why
-  send(job);
-  // The module's own output goes to stderr, so stdout stays the report.
-  child.stdout!.pipe(io.err, { end: false });
-  child.stderr!.pipe(io.err, { end: false });
-
-  let phase: WorkerPhase = "import";
-  let exitMessage: Extract<WorkerMessage, { type: "exit" }> | undefined;
-  let goneReason: string | undefined;
-  let nextId = 0;
-  const pending = new Map<number, PendingCall>();
-  let onDone: ((problem: string | undefined) => void) | undefined;
-  let teardownProblem: string | undefined;
-  let outcome: (value: OpenOutcome) => void;
-  const opened = new Promise<OpenOutcome>((resolve) => {
-    outcome = resolve;
+/** The one outcome of opening: a load error or the ready session, whichever comes first. */
+class Opening {
+  decided = false;
+  private settle!: (outcome: OpenOutcome) => void;
+  readonly outcome = new Promise<OpenOutcome>((resolve) => {
+    this.settle = resolve;
   });
-  let decided = false;
-  const decide = (value: OpenOutcome) => {
-    if (decided) return;
-    decided = true;
-    clearTimeout(setupTimer);
-    if (value.kind === "load-error") stop();
-    outcome(value);
-  };
 
-  const stopOnSignal = (signal: NodeJS.Signals) => {
-    child.kill("SIGKILL");
+  decide(outcome: OpenOutcome): boolean {
+    if (this.decided) return false;
+    this.decided = true;
+    this.settle(outcome);
+    return true;
+  }
+}
+
+class Supervisor {
+  private readonly child: ChildProcess;
+  private readonly requests: FrameWriter;
+  private readonly pending = new PendingCalls();
+  private readonly opening = new Opening();
+  private phase: WorkerPhase = "import";
+  private exit: Exit | undefined;
+  private teardownProblem: string | undefined;
+  private onDone: ((problem: string | undefined) => void) | undefined;
+  private readonly setupTimer: NodeJS.Timeout;
+  private readonly stopOnSignal = (signal: NodeJS.Signals) => {
+    this.child.kill("SIGKILL");
     process.kill(process.pid, signal);
   };
-  process.once("SIGINT", stopOnSignal);
-  process.once("SIGTERM", stopOnSignal);
-  const stop = () => {
-    process.off("SIGINT", stopOnSignal);
-    process.off("SIGTERM", stopOnSignal);
-    child.kill("SIGKILL");
-  };
 
-  /** The worker can answer no more: every call waiting and every later one fails with the reason. */
-  const gone = (reason: string) => {
-    goneReason ??= reason;
-    for (const call of pending.values()) call.reject(new AdapterGone(goneReason));
-    pending.clear();
-  };
+  constructor(
+    private readonly job: Job,
+    private readonly limits: Limits,
+    io: { env: NodeJS.ProcessEnv; err: NodeJS.WritableStream },
+  ) {
+    this.child = takeWorker(io.env, job.cwd);
+    const stdin = this.child.stdin!;
+    this.requests = new FrameWriter(
+      (bytes) => {
+        if (stdin.writable) stdin.write(bytes);
+      },
+      (flush) => queueMicrotask(flush),
+    );
+    stdin.on("error", () => undefined); // a worker that died mid-write: its close says why
+    // The module's own output goes to stderr, so stdout stays the report.
+    this.child.stdout!.pipe(io.err, { end: false });
+    this.child.stderr!.pipe(io.err, { end: false });
+    process.once("SIGINT", this.stopOnSignal);
+    process.once("SIGTERM", this.stopOnSignal);
+    this.setupTimer = setTimeout(() => this.setupTimedOut(), limits.setupMs);
+    this.listen();
+    this.requests.send(job);
+  }
 
-  const setupTimer = setTimeout(() => {
-    const what = phaseName(phase, job.modulePath);
-    decide({
-      kind: "load-error",
-      message:
-        phase === "import"
-          ? `${what} did not finish within ${seconds(limits.setupMs)}`
-          : `${what} never settled within ${seconds(limits.setupMs)}`,
-      hint: "Raise --setup-timeout if it is only slow (a database that takes long to start).",
+  get outcome(): Promise<OpenOutcome> {
+    return this.opening.outcome;
+  }
+
+  private listen(): void {
+    const reader = new FrameReader();
+    const channel = this.child.stdio[channelFd] as Readable;
+    channel.on("data", (chunk: Buffer) => {
+      try {
+        for (const message of reader.push(chunk)) this.handle(message as WorkerMessage);
+      } catch (error) {
+        // Something other than the worker's own frames was written to its channel.
+        channel.destroy();
+        this.pending.gone(`the adapter's process wrote to verify-adapter's channel (${(error as Error).message})`);
+        this.loadError(this.pending.goneReason!);
+        this.child.kill("SIGKILL");
+      }
     });
-  }, limits.setupMs);
+    this.child.on("error", (error) => this.loadError(`could not start the worker process: ${error.message}`));
+    this.child.on("close", (code, signal) => this.closed(code, signal));
+  }
 
-  const remote =
-    (method: AdapterMethod) =>
-    (...args: unknown[]) =>
-      new Promise((resolve, reject) => {
-        if (goneReason) return reject(new AdapterGone(goneReason));
-        const id = nextId++;
-        pending.set(id, { method, resolve, reject });
-        send({ type: "call", id, method, args });
-      });
-
-  const handle = (message: WorkerMessage) => {
+  private handle(message: WorkerMessage): void {
     switch (message.type) {
       case "phase":
-        phase = message.phase;
+        this.phase = message.phase;
         return;
-      case "ready": {
-        const adapter: AnyAdapter = {};
-        for (const method of message.methods) adapter[method] = remote(method);
-        return decide({ kind: "ready", session: { adapter, exportName: message.exportName, close } });
-      }
+      case "ready":
+        this.ready(message.exportName, message.methods);
+        return;
       case "load-error":
-        return decide({ kind: "load-error", message: message.message, hint: message.hint });
-      case "returned":
-      case "threw": {
-        const call = pending.get(message.id);
-        if (!call) return; // an answer after its time limit, or one the module made up
-        pending.delete(message.id);
-        if (message.type === "returned") call.resolve(message.value);
-        else call.reject(thrownFromWire(message.thrown));
+        this.loadError(message.message, message.hint);
         return;
-      }
+      case "returned":
+      case "threw":
+        this.pending.answer(message);
+        return;
       case "teardown-error":
-        teardownProblem ??= message.message;
+        this.teardownProblem ??= message.message;
         return;
       case "done":
-        return onDone?.(teardownProblem);
+        this.onDone?.(this.teardownProblem);
+        return;
       case "exit":
-        exitMessage = message;
+        this.exit = message;
     }
-  };
+  }
 
-  const reader = new FrameReader();
-  const channel = child.stdio[channelFd] as Readable;
-  channel.on("data", (chunk: Buffer) => {
-    try {
-      for (const message of reader.push(chunk)) handle(message as WorkerMessage);
-    } catch (error) {
-      // Something other than the worker's own frames was written to its channel.
-      channel.destroy();
-      gone(`the adapter's process wrote to verify-adapter's channel (${(error as Error).message})`);
-      if (!decided) decide({ kind: "load-error", message: goneReason! });
-      child.kill("SIGKILL");
-    }
-  });
+  private ready(exportName: string, methods: AdapterMethod[]): void {
+    const port = definePort(new Set(methods), (method, args, options) => this.call(method, args, options));
+    const adapter: AnyAdapter = {};
+    for (const method of methods) adapter[method] = (...args: unknown[]) => port.call(method, args);
+    clearTimeout(this.setupTimer);
+    this.opening.decide({ kind: "ready", session: { port, adapter, exportName, close: () => this.close() } });
+  }
 
-  child.on("error", (error) =>
-    decide({ kind: "load-error", message: `could not start the worker process: ${error.message}` }),
-  );
-  child.on("close", (code, signal) => {
-    const how = howItEnded(exitMessage, code, signal);
-    const what = phaseName(phase, job.modulePath);
-    if (!decided) {
-      return decide({
-        kind: "load-error",
-        message: how
-          ? `${how} during ${what}`
-          : `${what} never settled: the module left nothing running that could settle it`,
-      });
-    }
-    if (phase === "teardown") {
-      return onDone?.(
-        teardownProblem ??
-          (how
-            ? `${how} during teardown()`
-            : "teardown() never settled: the module left nothing running that could settle it"),
-      );
-    }
-    const during = [...new Set([...pending.values()].map((c) => c.method))];
-    const where = during.length > 0 ? during.join(", ") : "the run";
-    gone(how ? `${how} during ${where}` : `the adapter's process stopped during ${where} with nothing left to run`);
-  });
+  private loadError(message: string, hint?: string): void {
+    clearTimeout(this.setupTimer);
+    if (this.opening.decide({ kind: "load-error", message, hint })) this.stop();
+  }
 
-  /** After the run: teardown() within its limit, then the worker is ended. */
-  function close(): Promise<string | undefined> {
-    if (goneReason) {
-      stop();
-      return Promise.resolve(undefined);
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(
-        () => finish(teardownProblem ?? `teardown() never settled within ${seconds(limits.teardownMs)}`),
-        limits.teardownMs,
-      );
-      const finish = (problem: string | undefined) => {
-        clearTimeout(timer);
-        onDone = undefined;
-        stop();
-        resolve(problem);
-      };
-      onDone = finish;
-      send({ type: "teardown" });
+  private setupTimedOut(): void {
+    const what = phaseName(this.phase, this.job.modulePath);
+    const within = seconds(this.limits.setupMs);
+    this.loadError(
+      this.phase === "import" ? `${what} did not finish within ${within}` : `${what} never settled within ${within}`,
+      "Raise --setup-timeout if it is only slow (a database that takes long to start).",
+    );
+  }
+
+  private call(method: AdapterMethod, args: unknown[], options?: CallOptions): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.goneReason) return reject(new AdapterGone(this.pending.goneReason));
+      const id = this.pending.add(method, resolve, reject);
+      this.requests.send({ type: "call", id, method, args, scribble: options?.scribble });
     });
   }
 
-  return opened;
+  private closed(code: number | null, signal: string | null): void {
+    const how = howItEnded(this.exit, code, signal);
+    const what = phaseName(this.phase, this.job.modulePath);
+    if (!this.opening.decided) {
+      const never = `${what} never settled: the module left nothing running that could settle it`;
+      this.loadError(how ? `${how} during ${what}` : never);
+      return;
+    }
+    if (this.phase === "teardown") {
+      const never = "teardown() never settled: the module left nothing running that could settle it";
+      this.onDone?.(this.teardownProblem ?? (how ? `${how} during teardown()` : never));
+      return;
+    }
+    const during = this.pending.methodsInFlight();
+    const where = during.length > 0 ? during.join(", ") : "the run";
+    this.pending.gone(
+      how ? `${how} during ${where}` : `the adapter's process stopped during ${where} with nothing left to run`,
+    );
+  }
+
+  private stop(): void {
+    process.off("SIGINT", this.stopOnSignal);
+    process.off("SIGTERM", this.stopOnSignal);
+    this.child.kill("SIGKILL");
+  }
+
+  /** After the run: teardown() within its limit, then the worker is ended. */
+  private close(): Promise<string | undefined> {
+    if (this.pending.goneReason) {
+      this.stop();
+      return Promise.resolve(undefined);
+    }
+    return new Promise((resolve) => {
+      const limit = this.limits.teardownMs;
+      const timer = setTimeout(
+        () => finish(this.teardownProblem ?? `teardown() never settled within ${seconds(limit)}`),
+        limit,
+      );
+      const finish = (problem: string | undefined) => {
+        clearTimeout(timer);
+        this.onDone = undefined;
+        this.stop();
+        resolve(problem);
+      };
+      this.onDone = finish;
+      this.requests.send({ type: "teardown" });
+    });
+  }
+}
+
+export function openWorker(
+  job: Job,
+  limits: Limits,
+  io: { env: NodeJS.ProcessEnv; err: NodeJS.WritableStream },
+): Promise<OpenOutcome> {
+  return new Supervisor(job, limits, io).outcome;
 }

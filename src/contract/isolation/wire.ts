@@ -1,11 +1,12 @@
 /**
  * Frames between verify-adapter (the supervisor) and the worker that holds
- * the user's module: a 4-byte length, then the value in V8's serialization
- * (structured clone), so Dates, undefined, BigInts and nested records keep
- * their types across the process boundary. Nothing in a frame can run code
- * when read, and a frame larger than the limit ends the channel.
+ * the user's module: a 4-byte length, then the value as tagged JSON
+ * (codec.ts), so Dates, undefined, BigInts and nested records keep their
+ * types across the process boundary. Nothing in a frame can run code when
+ * read, and a frame larger than the limit, or one that does not decode,
+ * ends the channel.
  */
-import { deserialize, serialize } from "node:v8";
+import { decodeValue, encodeValue } from "./codec.js";
 
 /** Far above any adapter result (a user with hundreds of 4 KB tokens); below what would strain memory. */
 const maxFrameBytes = 64 * 1024 * 1024;
@@ -18,6 +19,9 @@ const writeLength = Buffer.prototype.writeUInt32BE;
 const copyBytes = Buffer.prototype.copy;
 const slice = Buffer.prototype.subarray;
 const allocUnsafe = Buffer.allocUnsafe;
+const byteLength = Buffer.byteLength;
+const writeText = Buffer.prototype.write;
+const readText = Buffer.prototype.toString;
 
 /** Buffer.concat on the captured primitives: Node's own calls the Buffer.allocUnsafe a module may replace. */
 function concat(parts: Buffer[]): Buffer {
@@ -29,11 +33,12 @@ function concat(parts: Buffer[]): Buffer {
   return out;
 }
 
-function encodeFrame(value: unknown): Buffer {
-  const body = serialize(value);
-  const frame = allocUnsafe(4 + body.length);
-  apply(writeLength, frame, [body.length, 0]);
-  apply(copyBytes, body, [frame, 4]);
+export function encodeFrame(value: unknown): Buffer {
+  const text = encodeValue(value);
+  const length = byteLength(text, "utf8");
+  const frame = allocUnsafe(4 + length);
+  apply(writeLength, frame, [length, 0]);
+  apply(writeText, frame, [text, 4, length, "utf8"]);
   return frame;
 }
 
@@ -73,51 +78,30 @@ class FrameError extends Error {}
 export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
+  /** The whole frame's size, once its length is known: chunks are joined only when it is all there. */
+  private needed = 4;
 
   push(chunk: Buffer): unknown[] {
     this.chunks.push(chunk);
     this.buffered += chunk.length;
     const values: unknown[] = [];
-    for (;;) {
-      if (this.buffered < 4) return values;
+    while (this.buffered >= this.needed) {
       const head = this.chunks.length === 1 ? this.chunks[0]! : concat(this.chunks);
       this.chunks = [head];
       const length = apply(readLength, head, [0]) as number;
       if (length > maxFrameBytes) throw new FrameError(`a frame of ${length} bytes (the limit is ${maxFrameBytes})`);
-      if (this.buffered < 4 + length) return values;
+      this.needed = 4 + length;
+      if (this.buffered < this.needed) break;
       try {
-        values.push(deserialize(apply(slice, head, [4, 4 + length])));
+        values.push(decodeValue(apply(readText, head, ["utf8", 4, 4 + length]) as string));
       } catch (error) {
         throw new FrameError(`a frame that does not decode (${(error as Error).message})`);
       }
       const rest: Buffer = apply(slice, head, [4 + length]);
       this.chunks = rest.length > 0 ? [rest] : [];
       this.buffered = rest.length;
+      this.needed = 4;
     }
+    return values;
   }
-}
-
-/**
- * What an adapter returned, made cloneable: functions and symbols (methods
- * on a class instance, an ORM's helpers) are dropped as a JSON round trip
- * would, everything else keeps its type. Getters run here, in the worker.
- */
-export function cloneable(value: unknown, seen = new Map<object, unknown>()): unknown {
-  if (typeof value === "function" || typeof value === "symbol") return undefined;
-  if (typeof value !== "object" || value === null) return value;
-  if (value instanceof Date || ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return value;
-  if (seen.has(value)) return seen.get(value);
-  if (Array.isArray(value)) {
-    const copy: unknown[] = [];
-    seen.set(value, copy);
-    for (const item of value) copy.push(cloneable(item, seen));
-    return copy;
-  }
-  const copy: Record<string, unknown> = {};
-  seen.set(value, copy);
-  for (const key of Object.keys(value)) {
-    const item = cloneable((value as Record<string, unknown>)[key], seen);
-    if (item !== undefined || (value as Record<string, unknown>)[key] === undefined) copy[key] = item;
-  }
-  return copy;
 }

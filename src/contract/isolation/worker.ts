@@ -9,24 +9,17 @@
  * this process garbles nothing but its own answers.
  */
 import { writeSync } from "node:fs";
-import { serialize } from "node:v8";
-import { describeThrown, LoadError } from "../../lib/errors.js";
-import { type AdapterMethod, type AnyAdapter, presentMethods } from "../spec/adapter.js";
+import { LoadError } from "../../lib/errors.js";
+import { answerCopy, scribbleAfter, type UnreadableResult } from "../access/answers.js";
+import { type AnyAdapter, presentMethods } from "../spec/adapter.js";
+import { describeThrownValue } from "../spec/thrown.js";
 import { loadAdapterModule } from "./loader.js";
-import { channelFd, type ThrownOnWire, type WorkerMessage, type WorkerRequest } from "./protocol.js";
-import { cloneable, FrameReader, FrameWriter } from "./wire.js";
+import { channelFd, type WorkerMessage, type WorkerRequest } from "./protocol.js";
+import { FrameReader, FrameWriter } from "./wire.js";
 
 const apply = Reflect.apply;
 const { then } = Promise.prototype;
 const resolveWith = Promise.resolve.bind(Promise);
-const isError = (value: unknown): value is Error => value instanceof Error;
-const errorName = (error: Error) => {
-  try {
-    return String(error.name);
-  } catch {
-    return "Error";
-  }
-};
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const wait = Atomics.wait;
 const later = queueMicrotask;
@@ -48,9 +41,10 @@ const channel = new FrameWriter(writeAll, (flush) => later(flush));
 function send(message: WorkerMessage): void {
   try {
     channel.send(message);
-  } catch {
-    // A result V8 cannot clone (a function inside, a host object): send what a JSON round trip would keep.
-    channel.send(message.type === "returned" ? { ...message, value: cloneable(message.value) } : message);
+  } catch (error) {
+    // Answers are plain copies; should one still not clone, the call fails rather than the worker.
+    if (message.type !== "returned") throw error;
+    channel.send({ type: "threw", id: message.id, description: "the result could not be copied" });
   }
 }
 
@@ -58,17 +52,6 @@ function send(message: WorkerMessage): void {
 function sendNow(message: WorkerMessage): void {
   send(message);
   channel.flush();
-}
-
-function onTheWire(thrown: unknown): ThrownOnWire {
-  if (isError(thrown)) {
-    try {
-      return { name: errorName(thrown), message: String(thrown.message) };
-    } catch {
-      // A getter that throws: fall through to the description.
-    }
-  }
-  return { description: describeThrown(thrown) };
 }
 
 let calledExit = false;
@@ -82,17 +65,31 @@ function watchTheExit(): void {
     return exit.call(process, code as number);
   }) as typeof process.exit;
   process.on("uncaughtExceptionMonitor", (error) => {
-    crash = describeThrown(error);
+    crash = describeThrownValue(error);
   });
   process.on("exit", (code) => {
     if (!finished) sendNow({ type: "exit", code, calledExit, crash });
   });
 }
 
-/** One adapter call: its result or what it threw goes back under the call's id; a call that never settles, never. */
-function answer(adapter: AnyAdapter, id: number, method: AdapterMethod, args: unknown[]): void {
-  const returned = (value: unknown) => send({ type: "returned", id, value });
-  const threw = (thrown: unknown) => send({ type: "threw", id, thrown: onTheWire(thrown) });
+/**
+ * One adapter call: the copy of its result, or what it threw, goes back under the call's id; a call that
+ * never settles, never. The copy is made before the adapter's own objects are scribbled on, if asked.
+ */
+function answer(adapter: AnyAdapter, call: Extract<WorkerRequest, { type: "call" }>): void {
+  const { id, method, args, scribble } = call;
+  const threw = (thrown: unknown) => send({ type: "threw", id, description: describeThrownValue(thrown) });
+  const returned = (value: unknown) => {
+    let copy: unknown;
+    try {
+      copy = answerCopy(method, value);
+    } catch (error) {
+      send({ type: "threw", id, description: (error as UnreadableResult).description });
+      return;
+    }
+    scribbleAfter(scribble, value, args);
+    send({ type: "returned", id, value: copy });
+  };
   let result: unknown;
   try {
     result = apply(adapter[method]!, adapter, args);
@@ -126,7 +123,7 @@ async function load(
     process.stdin.ref();
     return Object.assign(loaded, { ready: adapter });
   } catch (error) {
-    const message = error instanceof LoadError ? error.message : describeThrown(error);
+    const message = error instanceof LoadError ? error.message : describeThrownValue(error);
     // teardown() still runs (it may close a pool or drop a schema); its own failure must not hide this one.
     if (phase !== "import") await loaded?.close().catch(() => undefined);
     sendNow({ type: "load-error", message, hint: error instanceof LoadError ? error.hint : undefined });
@@ -141,7 +138,8 @@ async function tearDown(loaded: Loaded): Promise<void> {
   try {
     await loaded.close();
   } catch (error) {
-    send({ type: "teardown-error", message: isError(error) ? error.message : describeThrown(error) });
+    // close() throws only LoadErrors of its own.
+    send({ type: "teardown-error", message: (error as LoadError).message });
   }
   sendNow({ type: "done" });
   finished = true;
@@ -153,8 +151,6 @@ export function startWorker(): void {
   // tsx's module hooks take longest to start: start them while the first request is on its way.
   const warm = import("tsx/esm/api").then((tsx) => tsx.register({ namespace: "create-auth-warm-up" }));
   warm.catch(() => undefined);
-  // Warm V8's serializer too: the first call's answer should not pay for it.
-  serialize(null);
 
   const reader = new FrameReader();
   let adapter: AnyAdapter | undefined;
@@ -168,10 +164,10 @@ export function startWorker(): void {
       loading = load(request);
       void loading.then((loaded) => {
         adapter = loaded?.ready;
-        if (adapter) for (const call of early.splice(0)) answer(adapter, call.id, call.method, call.args);
+        if (adapter) for (const call of early.splice(0)) answer(adapter, call);
       });
     } else if (request.type === "call") {
-      if (adapter) answer(adapter, request.id, request.method, request.args);
+      if (adapter) answer(adapter, request);
       else early.push(request);
     } else if (request.type === "teardown") {
       void loading?.then((loaded) => loaded && tearDown(loaded));

@@ -5,9 +5,9 @@
  */
 import { UsageError } from "../../lib/errors.js";
 import type { HungMethods } from "../access/calls.js";
-import type { Leftovers } from "../access/cleanup.js";
+import type { Leftovers } from "../access/ledger.js";
+import type { AdapterPort } from "../access/port.js";
 import type { ExploreFailure } from "../explore/run.js";
-import type { AnyAdapter } from "../spec/adapter.js";
 
 /** Sequences to run, or a time to run them for; exploration is off when null. */
 export type ExploreBudget = { runs?: number; timeLimitMs?: number; depth?: number } | null;
@@ -46,8 +46,8 @@ export interface ExplorationReport {
   leftovers: Leftovers;
 }
 
-interface ExplorationJob {
-  adapter: AnyAdapter;
+export interface ExplorationJob {
+  adapter: AdapterPort;
   budget: NonNullable<ExploreBudget>;
   seed: number;
   nonce: string;
@@ -77,24 +77,13 @@ export async function runExploration(job: ExplorationJob): Promise<ExplorationRe
     replayPath: job.replayPath,
     onProgress: job.onProgress,
   });
-  const left = result.leftovers;
-  const leftovers: Leftovers = {};
-  const counts: Array<[keyof Leftovers, number | undefined]> = [
-    ["users", left?.users],
-    ["accounts", left?.accounts],
-    ["sessions", left?.sessions],
-    ["verification tokens", left?.verificationTokens],
-    ["authenticators", left?.authenticators],
-  ];
-  for (const [kind, n] of counts) if (n) leftovers[kind] = n;
   const failure = result.failure;
   return {
     runs: result.runs,
     steps: result.steps,
     durationMs: result.durationMs,
     ok: result.ok,
-    // Leftovers are reported with the run's own; the explorer also words them as a warning.
-    warnings: result.warnings.filter((w) => !w.startsWith("exploration left records")),
+    warnings: result.warnings,
     failure: failure && {
       message: failure.message,
       expected: failure.expected,
@@ -103,6 +92,6 @@ export async function runExploration(job: ExplorationJob): Promise<ExplorationRe
       snippet: formatSnippet(failure, job.modulePath, job.exportName),
       replay: failure.replay,
     },
-    leftovers,
+    leftovers: result.leftovers,
   };
 }

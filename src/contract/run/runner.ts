@@ -1,19 +1,26 @@
 /**
  * Runs contract cases against an adapter and reports through events. The
  * runner decides pass, fail or skip; reporters only present.
+ *
+ * The order of calls is fixed by the seed alone: cases that let real time
+ * pass start first, one after another, and stop where they wait; then the
+ * other cases run; then whatever the caller runs meanwhile (the
+ * exploration); then the waiting cases resume, one after another, once
+ * their time has come.
  */
-import { describeThrown } from "../../lib/errors.js";
-import { AdapterCalls, AdapterGone, HungMethods } from "../access/calls.js";
-import type { Leftovers } from "../access/cleanup.js";
-import { CaseContext } from "../access/context.js";
-import { newNonce, randomFor } from "../access/random.js";
-import { type AnyAdapter, hasMethod } from "../spec/adapter.js";
+import { HungMethods } from "../access/calls.js";
+import type { Later } from "../access/context.js";
+import { type AdapterPort, toPort } from "../access/port.js";
+import { newNonce } from "../access/random.js";
+import type { AnyAdapter } from "../spec/adapter.js";
 import { type CapabilityName, type CapabilityStatus, capabilityStatus } from "../spec/capabilities.js";
 import { type CaseInfo, type ContractCase, caseInfo } from "../spec/case.js";
-import { ContractFailure } from "../spec/failure.js";
+import { type CaseOptions, notRun, runCase } from "./case-run.js";
 import { type CaseResult, type RunSummary, summarize } from "./summary.js";
 
-export type { CaseResult, RunSummary } from "./summary.js";
+export type { CaseOptions } from "./case-run.js";
+export { runCase } from "./case-run.js";
+export type { CaseResult, CaseStatus, RunSummary } from "./summary.js";
 
 export type RunEvent =
   | {
@@ -29,124 +36,67 @@ export type RunEvent =
   | { type: "exploration:progress"; runs: number; steps: number; of?: number }
   | { type: "run:end"; summary: RunSummary; results: CaseResult[] };
 
-interface CaseOptions {
-  seed: number;
-  /** Mixed into every unique value, so concurrent runs never share records. */
-  nonce: string;
-  timeoutMs: number;
-  /** Warnings fail the case (--strict). */
-  strict: boolean;
-  hung: HungMethods;
-}
-
 export interface RunOptions extends Omit<CaseOptions, "hung" | "nonce" | "strict"> {
   /** Shared with an exploration that follows, so a method that hung is not called again. */
   hung?: HungMethods;
   /** Default: a fresh random nonce. */
   nonce?: string;
   strict?: boolean;
-  adapter: AnyAdapter;
+  /** An adapter object in this process, or the worker's port to one. */
+  adapter: AnyAdapter | AdapterPort;
   cases: ContractCase[];
   concurrency: number;
   require: CapabilityName[];
   onEvent?: (event: RunEvent) => void;
+  /** Runs after the cases, while the cases that wait for time still wait (verify-adapter's exploration). */
+  meanwhile?: (port: AdapterPort, hung: HungMethods) => Promise<void>;
 }
 
-class Timeout extends Error {}
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Timeout()), ms);
+/** Opens once the run's other work is done: waiting cases resume after it. */
+class Gate {
+  open!: () => void;
+  readonly opened = new Promise<void>((resolve) => {
+    this.open = resolve;
   });
-  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
-function failureOf(error: unknown, calls: AdapterCalls, timeoutMs: number): NonNullable<CaseResult["failure"]> {
-  if (error instanceof Timeout) {
-    const hung = calls.markPendingAsHung();
-    const which = hung.length > 0 ? `${hung.join(", ")} never settled` : "an adapter method never settled";
-    return {
-      message: `did not finish within ${timeoutMs} ms: ${which}; later cases will not call it (raise --timeout for a slow database)`,
-    };
-  }
-  if (error instanceof AdapterGone) return { message: error.message };
-  if (error instanceof ContractFailure)
-    return { message: error.message, expected: error.expected, received: error.received };
-  return { message: `the case stopped on an unexpected error: ${describeThrown(error)}` };
-}
+const sleepUntil: Later = (at) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
-export async function runCase(
-  adapter: AnyAdapter,
+/** A waiting case run to the point where it waits; `finished` settles once it has resumed and ended. */
+async function startWaiting(
+  port: AdapterPort,
   contractCase: ContractCase,
   options: CaseOptions,
-): Promise<CaseResult> {
-  const started = performance.now();
-  const info = caseInfo(contractCase);
-  const finish = (result: Partial<CaseResult> & Pick<CaseResult, "status">): CaseResult => ({
-    case: info,
-    durationMs: performance.now() - started,
-    warnings: [],
-    notes: [],
-    leftovers: {},
-    ...result,
+  gate: Gate,
+): Promise<{ resume(): Promise<CaseResult> }> {
+  let parked!: () => void;
+  const atPark = new Promise<void>((resolve) => {
+    parked = resolve;
   });
-  const missing = contractCase.needs.filter((method) => !hasMethod(adapter, method));
-  if (missing.length > 0) return finish({ status: "skipped", skipReason: `not implemented: ${missing.join(", ")}` });
-  const hung = contractCase.needs.find((method) => options.hung.where(method) !== undefined);
-  if (hung) {
-    return finish({
-      status: "failed",
-      failure: { message: `${hung} never settled in ${options.hung.where(hung)}; not called again` },
-    });
-  }
-
-  const calls = new AdapterCalls(adapter, options.hung, contractCase.id);
-  const context = new CaseContext(
-    calls,
-    randomFor(options.seed, contractCase.id),
-    randomFor(options.seed, `${options.nonce}:${contractCase.id}`),
-  );
-  let failure: CaseResult["failure"];
-  try {
-    await withTimeout(contractCase.run(context), options.timeoutMs);
-  } catch (error) {
-    failure = failureOf(error, calls, options.timeoutMs);
-  }
-  // Clean up even after a failure; a hung delete must not hang the run.
-  let leftovers: Leftovers = {};
-  try {
-    leftovers = await withTimeout(context.cleanup.run(), options.timeoutMs);
-  } catch (error) {
-    if (error instanceof Timeout) calls.markPendingAsHung();
-  }
-  if (!failure && options.strict && context.warnings.length > 0)
-    failure = { message: `--strict: ${context.warnings[0]}` };
-  return finish({
-    status: failure ? "failed" : "passed",
-    failure,
-    warnings: context.warnings,
-    notes: [...context.notes],
-    leftovers,
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
   });
-}
-
-/** A case the run did not get to: the adapter could no longer answer. */
-function notRun(contractCase: ContractCase): CaseResult {
+  const later: Later = async (at) => {
+    parked();
+    await released;
+    await gate.opened;
+    await sleepUntil(at);
+  };
+  const finished = runCase(port, contractCase, options, later);
+  await Promise.race([atPark, finished]);
   return {
-    case: caseInfo(contractCase),
-    status: "skipped",
-    durationMs: 0,
-    skipReason: "not run: the run stopped",
-    warnings: [],
-    notes: [],
-    leftovers: {},
+    resume() {
+      release();
+      return finished;
+    },
   };
 }
 
 export async function runContract(options: RunOptions): Promise<RunSummary> {
   const emit = options.onEvent ?? (() => undefined);
   const started = performance.now();
+  const port = toPort(options.adapter);
   const hung = options.hung ?? new HungMethods();
   const caseOptions: CaseOptions = {
     seed: options.seed,
@@ -155,7 +105,7 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
     strict: options.strict ?? false,
     hung,
   };
-  const capabilities = capabilityStatus(options.adapter);
+  const capabilities = capabilityStatus(port.methods);
   emit({
     type: "run:start",
     seed: options.seed,
@@ -165,18 +115,36 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
   });
 
   const results: CaseResult[] = [];
+  const record = (index: number, result: CaseResult) => {
+    results[index] = result;
+    emit({ type: "case:end", result });
+  };
+  const indexed = options.cases.map((contractCase, index) => ({ contractCase, index }));
+  const gate = new Gate();
+  const waiting: Array<{ index: number; resume(): Promise<CaseResult> }> = [];
+  for (const { contractCase, index } of indexed.filter((c) => c.contractCase.waits)) {
+    emit({ type: "case:start", case: caseInfo(contractCase) });
+    waiting.push({ index, ...(await startWaiting(port, contractCase, caseOptions, gate)) });
+  }
+
+  const rest = indexed.filter((c) => !c.contractCase.waits);
   let next = 0;
-  const worker = async () => {
-    while (next < options.cases.length) {
-      const index = next++;
-      const contractCase = options.cases[index]!;
+  const lane = async () => {
+    while (next < rest.length) {
+      const { contractCase, index } = rest[next++]!;
       emit({ type: "case:start", case: caseInfo(contractCase) });
-      const result = hung.stopped ? notRun(contractCase) : await runCase(options.adapter, contractCase, caseOptions);
-      results[index] = result;
-      emit({ type: "case:end", result });
+      record(
+        index,
+        hung.stopped
+          ? notRun(contractCase, "not run: the run stopped")
+          : await runCase(port, contractCase, caseOptions),
+      );
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, lane));
+  if (options.meanwhile && !hung.stopped) await options.meanwhile(port, hung);
+  gate.open();
+  for (const { index, resume } of waiting) record(index, await resume());
 
   const unmetRequirements = capabilities.filter((c) => !c.supported && options.require.includes(c.name));
   const summary = summarize(

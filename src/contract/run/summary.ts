@@ -3,12 +3,12 @@
  * when it did not finish.
  */
 
-import { type Leftovers, recordKinds } from "../access/cleanup.js";
+import { addLeftovers, type Leftovers } from "../access/ledger.js";
 import type { CapabilityStatus } from "../spec/capabilities.js";
 import type { CaseInfo } from "../spec/case.js";
 import type { ExplorationReport } from "./exploration.js";
 
-type CaseStatus = "passed" | "failed" | "skipped";
+export type CaseStatus = "passed" | "failed" | "skipped";
 
 export interface CaseResult {
   case: CaseInfo;
@@ -61,10 +61,7 @@ export function summarize(
 ): RunSummary {
   const count = (status: CaseStatus) => results.filter((r) => r.status === status).length;
   const leftovers: Leftovers = {};
-  for (const kind of recordKinds) {
-    const total = results.reduce((n, r) => n + (r.leftovers[kind] ?? 0), 0);
-    if (total > 0) leftovers[kind] = total;
-  }
+  for (const result of results) addLeftovers(leftovers, result.leftovers);
   return {
     seed: context.seed,
     passed: count("passed"),

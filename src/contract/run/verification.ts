@@ -1,15 +1,16 @@
 /**
  * One verify-adapter run, whatever the adapter is: a remote one answered by
  * the worker (the CLI) or an object in this process (the library API). The
- * cases run, then the exploration, against one record of hung methods, and
- * one run:end carries the verdict of both.
+ * cases run, then the exploration while the cases that wait for time to pass
+ * wait, against one record of hung methods, and one run:end carries the
+ * verdict of all of it.
  */
 import { isAbsolute } from "node:path";
-import { HungMethods } from "../access/calls.js";
-import type { RecordKind } from "../access/cleanup.js";
+import { addLeftovers } from "../access/ledger.js";
+import type { AdapterPort } from "../access/port.js";
 import type { AnyAdapter } from "../spec/adapter.js";
 import type { CapabilityName } from "../spec/capabilities.js";
-import type { ExploreBudget } from "./exploration.js";
+import type { ExplorationReport, ExploreBudget } from "./exploration.js";
 import { type RunEvent, runContract } from "./runner.js";
 import type { Selection } from "./select.js";
 import type { RunSummary } from "./summary.js";
@@ -18,7 +19,8 @@ import type { RunSummary } from "./summary.js";
 export const explorePart = "explore";
 
 export interface VerificationOptions {
-  adapter: AnyAdapter;
+  /** An adapter object in this process (the library API), or the worker's port (the CLI). */
+  adapter: AnyAdapter | AdapterPort;
   selection: Selection;
   seed: number;
   nonce: string;
@@ -37,8 +39,10 @@ export interface VerificationOptions {
 
 /** Runs the selection and returns the final run:end; every other event goes to onEvent as it happens. */
 export async function runVerification(options: VerificationOptions): Promise<Extract<RunEvent, { type: "run:end" }>> {
-  const hung = new HungMethods();
   let end: Extract<RunEvent, { type: "run:end" }> | undefined;
+  let exploration: ExplorationReport | undefined;
+  const budget = options.explore;
+  const explores = budget !== null && options.selection.parts.includes(explorePart);
   await runContract({
     adapter: options.adapter,
     cases: options.selection.cases,
@@ -48,42 +52,40 @@ export async function runVerification(options: VerificationOptions): Promise<Ext
     concurrency: options.concurrency,
     require: options.require,
     strict: options.strict,
-    hung,
     onEvent: (event) => {
       if (event.type === "run:end") end = event;
       else options.onEvent(event);
     },
+    // While the cases that wait for time to pass are waiting.
+    meanwhile: explores
+      ? async (port, hung) => {
+          const { runExploration } = await import("./exploration.js");
+          const modulePath = options.modulePath;
+          exploration = await runExploration({
+            adapter: port,
+            budget: budget!,
+            seed: options.seed,
+            nonce: options.nonce,
+            callTimeoutMs: options.timeoutMs,
+            strict: options.strict,
+            hung,
+            replayPath: options.explorePath,
+            onProgress: (progress) => options.onEvent({ type: "exploration:progress", ...progress, of: budget!.runs }),
+            // As an import from the folder verify-adapter ran in: "./x.ts", never the bare "x.ts".
+            modulePath: isAbsolute(modulePath) || modulePath.startsWith(".") ? modulePath : `./${modulePath}`,
+            exportName: options.exportName,
+          });
+        }
+      : undefined,
   });
   let summary: RunSummary = end!.summary;
-  const budget = options.explore;
-  if (budget && options.selection.parts.includes(explorePart) && !hung.stopped) {
-    const { runExploration } = await import("./exploration.js");
-    const modulePath = options.modulePath;
-    const exploration = await runExploration({
-      adapter: options.adapter,
-      budget,
-      seed: options.seed,
-      nonce: options.nonce,
-      callTimeoutMs: options.timeoutMs,
-      strict: options.strict,
-      hung,
-      replayPath: options.explorePath,
-      onProgress: (progress) => options.onEvent({ type: "exploration:progress", ...progress, of: budget.runs }),
-      // As an import from the folder verify-adapter ran in: "./x.ts", never the bare "x.ts".
-      modulePath: isAbsolute(modulePath) || modulePath.startsWith(".") ? modulePath : `./${modulePath}`,
-      exportName: options.exportName,
-    });
-    const leftovers = { ...summary.leftovers };
-    for (const [kind, n] of Object.entries(exploration.leftovers) as Array<[RecordKind, number]>)
-      leftovers[kind] = (leftovers[kind] ?? 0) + n;
+  if (exploration) {
     summary = {
       ...summary,
       exploration,
-      leftovers,
-      hung: hung.entries(),
-      ok: summary.ok && exploration.ok && !hung.stopped,
+      leftovers: addLeftovers({ ...summary.leftovers }, exploration.leftovers),
+      ok: summary.ok && exploration.ok,
     };
   }
-  if (hung.stopped && !summary.aborted) summary = { ...summary, aborted: hung.stopped, ok: false };
   return { ...end!, summary };
 }

@@ -2,7 +2,7 @@
  * What an adapter can do, named the way users think of it. §4.2 makes every
  * method optional; a capability is supported when all its methods are there.
  */
-import { type AdapterMethod, type AnyAdapter, hasMethod } from "./adapter.js";
+import type { AdapterMethod } from "./adapter.js";
 
 export const capabilityNames = ["users", "sessions", "email", "webauthn"] as const;
 export type CapabilityName = (typeof capabilityNames)[number];
@@ -50,10 +50,11 @@ export interface CapabilityStatus {
   missing: AdapterMethod[];
 }
 
-export function capabilityStatus(adapter: AnyAdapter): CapabilityStatus[] {
+/** Which capabilities an adapter with these methods supports. */
+export function capabilityStatus(present: ReadonlySet<AdapterMethod>): CapabilityStatus[] {
   return capabilityNames.map((name) => {
     const { title, methods } = capabilities[name];
-    const missing = methods.filter((method) => !hasMethod(adapter, method));
+    const missing = methods.filter((method) => !present.has(method));
     return { name, title, supported: missing.length === 0, missing };
   });
 }

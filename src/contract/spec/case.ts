@@ -21,6 +21,19 @@ export interface CaseInfo {
 }
 
 export interface ContractCase extends CaseInfo {
+  /**
+   * The case lets real time pass (`t.later`): it starts before the other
+   * cases, writes what it needs, and finishes after them and after the
+   * exploration, so the waiting costs the run nothing it would not spend
+   * anyway. Its time limit does not run while it waits.
+   */
+  waits?: boolean;
+  /**
+   * The case belongs to a group of checks a run leaves out unless --only
+   * (or `only` in create-auth/vitest) names it: checks for what some
+   * services add to Auth.js rather than what it needs of every adapter.
+   */
+  optIn?: boolean;
   run(t: CaseContext): Promise<void>;
 }
 
@@ -31,4 +44,9 @@ export function caseInfo({ id, title, section, capability, needs }: ContractCase
 /** Identity function that gives case literals their type. */
 export function defineCases(cases: ContractCase[]): ContractCase[] {
   return cases;
+}
+
+/** A group of cases runs only when named (see `optIn`). */
+export function optInCases(cases: ContractCase[]): ContractCase[] {
+  return cases.map((c) => ({ ...c, optIn: true }));
 }

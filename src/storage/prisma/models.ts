@@ -103,9 +103,10 @@ export const authModels: Model[] = [
   {
     name: "Authenticator",
     fields: [
-      { name: "credentialID", type: "String", unique: true },
+      // Credential IDs are base64 of up to 1023 bytes; the account's providerAccountId holds the same value.
+      { name: "credentialID", type: "String", unique: true, wide: true },
       { name: "userId", type: "String" },
-      { name: "providerAccountId", type: "String" },
+      { name: "providerAccountId", type: "String", wide: true },
       { name: "credentialPublicKey", type: "String", long: true },
       { name: "counter", type: "Int" },
       { name: "credentialDeviceType", type: "String" },

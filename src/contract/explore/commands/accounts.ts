@@ -112,7 +112,7 @@ export class LinkAccount extends Step {
     const call: TraceCall = { method: "linkAccount", args: [{ userId: userRef(user), ...fields }] };
     const row = p.valueOf(await p.step(call), call, "a sign-in with a new provider would error");
     m.accounts.push(account);
-    p.created.accounts.push({ provider: prov, providerAccountId });
+    p.ledger.account({ provider: prov, providerAccountId });
     if (row != null) {
       // The service ignores linkAccount's result: a wrong one is a warning.
       const problem = typeProblem(adapterAccountSchema, row) ?? fieldProblem(row, accountFields(account));

@@ -1,6 +1,6 @@
 import { adapterAuthenticatorSchema } from "../../../schemas/adapter-models.js";
 import type { AdapterMethod } from "../../spec/adapter.js";
-import { authenticatorFields, expectAuthenticator, fieldProblem, scribble, typeProblem } from "../compare.js";
+import { authenticatorFields, expectAuthenticator, fieldProblem, typeProblem } from "../compare.js";
 import { type AuthenticatorRecord, type Model, nth } from "../model.js";
 import type { Probe } from "../probe.js";
 import { lookAuthenticatorList, lookCredential, sweep, userRef } from "../sweep.js";
@@ -26,6 +26,8 @@ export interface NewAuthenticator {
   credentialID: Source;
   /** Register a credential ID that a live authenticator already has: §7.2, it must throw. */
   duplicate: boolean;
+  /** Which one, most often another user's: uniqueness holds across owners, not only within one. */
+  duplicatePick: number;
   publicKey: string;
   counter: number;
   deviceType: string;
@@ -36,7 +38,8 @@ export interface NewAuthenticator {
 export const newAuthenticator: Gen<NewAuthenticator> = record({
   pick: nat,
   credentialID: source(credentialIdBase, { fresh: 5, reuse: 0, variant: 2 }),
-  duplicate: oneof([6, constant(false)], [1, constant(true)]),
+  duplicate: oneof([3, constant(false)], [1, constant(true)]),
+  duplicatePick: nat,
   publicKey,
   counter,
   deviceType: constantFrom("singleDevice", "multiDevice"),
@@ -44,11 +47,15 @@ export const newAuthenticator: Gen<NewAuthenticator> = record({
   transports: constantFrom(null, "internal", "internal,hybrid", "usb,nfc,ble"),
 });
 
+/** A fresh credential ID: the salt's bytes, then the generated ones, in standard base64 as @auth/core stores it. */
+const saltedCredential = (m: Model) => (base: string) =>
+  Buffer.concat([Buffer.from(m.salt), Buffer.from(base, "base64")]).toString("base64");
+
 export function credentialId(m: Model, src: Source): string {
   return resolve(
     src,
     m.authenticators.map((a) => a.fields.credentialID),
-    (base) => `${base}${m.salt}`,
+    saltedCredential(m),
     (id) => m.authenticator(id) !== undefined,
     m.keys("credentialID"),
   );
@@ -69,7 +76,10 @@ export class CreateAuthenticator extends Step {
     const accounts = m.accountsOf(user);
     const account = accounts.find((a) => a.fields.type === "webauthn") ?? nth(accounts, this.a.pick)!;
     const existing = m.liveAuthenticators();
-    const duplicateOf = this.a.duplicate ? nth(existing, this.a.pick) : undefined;
+    const others = existing.filter((a) => a.user !== user);
+    const duplicateOf = this.a.duplicate
+      ? nth(others.length > 0 && this.a.duplicatePick % 4 !== 0 ? others : existing, this.a.duplicatePick)
+      : undefined;
     const fields = {
       credentialID: duplicateOf ? duplicateOf.fields.credentialID : credentialId(m, this.a.credentialID),
       credentialPublicKey: this.a.publicKey,
@@ -95,11 +105,11 @@ export class CreateAuthenticator extends Step {
     const row = p.valueOf(outcome, call, "a passkey registration would error");
     const auth: AuthenticatorRecord = { label: m.label("authenticator"), user, fields, live: true };
     m.authenticators.push(auth);
+    p.ledger.authenticator(fields.credentialID);
     if (row == null)
       p.fail("createAuthenticator returned nothing; it must return the authenticator", call, auth.label, row);
     const problem = typeProblem(adapterAuthenticatorSchema, row) ?? fieldProblem(row, authenticatorFields(auth));
     if (problem) p.fail(`createAuthenticator result: ${problem}`, call, undefined, row);
-    scribble(row);
     await sweep(p, m, [user]);
   }
   toString() {
@@ -121,7 +131,7 @@ const pickCredential = (m: Model, c: CredentialPick) =>
   resolve(
     c.id,
     m.authenticators.map((a) => a.fields.credentialID),
-    (b) => `${b}${m.salt}`,
+    saltedCredential(m),
     () => false,
     m.keys("credentialID"),
   );
@@ -187,7 +197,6 @@ export class UpdateCounter extends Step {
     auth.fields.counter = this.counter;
     auth.counterChoices = undefined;
     expectAuthenticator(p, call, row, auth);
-    scribble(row);
     await sweep(p, m, [auth.user]);
   }
   toString() {

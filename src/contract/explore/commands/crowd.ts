@@ -94,7 +94,7 @@ export class Crowd extends Step {
         });
         records.push(() => {
           m.sessions.push(session);
-          p.created.sessions.push(session.sessionToken);
+          p.ledger.session(session.sessionToken);
         });
       }
       // Several accounts, sometimes two at one provider (a work and a personal account).
@@ -120,7 +120,7 @@ export class Crowd extends Step {
         calls.push({ method: "linkAccount", args: [{ userId: userRef(user), ...fields }] });
         records.push(() => {
           m.accounts.push(account);
-          p.created.accounts.push({ provider, providerAccountId });
+          p.ledger.account({ provider, providerAccountId });
         });
       }
       // Several pending sign-in links for one address: the user asked twice.
@@ -138,7 +138,7 @@ export class Crowd extends Step {
         });
         records.push(() => {
           m.tokens.push(token);
-          p.created.tokens.push({ identifier: token.identifier, token: token.token });
+          p.ledger.verificationToken({ identifier: token.identifier, token: token.token });
         });
       }
     }

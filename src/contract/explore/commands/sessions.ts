@@ -1,6 +1,6 @@
 import { adapterSessionSchema } from "../../../schemas/adapter-models.js";
 import type { AdapterMethod } from "../../spec/adapter.js";
-import { fieldProblem, sameId, scribble, typeProblem } from "../compare.js";
+import { fieldProblem, sameId, typeProblem } from "../compare.js";
 import { type Model, nth, type SessionRecord } from "../model.js";
 import type { Probe } from "../probe.js";
 import { lookSession, sweep, userRef } from "../sweep.js";
@@ -31,7 +31,6 @@ export function checkCreatedSession(p: Probe, call: TraceCall, row: unknown, ses
       expires: session.expires,
     });
   if (problem) p.fail(`createSession result: ${problem}`, call, undefined, row);
-  scribble(row);
 }
 
 export interface NewSession {
@@ -70,7 +69,7 @@ export class CreateSession extends Step {
     };
     const row = p.valueOf(await p.step(call), call, "a sign-in would error");
     m.sessions.push(session);
-    p.created.sessions.push(session.sessionToken);
+    p.ledger.session(session.sessionToken);
     checkCreatedSession(p, call, row, session);
     await sweep(p, m, [user]);
   }

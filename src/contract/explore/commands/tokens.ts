@@ -1,6 +1,6 @@
 import { verificationTokenSchema } from "../../../schemas/adapter-models.js";
 import type { AdapterMethod } from "../../spec/adapter.js";
-import { expectNull, expectToken, fieldProblem, scribble, typeProblem } from "../compare.js";
+import { expectNull, expectToken, fieldProblem, typeProblem } from "../compare.js";
 import { type Model, nth, type TokenRecord } from "../model.js";
 import type { Probe } from "../probe.js";
 import type { TraceCall } from "../trace.js";
@@ -60,7 +60,7 @@ export class CreateVerificationToken extends Step {
     };
     const row = p.valueOf(await p.step(call), call, "an email sign-in would error");
     m.tokens.push(record);
-    p.created.tokens.push({ identifier, token });
+    p.ledger.verificationToken({ identifier, token });
     if (row != null) {
       const problem =
         typeProblem(verificationTokenSchema, row) ?? fieldProblem(row, { identifier, token, expires: record.expires });
@@ -134,7 +134,6 @@ export function checkUse(
   if (pending) {
     if (row == null && m.expired(pending)) return false; // §3: an expired link signs nobody in either way
     expectToken(p, call, row, pending);
-    scribble(row);
     return true;
   }
   const used = m.tokens.find((t) => t.identifier === key.identifier && t.token === key.token);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { adapterUserSchema } from "../../../schemas/adapter-models.js";
 import type { AdapterMethod } from "../../spec/adapter.js";
-import { fieldProblem, sameId, scribble, typeProblem, userFields } from "../compare.js";
+import { fieldProblem, sameId, typeProblem, userFields } from "../compare.js";
 import { type Model, nth, type UserRecord } from "../model.js";
 import type { Probe } from "../probe.js";
 import { lookEmail, lookUser, sweep, userRef } from "../sweep.js";
@@ -68,7 +68,7 @@ export function recordUser(m: Model, p: Probe, label: string, id: unknown, input
     live: true,
   };
   m.users.push(user);
-  p.created.users.push(id);
+  p.ledger.user(id);
   return user;
 }
 
@@ -92,7 +92,6 @@ export class CreateUser extends Step {
     const { id, clash } = checkWrittenUser(p, m, call, row, { email, emailVerified, name, image });
     if (clash?.live) p.fail(`createUser returned the id of ${clash.label} for a new user`, call, "a new id", id);
     const created = recordUser(m, p, label, id, input);
-    scribble(row);
     await sweep(p, m, [created]);
   }
   toString() {
@@ -176,7 +175,6 @@ export class UpdateUser extends Step {
     if (row == null)
       p.fail("updateUser returned nothing; the service signs in the user it returns", call, user.label, row);
     checkWrittenUser(p, m, call, row, userFields(user));
-    scribble(row);
     await sweep(p, m, [user]);
   }
   toString() {

@@ -1,0 +1,126 @@
+/**
+ * Cases where real time passes (§3). Every other record a run writes
+ * expires ten minutes ahead or later and the run ends in a second, so a
+ * store that drops records before their `expires` would never show: a
+ * store-side expiry (a TTL) in the wrong unit, or one not moved when the
+ * service extends a session. These write records with lifetimes of a second
+ * or two and of ten minutes, extend some, and read them back after the
+ * first lifetime has passed and well before the last. They start before the
+ * other cases and finish after them and after the exploration (`waits`), so
+ * the time they need passes while the rest of the run works.
+ */
+import { sessionAndUserSchema, verificationTokenSchema } from "../../schemas/adapter-models.js";
+import type { CaseContext } from "../access/context.js";
+import { defineCases } from "../spec/case.js";
+import { ContractFailure } from "../spec/failure.js";
+
+/** The shortest lifetime written; the service's are longer, but a second shows a TTL that ignores an extension. */
+const firstLifetimeMs = 1000;
+/**
+ * How long after they are written the records are read: half a second past
+ * the first expiry, which is exactly a second after the write (to the
+ * millisecond), so a store that keeps whole seconds has dropped what it
+ * dropped at that expiry: a TTL of the remaining seconds rounded either way,
+ * a DATETIME column that rounds to the nearest second.
+ */
+const readAfterMs = firstLifetimeMs + 500;
+/** The lifetime a record must outlive the read by: long next to the run, short enough that a TTL 1000 times too short is gone. */
+const longLifetimeMs = 10 * 60 * 1000;
+/** How long a record's lifetime must still run at the read for the read to prove anything. */
+const marginMs = 60_000;
+
+const wholeSecondsFrom = (ms: number) => new Date(Math.ceil(ms / 1000) * 1000);
+
+/** Waits until `readAfterMs` after `since`; false when the run went on so long the long lifetime is nearly over. */
+async function readTime(t: CaseContext, since: number, expires: Date): Promise<boolean> {
+  await t.later(since + readAfterMs);
+  if (Date.now() < expires.getTime() - marginMs) return true;
+  t.notes.add(
+    "the run took so long that the records written to outlive it (ten minutes) were near their expiry: the checks that records live until their expiry could not be made",
+  );
+  return false;
+}
+
+export const lifetimeCases = defineCases([
+  {
+    id: "session.lifetime.extension-outlives-first-expiry",
+    title: "a session extended before its first expiry is still there once that expiry has passed (real time passes)",
+    section: "§3, §4.2",
+    capability: "sessions",
+    needs: ["createUser", "createSession", "updateSession", "getSessionAndUser"],
+    waits: true,
+    async run(t) {
+      const user = await t.createUser();
+      // The extension must land before the first expiry; a store that slow is given three tries.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const written = Date.now();
+        const input = t.data.session(user.id, { expires: new Date(written + firstLifetimeMs) });
+        await t.call("createSession", input);
+        t.ledger.session(input.sessionToken);
+        const extended = wholeSecondsFrom(Date.now() + longLifetimeMs);
+        await t.call("updateSession", { sessionToken: input.sessionToken, expires: extended });
+        if (Date.now() > written + firstLifetimeMs - 250) continue;
+        if (!(await readTime(t, written, extended))) return;
+        const found = await t.call("getSessionAndUser", input.sessionToken);
+        if (found == null)
+          throw new ContractFailure(
+            "getSessionAndUser found nothing for a session extended before its first expiry, once that first expiry had passed: the store kept the first expiry, so the user is signed out although the service extended the session",
+            { expected: `the session, expiring ${extended.toISOString()}`, received: "null" },
+          );
+        const read = t.model(sessionAndUserSchema, found, "getSessionAndUser result");
+        t.sameDate(read.session.expires, extended, "expires of the extended session");
+        t.sameId(read.user.id, user.id, "the extended session's user");
+        return;
+      }
+      t.notes.add(
+        "writing and extending a session took the store over three quarters of a second, three times: the check that an extension outlives the first expiry could not be made",
+      );
+    },
+  },
+  {
+    id: "session.lifetime.kept-until-expiry",
+    title: "a session is still there after real time has passed, long before it expires",
+    section: "§3, §4.2",
+    capability: "sessions",
+    needs: ["createUser", "createSession", "getSessionAndUser"],
+    waits: true,
+    async run(t) {
+      const user = await t.createUser();
+      const written = Date.now();
+      const session = await t.createSession(user.id, { expires: wholeSecondsFrom(written + longLifetimeMs) });
+      if (!(await readTime(t, written, session.expires))) return;
+      const found = await t.call("getSessionAndUser", session.sessionToken);
+      if (found == null)
+        throw new ContractFailure(
+          "getSessionAndUser found nothing for a session written seconds earlier that expires minutes from now: the store dropped it early (a lifetime in the wrong unit?), so the user is signed out",
+          { expected: `the session, expiring ${session.expires.toISOString()}`, received: "null" },
+        );
+      const read = t.model(sessionAndUserSchema, found, "getSessionAndUser result");
+      t.sameDate(read.session.expires, session.expires, "expires of the session");
+    },
+  },
+  {
+    id: "verification-token.lifetime.kept-until-expiry",
+    title: "a sign-in link still works after real time has passed, long before it expires",
+    section: "§3, §4.2",
+    capability: "email",
+    needs: ["createVerificationToken", "useVerificationToken"],
+    waits: true,
+    async run(t) {
+      const written = Date.now();
+      const token = await t.createVerificationToken({ expires: wholeSecondsFrom(written + longLifetimeMs) });
+      if (!(await readTime(t, written, token.expires))) return;
+      const used = await t.call("useVerificationToken", { identifier: token.identifier, token: token.token });
+      if (used == null)
+        throw new ContractFailure(
+          "useVerificationToken found nothing for a sign-in link written seconds earlier that expires minutes from now: the store dropped it early (a lifetime in the wrong unit?), so a valid link is refused",
+          { expected: `the token, expiring ${token.expires.toISOString()}`, received: "null" },
+        );
+      t.fields(
+        t.model(verificationTokenSchema, used, "useVerificationToken result"),
+        token,
+        "useVerificationToken result",
+      );
+    },
+  },
+]);

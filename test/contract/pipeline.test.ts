@@ -1,0 +1,111 @@
+// The run pipeline: cases that let real time pass start first and finish
+// last, after whatever runs meanwhile, in an order the seed alone fixes;
+// opt-in groups run only when named; create-auth/vitest selects the same way.
+import picomatch from "picomatch";
+import { describe, expect, it } from "vitest";
+import { createMemoryAdapter } from "../../fixtures/adapters/memory.js";
+import { allCases } from "../../src/contract/cases/index.js";
+import { type RunEvent, runContract } from "../../src/contract/run/runner.js";
+import { selectRun, selectWith } from "../../src/contract/run/select.js";
+import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
+import { type ContractCase, defineCases, optInCases } from "../../src/contract/spec/case.js";
+
+const waiting = defineCases([
+  {
+    id: "test.waits",
+    title: "writes, waits a second, reads",
+    section: "§3",
+    capability: "users",
+    needs: ["createUser", "getUser"],
+    waits: true,
+    async run(t) {
+      const user = await t.createUser();
+      const written = Date.now();
+      await t.later(written + 1000);
+      t.check(Date.now() >= written + 1000, "resumed before its time");
+      t.sameId((await t.call("getUser", user.id)).id, user.id, "the user after the wait");
+    },
+  },
+]);
+const plain = allCases.filter((c) => c.id === "user.get.by-id" || c.id === "session.get.unknown-token-is-null");
+
+/** Every adapter call in order, and the run's events. */
+async function traced(cases: ContractCase[], timeoutMs = 2000) {
+  const calls: string[] = [];
+  const memory = createMemoryAdapter() as Record<string, (...args: unknown[]) => unknown>;
+  const adapter: AnyAdapter = {};
+  for (const [name, method] of Object.entries(memory))
+    (adapter as Record<string, unknown>)[name] = (...args: unknown[]) => {
+      calls.push(name);
+      return method(...args);
+    };
+  const events: RunEvent[] = [];
+  const summary = await runContract({
+    adapter,
+    cases,
+    seed: 3,
+    timeoutMs,
+    concurrency: 1,
+    require: [],
+    onEvent: (e) => events.push(e),
+    meanwhile: async () => {
+      calls.push("meanwhile");
+    },
+  });
+  return { calls, events, summary };
+}
+
+describe("cases that let real time pass", () => {
+  it("start first, stop where they wait, and finish after the other cases and what runs meanwhile", async () => {
+    const { calls, events, summary } = await traced([...plain, ...waiting]);
+    expect(summary).toMatchObject({ ok: true, passed: 3 });
+    const order = events.flatMap((e) =>
+      e.type === "case:start" ? [`start ${e.case.id}`] : e.type === "case:end" ? [`end ${e.result.case.id}`] : [],
+    );
+    expect(order).toEqual([
+      "start test.waits",
+      "start user.get.by-id",
+      "end user.get.by-id",
+      "start session.get.unknown-token-is-null",
+      "end session.get.unknown-token-is-null",
+      "end test.waits",
+    ]);
+    // Its write comes before every other call, its read after "meanwhile".
+    expect(calls[0]).toBe("createUser");
+    expect(calls.indexOf("meanwhile")).toBeLessThan(calls.lastIndexOf("getUser"));
+  });
+
+  it("the time limit does not run while a case waits", async () => {
+    const { summary } = await traced(waiting, 300);
+    expect(summary).toMatchObject({ ok: true, passed: 1 });
+  });
+
+  it("the same seed makes the same calls in the same order, run after run", async () => {
+    const first = await traced([...plain, ...waiting]);
+    const second = await traced([...plain, ...waiting]);
+    expect(second.calls).toEqual(first.calls);
+  });
+});
+
+describe("selection", () => {
+  const extra = optInCases(
+    defineCases([{ ...waiting[0]!, id: "rotation.extra", title: "an opt-in check", waits: false }]),
+  );
+  const registry = [...plain, ...extra];
+
+  it("leaves an opt-in group out unless --only names it", async () => {
+    expect((await selectRun(registry, [], [])).cases.map((c) => c.id)).toEqual(plain.map((c) => c.id));
+    expect((await selectRun(registry, [], ["user.*"])).cases.map((c) => c.id)).toEqual([
+      "session.get.unknown-token-is-null",
+    ]);
+    expect((await selectRun(registry, ["rotation.*"], [])).cases.map((c) => c.id)).toEqual(["rotation.extra"]);
+  });
+
+  it("create-auth/vitest's selection is the CLI's: the same cases, the same usage errors", async () => {
+    const only = ["user.*", "explore"];
+    const cli = await selectRun(allCases, only, [], ["explore"]);
+    const vitest = selectWith(picomatch, allCases, only, [], ["explore"]);
+    expect(vitest.cases.map((c) => c.id)).toEqual(cli.cases.map((c) => c.id));
+    expect(() => selectWith(picomatch, allCases, ["usr.*"], [])).toThrow(/--only usr\.\* matches no case/);
+  });
+});
