@@ -9,24 +9,55 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
+import { defineOptions } from "../lib/command-options.js";
 import { ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
-import { parseOptions, repeatable } from "../lib/options.js";
+import { repeatable } from "../lib/options.js";
 import { shouldColor, showsProgress } from "../lib/terminal.js";
 
-export const doctorOptions = z.object({
-  dir: z.string().min(1).default("."),
-  config: z.string().min(1).optional(),
-  json: z.boolean().default(false),
-  fix: z.boolean().default(false),
-  online: z.boolean().default(false),
-  env: z.array(z.string().min(1)).default([]),
+export const doctorOptions = defineOptions({
+  dir: {
+    flag: "--dir <path>",
+    description: "the project (default: the current folder)",
+    schema: z.string().min(1).default("."),
+    expects: "a folder",
+  },
+  config: {
+    flag: "--config <path>",
+    description:
+      "the auth config (default: found by its contents: the module that calls NextAuth(), SvelteKitAuth()... or exports the config)",
+    schema: z.string().min(1).optional(),
+  },
+  json: {
+    flag: "--json",
+    description: "print the findings as JSON (the shape is in the README)",
+    schema: z.boolean().default(false),
+  },
+  fix: {
+    flag: "--fix",
+    description:
+      "apply the safe fixes: a fresh AUTH_SECRET, AUTH_TRUST_HOST, v4 names renamed, ignore rules, file modes",
+    schema: z.boolean().default(false),
+  },
+  online: {
+    flag: "--online",
+    description: "also fetch each OIDC issuer's discovery document and compare its issuer",
+    schema: z.boolean().default(false),
+  },
+  env: {
+    flag: "--env <file>",
+    description:
+      "an env file to read values from instead of the framework's production ones (.env, .env.production, .env.local, .env.production.local for Next.js) (repeatable; later ones win)",
+    schema: z.array(z.string().min(1)).default([]),
+    expects: "env file paths",
+    parse: repeatable,
+  },
 });
 
-export type DoctorInput = z.input<typeof doctorOptions>;
+export type DoctorInput = z.input<typeof doctorOptions.schema>;
 
 export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promise<ExitCodeValue> {
-  const options = parseOptions(doctorOptions, input, { dir: "a folder", env: "env file paths" });
+  const options = doctorOptions.parse(input);
   const root = resolve(io.cwd, options.dir);
   if (!existsSync(root) || !statSync(root).isDirectory())
     throw new UsageError(`--dir ${options.dir}: no such folder (looked for ${root}).`);
@@ -90,23 +121,8 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
 }
 
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
-  command
-    .option("--dir <path>", "the project (default: the current folder)")
-    .option(
-      "--config <path>",
-      "the auth config (default: found by its contents: the module that calls NextAuth(), SvelteKitAuth()... or exports the config)",
-    )
-    .option("--json", "print the findings as JSON (the shape is in the README)")
-    .option(
-      "--fix",
-      "apply the safe fixes: a fresh AUTH_SECRET, AUTH_TRUST_HOST, v4 names renamed, ignore rules, file modes",
-    )
-    .option("--online", "also fetch each OIDC issuer's discovery document and compare its issuer")
-    .option(
-      "--env <file>",
-      "an env file to read values from instead of the framework's production ones (.env, .env.production, .env.local, .env.production.local for Next.js) (repeatable; later ones win)",
-      repeatable,
-    )
+  doctorOptions
+    .configure(command)
     .addHelpText(
       "after",
       `

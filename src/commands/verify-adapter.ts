@@ -19,10 +19,11 @@ import { selectRun } from "../contract/run/select.js";
 import { explorePart, runVerification } from "../contract/run/verification.js";
 import { type CapabilityName, capabilityNames } from "../contract/spec/capabilities.js";
 import type { ContractCase } from "../contract/spec/case.js";
+import { defineOptions } from "../lib/command-options.js";
 import { CliError, ExitCode, type ExitCodeValue, LoadError, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { makeFolders } from "../lib/make-folders.js";
-import { parseOptions, repeatable } from "../lib/options.js";
+import { repeatable } from "../lib/options.js";
 import { shouldColor, showsProgress } from "../lib/terminal.js";
 
 const list = z
@@ -36,51 +37,119 @@ const list = z
   );
 const wholeNumber = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-export const verifyAdapterOptions = z.object({
-  module: z.string().min(1),
-  export: z.string().min(1).optional(),
-  only: list.default([]),
-  skip: list.default([]),
-  require: list
-    .default([])
-    .pipe(z.array(z.enum(["all", ...capabilityNames])))
-    .transform((names): CapabilityName[] =>
-      names.includes("all") ? [...capabilityNames] : (names as CapabilityName[]),
-    ),
-  timeout: wholeNumber(1, 3_600_000).default(5000),
-  setupTimeout: wholeNumber(1, 3_600_000).default(30_000),
-  teardownTimeout: wholeNumber(1, 3_600_000).default(10_000),
-  strict: z.boolean().default(false),
-  explore: z.string().optional(),
-  exploreDepth: wholeNumber(1, 10).default(1),
-  explorePath: z
-    .string()
-    .regex(/^[\w:@.-]+$/, "a replay path as a failure printed it")
-    .optional(),
-  concurrency: wholeNumber(1, 64).default(1),
-  seed: wholeNumber(0, 2 ** 31 - 1).optional(),
-  reporter: z.array(z.enum(reporterNames as [ReporterName, ...ReporterName[]])).default(["pretty"]),
-  outputFile: z.array(z.string().min(1)).default([]),
-  color: z.boolean().optional(),
-  list: z.boolean().default(false),
+const ms = (what: string, fallback: number) => ({
+  flag: `--${what} <ms>`,
+  schema: wholeNumber(1, 3_600_000).default(fallback),
+  expects: "a whole number of milliseconds, at least 1",
 });
 
-export type VerifyAdapterInput = z.input<typeof verifyAdapterOptions>;
-export type VerifyAdapterOptions = z.output<typeof verifyAdapterOptions>;
+export const verifyAdapterOptions = defineOptions({
+  module: {
+    argument: "[module]",
+    description: "path to the adapter module (.ts, .mts, .cts, .js, .mjs, .cjs), from the current directory",
+    schema: z.string().min(1),
+  },
+  export: {
+    flag: "-e, --export <name>",
+    description: "the export holding the adapter (default: the default export, else `adapter`)",
+    schema: z.string().min(1).optional(),
+  },
+  only: {
+    flag: "--only <ids>",
+    description: "run only these case ids or globs (comma-separated, repeatable); names an opt-in group's cases too",
+    schema: list.default([]),
+    parse: repeatable,
+  },
+  skip: {
+    flag: "--skip <ids>",
+    description: "skip these case ids or globs (comma-separated, repeatable)",
+    schema: list.default([]),
+    parse: repeatable,
+  },
+  require: {
+    flag: "--require <capabilities>",
+    description: `fail when a capability is missing: ${capabilityNames.join(", ")} or all`,
+    schema: list
+      .default([])
+      .pipe(z.array(z.enum(["all", ...capabilityNames])))
+      .transform((names): CapabilityName[] =>
+        names.includes("all") ? [...capabilityNames] : (names as CapabilityName[]),
+      ),
+    expects: `${capabilityNames.join(", ")} or all`,
+    parse: repeatable,
+  },
+  timeout: { ...ms("timeout", 5000), description: "time limit for each case in milliseconds (default: 5000)" },
+  setupTimeout: {
+    ...ms("setup-timeout", 30_000),
+    description: "time limit for importing the module, its setup() and the factory (default: 30000)",
+  },
+  teardownTimeout: {
+    ...ms("teardown-timeout", 10_000),
+    description: "time limit for the module's teardown() (default: 10000)",
+  },
+  strict: {
+    flag: "--strict",
+    description: "fail on warnings too: deviations the service tolerates",
+    schema: z.boolean().default(false),
+  },
+  explore: {
+    flag: "--explore <n|time>",
+    description: `random operation sequences checked against a model of the contract: a number of sequences (200) or a time (30s); 0 turns it off (default: ${defaultExploreBudget.runs} sequences, at most ${defaultExploreBudget.timeLimitMs / 1000} s)`,
+    schema: z.string().optional(),
+  },
+  exploreDepth: {
+    flag: "--explore-depth <n>",
+    description:
+      "how large and how frequent the crowds of records some sequences start from are: 1 (default: one crowd of 60-90 users after the sequences) to 10",
+    schema: wholeNumber(1, 10).default(1),
+    expects: "a whole number from 1 to 10",
+  },
+  explorePath: {
+    flag: "--explore-path <path>",
+    description: "replay one exploration sequence (printed with its failure, beside --seed)",
+    schema: z
+      .string()
+      .regex(/^[\w:@.-]+$/, "a replay path as a failure printed it")
+      .optional(),
+  },
+  concurrency: {
+    flag: "--concurrency <n>",
+    description: "cases to run in parallel (default: 1)",
+    schema: wholeNumber(1, 64).default(1),
+    expects: "a whole number from 1 to 64",
+  },
+  seed: {
+    flag: "--seed <n>",
+    description: "seed for the generated data (the report prints the one it used)",
+    schema: wholeNumber(0, 2 ** 31 - 1).optional(),
+    expects: `a whole number from 0 to ${2 ** 31 - 1}`,
+  },
+  reporter: {
+    flag: "--reporter <name>",
+    description: `${reporterNames.join(", ")} (repeatable; default: pretty)`,
+    schema: z.array(z.enum(reporterNames as [ReporterName, ...ReporterName[]])).default(["pretty"]),
+    expects: reporterNames.join(", "),
+    parse: repeatable,
+  },
+  outputFile: {
+    flag: "--output-file <path>",
+    description: "write the json or junit report to a file; NAME=PATH when several (repeatable)",
+    schema: z.array(z.string().min(1)).default([]),
+    parse: repeatable,
+  },
+  list: { flag: "--list", description: "list the contract cases and exit", schema: z.boolean().default(false) },
+  color: {
+    flag: "--no-color",
+    description: "plain output (NO_COLOR is honoured too)",
+    schema: z.boolean().optional(),
+  },
+});
 
-const allowed: Record<string, string> = {
-  require: `${capabilityNames.join(", ")} or all`,
-  reporter: reporterNames.join(", "),
-  timeout: "a whole number of milliseconds, at least 1",
-  setupTimeout: "a whole number of milliseconds, at least 1",
-  teardownTimeout: "a whole number of milliseconds, at least 1",
-  concurrency: "a whole number from 1 to 64",
-  exploreDepth: "a whole number from 1 to 10",
-  seed: `a whole number from 0 to ${2 ** 31 - 1}`,
-};
+export type VerifyAdapterInput = z.input<typeof verifyAdapterOptions.schema>;
+export type VerifyAdapterOptions = z.output<typeof verifyAdapterOptions.schema>;
 
 export const parseVerifyAdapterOptions = (input: VerifyAdapterInput): VerifyAdapterOptions =>
-  parseOptions(verifyAdapterOptions, input, allowed, { module: "<module>" });
+  verifyAdapterOptions.parse(input);
 
 /** A report file must be writable before the run starts, not found unwritable after it. */
 function checkOutputFile(file: string): void {
@@ -200,39 +269,8 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
 }
 
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
-  command
-    .argument("[module]", "path to the adapter module (.ts, .mts, .cts, .js, .mjs, .cjs), from the current directory")
-    .option("-e, --export <name>", "the export holding the adapter (default: the default export, else `adapter`)")
-    .option("--only <ids>", "run only these case ids or globs (comma-separated, repeatable)", repeatable)
-    .option("--skip <ids>", "skip these case ids or globs (comma-separated, repeatable)", repeatable)
-    .option(
-      "--require <capabilities>",
-      "fail when a capability is missing: users, sessions, email, webauthn or all",
-      repeatable,
-    )
-    .option("--timeout <ms>", "time limit for each case in milliseconds", "5000")
-    .option("--setup-timeout <ms>", "time limit for importing the module, its setup() and the factory", "30000")
-    .option("--teardown-timeout <ms>", "time limit for the module's teardown()", "10000")
-    .option("--strict", "fail on warnings too: deviations the service tolerates")
-    .option(
-      "--explore <n|time>",
-      `random operation sequences checked against a model of the contract: a number of sequences (200) or a time (30s); 0 turns it off (default: ${defaultExploreBudget.runs} sequences, at most ${defaultExploreBudget.timeLimitMs / 1000} s)`,
-    )
-    .option(
-      "--explore-depth <n>",
-      "how large and how frequent the crowds of records some sequences start from are: 1 (default: one crowd of 60-90 users after the sequences) to 10",
-    )
-    .option("--explore-path <path>", "replay one exploration sequence (printed with its failure, beside --seed)")
-    .option("--concurrency <n>", "cases to run in parallel", "1")
-    .option("--seed <n>", "seed for the generated data (the report prints the one it used)")
-    .option("--reporter <name>", "pretty, json, junit or github (repeatable)", repeatable)
-    .option(
-      "--output-file <path>",
-      "write the json or junit report to a file; NAME=PATH when several (repeatable)",
-      repeatable,
-    )
-    .option("--list", "list the contract cases and exit")
-    .option("--no-color", "plain output (NO_COLOR is honoured too)")
+  verifyAdapterOptions
+    .configure(command)
     .addHelpText(
       "after",
       `
