@@ -41,7 +41,6 @@ export interface OptionRow<S extends z.ZodTypeAny = z.ZodTypeAny, C = any> {
   /** What a valid value looks like, after "expected" in the one-line error. */
   expects?: string;
   /** commander's argument parser (a flag given several times keeps every value). */
-  // biome-ignore lint/suspicious/noExplicitAny: commander hands the previous value back as the parser made it.
   parse?: (value: string, previous: any) => unknown;
   /** The answer --yes takes when the flag is not given (documented in --help). */
   fallback?: z.input<S>;

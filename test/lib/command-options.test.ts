@@ -44,6 +44,13 @@ const commands: { name: string; table: AnyTable; configure: Configure; files: st
     configure: upgrade.configure,
     files: ["upgrade.ts"],
   },
+  { name: "doctor", table: doctorOptions as unknown as AnyTable, configure: doctor.configure, files: ["doctor.ts"] },
+  {
+    name: "verify-adapter",
+    table: verifyAdapterOptions as unknown as AnyTable,
+    configure: verifyAdapter.configure,
+    files: ["verify-adapter.ts"],
+  },
 ];
 
 function configured(name: string, configure: Configure): Command {
