@@ -87,12 +87,6 @@ export const sessionAndUserSchema = z
   })
   .passthrough();
 
-export type AdapterUser = z.infer<typeof adapterUserSchema>;
-export type AdapterAccount = z.infer<typeof adapterAccountSchema>;
-export type AdapterSession = z.infer<typeof adapterSessionSchema>;
-export type VerificationToken = z.infer<typeof verificationTokenSchema>;
-export type AdapterAuthenticator = z.infer<typeof adapterAuthenticatorSchema>;
-
 export type ModelName = "user" | "account" | "session" | "verificationToken" | "authenticator";
 
 /**

@@ -6,7 +6,7 @@
  */
 
 import type { ImportSpec } from "../../render/parts.js";
-import { collectBindings, isCommonJs } from "../bindings.js";
+import { isCommonJs } from "../bindings.js";
 import { importStyle, planImports, removeUnused } from "../imports.js";
 import { applyEdits, firstSyntaxError, parse, type SourceFile, type TextEdit } from "../parse.js";
 
@@ -44,11 +44,4 @@ export function addImports(
 export function applyChecked(file: SourceFile, edits: TextEdit[], fileName: string): string | undefined {
   const next = applyEdits(file.text, edits);
   return firstSyntaxError(parse(next, fileName)) ? undefined : next;
-}
-
-/** The local name a module's import binds for `imported` from a module matching `from`, if any. */
-export function importedAs(file: SourceFile, from: RegExp, imported: string): string | undefined {
-  return collectBindings(file).find(
-    (b) => from.test(b.module) && (b.kind === "named" ? b.imported === imported : imported === "default"),
-  )?.local;
 }

@@ -75,7 +75,7 @@ export class Model {
   /** Providers used so far, so several users share them. */
   readonly providers: string[] = [];
   private counts: Record<string, number> = {};
-  /** What a crowd (commands/crowd.ts) added: the limits on a sequence's own records count beyond it. */
+  /** What a crowd (steps/crowd.ts) added: the limits on a sequence's own records count beyond it. */
   crowd = { users: 0, accounts: 0, sessions: 0, tokens: 0 };
 
   /** `now` in whole seconds: every date of the run is relative to it. */

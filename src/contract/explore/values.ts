@@ -211,7 +211,7 @@ const base64Bytes =
   };
 
 /**
- * Credential IDs before the run's salt is put in front (commands/authenticators.ts): 16 to 64 bytes
+ * Credential IDs before the run's salt is put in front (steps/authenticators.ts): 16 to 64 bytes
  * mostly, now and then up to the 179 whose base64, salt included, fits in 255 characters.
  */
 export const credentialIdBase: Gen<string> = oneof(

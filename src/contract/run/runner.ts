@@ -20,7 +20,7 @@ import { type CaseResult, type RunSummary, summarize } from "./summary.js";
 
 export type { CaseOptions } from "./case-run.js";
 export { runCase } from "./case-run.js";
-export type { CaseResult, CaseStatus, RunSummary } from "./summary.js";
+export type { CaseResult, RunSummary } from "./summary.js";
 
 export type RunEvent =
   | {
