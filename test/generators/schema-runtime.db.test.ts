@@ -1,25 +1,26 @@
 /**
- * The generated Drizzle schema and TypeORM entities run against real
- * databases and agree with each other on the physical tables: TypeORM writes
- * a full set of rows, Drizzle reads them back (and the reverse), and deleting
- * a user cascades. The tables come from the SQL DDL generator when it exists
- * (src/storage/sql/schema.ts), else from TypeORM's synchronize, so the
- * check covers DDL <-> Drizzle <-> TypeORM whenever all three are present.
+ * The generated TypeORM entities run against real databases on the tables
+ * the SQL DDL creates (src/storage/sql/schema.ts: the tables of init's own
+ * SQL adapter, which the entities describe column for column): TypeORM
+ * writes a full set of rows and plain SQL reads them back, rows written in
+ * SQL read back through TypeORM's relations, and deleting a user cascades.
+ * (The Prisma and Drizzle schemas are their storages' own, checked with
+ * their tools and adapters in test/orms/orm-init.db.test.ts.)
  *
  * Generated modules are compiled with tsc's transpiler (decorator metadata
  * included, as in a user's build), not esbuild, and imported natively.
  * PostgreSQL (127.0.0.1:5432, user postgres, db test) and MySQL/MariaDB
  * (127.0.0.1:3306, root) are used when reachable, each in a schema of its own.
  */
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import type { Dialect } from "../../src/catalog/sql-dialects.js";
-import type { GeneratedPart } from "../../src/render/parts.js";
 import { generateSchema } from "../../src/storage/schemas.js";
+import { generateSqlSchema } from "../../src/storage/sql/schema.js";
 import { root, tempDir } from "../helpers.js";
 
 /** A TypeORM entity class, as TypeORM's DataSource takes it. */
@@ -39,18 +40,12 @@ const reachable = (port: number) =>
       });
   });
 const servers = { sqlite: true, postgres: await reachable(5432), mysql: await reachable(3306) };
-const sqlGenerator = join(root, "src", "generators", "sql-schema.ts");
 
-/** The DDL generator's statements for `dialect`, or undefined while it does not exist yet. */
-async function sqlDdl(dialect: Dialect): Promise<string | undefined> {
-  if (!existsSync(sqlGenerator)) return undefined;
-  const { generateSqlSchema } = (await import(pathToFileURL(sqlGenerator).href)) as {
-    generateSqlSchema(d: Dialect): Promise<GeneratedPart>;
-  };
-  return (await generateSqlSchema(dialect)).files.map((f) => f.contents).join("\n");
-}
+/** The SQL adapter's tables for `dialect`, as init writes them. */
+const sqlDdl = async (dialect: Dialect) =>
+  (await generateSqlSchema(dialect, "auth")).files.map((f) => f.contents).join("\n");
 
-/** Generates and compiles both flavours for `dialect` into a throwaway ESM project; returns their modules. */
+/** Generates and compiles the entities for `dialect` into a throwaway ESM project; returns them. */
 async function load(dialect: Dialect) {
   const dir = tempDir(`create-auth-schema-${dialect}-`);
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
@@ -62,35 +57,37 @@ async function load(dialect: Dialect) {
     experimentalDecorators: true,
     emitDecoratorMetadata: true,
   };
-  const modules: Record<string, Record<string, unknown>> = {};
-  for (const flavour of ["drizzle", "typeorm"] as const) {
-    const [file] = (await generateSchema(flavour, dialect, { importExtension: ".js", dir: "auth" })).files;
-    const out = join(dir, file!.path.replace(/\.ts$/, ".js"));
-    writeFileSync(out, ts.transpileModule(file!.contents, { compilerOptions }).outputText);
-    modules[flavour] = (await import(pathToFileURL(out).href)) as Record<string, unknown>;
-  }
-  return { dir, drizzleSchema: modules.drizzle!, entities: modules.typeorm!.entities as EntityClass[] };
+  const [file] = (await generateSchema("typeorm", dialect, { importExtension: ".js", dir: "auth" })).files;
+  const out = join(dir, file!.path.replace(/\.ts$/, ".js"));
+  writeFileSync(out, ts.transpileModule(file!.contents, { compilerOptions }).outputText);
+  const module = (await import(pathToFileURL(out).href)) as { entities: EntityClass[] };
+  return { dir, entities: module.entities };
 }
 
-/** A database of its own per run, the DataSource options for it, and a Drizzle client on it. */
-async function connectTo(dialect: Dialect, dir: string, schema: Record<string, unknown>) {
+type Row = Record<string, unknown>;
+
+/** A database of its own per run, the DataSource options for it, and plain SQL on it. */
+async function connectTo(dialect: Dialect, dir: string) {
   const name = `auth_schema_${process.pid}_${Date.now()}`;
   if (dialect === "sqlite") {
     const { default: Database } = await import("better-sqlite3");
-    const { drizzle } = await import("drizzle-orm/better-sqlite3");
     const file = join(dir, "auth.db");
     const client = new Database(file);
     client.pragma("foreign_keys = ON");
     return {
       source: { type: "better-sqlite3", database: file } as const,
-      db: drizzle(client, { schema }),
       exec: async (sql: string) => void client.exec(sql),
+      query: async (sql: string, params: unknown[] = []) => {
+        const statement = client.prepare(sql);
+        if (statement.reader) return statement.all(...params) as Row[];
+        statement.run(...params);
+        return [];
+      },
       close: async () => void client.close(),
     };
   }
   if (dialect === "postgres") {
     const { default: pg } = await import("pg");
-    const { drizzle } = await import("drizzle-orm/node-postgres");
     const base = { host: "127.0.0.1", port: 5432, user: "postgres", database: "test" };
     const admin = new pg.Client(base);
     await admin.connect();
@@ -106,8 +103,20 @@ async function connectTo(dialect: Dialect, dir: string, schema: Record<string, u
         database: base.database,
         schema: name,
       } as const,
-      db: drizzle(pool, { schema }),
       exec: async (sql: string) => void (await pool.query(sql)),
+      query: async (sql: string, params: unknown[] = []) =>
+        (
+          await pool.query(
+            sql.replace(
+              /\?/g,
+              (() => {
+                let n = 0;
+                return () => `$${++n}`;
+              })(),
+            ),
+            params,
+          )
+        ).rows as Row[],
       close: async () => {
         await pool.end();
         await admin.query(`DROP SCHEMA "${name}" CASCADE`);
@@ -116,7 +125,6 @@ async function connectTo(dialect: Dialect, dir: string, schema: Record<string, u
     };
   }
   const mysql = await import("mysql2/promise");
-  const { drizzle } = await import("drizzle-orm/mysql2");
   const base = { host: "127.0.0.1", port: 3306, user: "root", timezone: "Z" };
   const admin = await mysql.createConnection(base);
   await admin.query(`CREATE DATABASE \`${name}\``);
@@ -130,10 +138,8 @@ async function connectTo(dialect: Dialect, dir: string, schema: Record<string, u
       database: name,
       timezone: "Z",
     } as const,
-    // "planetscale" mode builds relational queries from subqueries rather than
-    // LATERAL joins, which MariaDB (the local "MySQL") lacks; MySQL 8 runs both.
-    db: drizzle(pool, { schema, mode: "planetscale" }),
     exec: async (sql: string) => void (await pool.query(sql)),
+    query: async (sql: string, params: unknown[] = []) => (await pool.query(sql, params))[0] as Row[],
     close: async () => {
       await pool.end();
       await admin.query(`DROP DATABASE \`${name}\``);
@@ -142,18 +148,23 @@ async function connectTo(dialect: Dialect, dir: string, schema: Record<string, u
   };
 }
 
-/** MariaDB's JSON is LONGTEXT, which mysql2 (and so Drizzle) hands back unparsed; MySQL's is parsed. */
+/** MariaDB's JSON is LONGTEXT and SQLite's TEXT: both come back as text; PostgreSQL's JSONB parsed. */
 const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
 
+/** `"name"`, or MySQL's `` `name` ``: the camelCase columns need quoting (PostgreSQL folds them). */
+const quoter = (dialect: Dialect) => (name: string) => (dialect === "mysql" ? `\`${name}\`` : `"${name}"`);
+
+/** A date as each driver gives it back: a Date (pg, mysql2) or epoch milliseconds (SQLite's INTEGER). */
+const millis = (value: unknown) => (value instanceof Date ? value.getTime() : Number(value));
+
 describe.each((["sqlite", "postgres", "mysql"] as const).filter((d) => servers[d]))("%s", (dialect) => {
-  it("TypeORM and Drizzle read each other's rows in the same tables, and deletes cascade", async () => {
-    const { dir, drizzleSchema, entities } = await load(dialect);
+  it("TypeORM and plain SQL read each other's rows in the SQL adapter's tables, and deletes cascade", async () => {
+    const { dir, entities } = await load(dialect);
     const { DataSource, IsNull } = await import("typeorm");
-    const { eq, sql } = await import("drizzle-orm");
-    const conn = await connectTo(dialect, dir, drizzleSchema);
-    const ddl = await sqlDdl(dialect);
-    if (ddl) await conn.exec(ddl);
-    const source = new DataSource({ ...conn.source, entities, synchronize: !ddl, logging: false });
+    const conn = await connectTo(dialect, dir);
+    const q = quoter(dialect);
+    await conn.exec(await sqlDdl(dialect));
+    const source = new DataSource({ ...conn.source, entities, synchronize: false, logging: false });
     await source.initialize();
     try {
       const [User, Account, Session, VerificationToken, Authenticator] = entities as [
@@ -201,59 +212,49 @@ describe.each((["sqlite", "postgres", "mysql"] as const).filter((d) => servers[d
         transports: "usb",
       });
 
-      // Drizzle reads them back, relations included.
-      const db = conn.db as any;
-      const s = drizzleSchema as any;
-      const found = await db.query.users.findFirst({
-        where: eq(s.users.id, user.id),
-        with: { accounts: true, sessions: true, authenticators: true },
-      });
-      expect(found).toMatchObject({ email: "a@example.com", name: "A", emailVerified: verified, image: null });
-      expect(found.accounts).toHaveLength(1);
-      expect(found.accounts[0]).toMatchObject({
-        provider: "vk",
-        providerAccountId: "42",
-        expires_at: 1_900_000_000,
-        refresh_token: null,
-      });
-      expect(json(found.accounts[0].session_state)).toEqual(sessionState);
-      expect(found.sessions[0]).toMatchObject({ sessionToken: "tok", expires });
-      expect(found.authenticators[0]).toMatchObject({
-        credentialID: "cred",
+      // Plain SQL, as the SQL adapter reads them.
+      const [found] = await conn.query(`SELECT * FROM users WHERE id = ?`, [user.id]);
+      expect(found).toMatchObject({ email: "a@example.com", name: "A", image: null });
+      expect(millis(found!.emailVerified)).toBe(verified.getTime());
+      const [account] = await conn.query(`SELECT * FROM accounts WHERE ${q("userId")} = ?`, [user.id]);
+      expect(account).toMatchObject({ provider: "vk", providerAccountId: "42", refresh_token: null });
+      expect(Number(account!.expires_at)).toBe(1_900_000_000);
+      expect(json(account!.session_state)).toEqual(sessionState);
+      const [session] = await conn.query(`SELECT * FROM sessions WHERE ${q("sessionToken")} = ?`, ["tok"]);
+      expect(millis(session!.expires)).toBe(expires.getTime());
+      const [authenticator] = await conn.query(`SELECT * FROM authenticators WHERE ${q("credentialID")} = ?`, ["cred"]);
+      // BIGINT: a string from pg, a number elsewhere.
+      expect({ counter: Number(authenticator!.counter), transports: authenticator!.transports }).toEqual({
         counter: 3,
-        credentialBackedUp: true,
         transports: "usb",
       });
-      expect(await db.select().from(s.verificationTokens)).toEqual([
-        { identifier: "a@example.com", token: "hashed", expires },
+      expect(Boolean(Number(authenticator!.credentialBackedUp) || authenticator!.credentialBackedUp === true)).toBe(
+        true,
+      );
+      const tokens = await conn.query(`SELECT identifier, token FROM verification_tokens`);
+      expect(tokens).toEqual([{ identifier: "a@example.com", token: "hashed" }]);
+
+      // Users without an email (a VK user may grant none): stored, any number of them.
+      for (let i = 0; i < 2; i++)
+        await source.getRepository(User).save(source.getRepository(User).create({ name: `no email ${i}` }));
+      expect(await source.getRepository(User).countBy({ email: IsNull() })).toBe(2);
+
+      // Rows written in plain SQL read through TypeORM's relations; BIGINT and booleans through its transformers.
+      const id = "00000000-0000-4000-8000-000000000001";
+      await conn.query(`INSERT INTO users (id, email) VALUES (?, ?)`, [id, "b@example.com"]);
+      await conn.query(`INSERT INTO sessions (id, ${q("sessionToken")}, ${q("userId")}, expires) VALUES (?, ?, ?, ?)`, [
+        "00000000-0000-4000-8000-000000000002",
+        "tok-b",
+        id,
+        dialect === "sqlite" ? expires.getTime() : expires,
       ]);
-      if (dialect === "sqlite") {
-        // Drizzle would also parse an ISO string, so check the storage class itself: INTEGER milliseconds, JSON as TEXT.
-        const [row] = await db.all(
-          sql`select typeof(s.expires) as expires, s.expires as ms, typeof(a.session_state) as state from sessions s, accounts a`,
-        );
-        expect(row).toEqual({ expires: "integer", ms: expires.getTime(), state: "text" });
-      }
-
-      // Users without an email (a VK user may grant none): both flavours store them, any number of them.
-      for (let i = 0; i < 2; i++) {
-        await db.insert(s.users).values({ name: `no email ${i}` });
-        await source.getRepository(User).save(source.getRepository(User).create({ name: `no email either ${i}` }));
-      }
-      expect(await source.getRepository(User).countBy({ email: IsNull() })).toBe(4);
-
-      // Drizzle writes (id from $defaultFn); TypeORM reads, with its relations.
-      const insertUser = db.insert(s.users).values({ email: "b@example.com" });
-      // MySQL has no RETURNING; $returningId reports the ids made by $defaultFn.
-      const [{ id }] =
-        dialect === "mysql" ? await insertUser.$returningId() : await insertUser.returning({ id: s.users.id });
-      await db.insert(s.sessions).values({ userId: id, sessionToken: "tok-b", expires });
       const viaTypeorm = (await source
         .getRepository(User)
-        .findOne({ where: { id }, relations: { sessions: true, accounts: true } })) as any;
+        .findOne({ where: { id }, relations: { sessions: true, accounts: true } })) as {
+        sessions: { expires: Date }[];
+      };
       expect(viaTypeorm).toMatchObject({ email: "b@example.com", name: null, emailVerified: null, accounts: [] });
-      expect(viaTypeorm.sessions[0].expires).toEqual(expires);
-      // BIGINT columns come back from pg and mysql2 as strings; the entities' transformer makes them numbers again.
+      expect(viaTypeorm.sessions[0]!.expires).toEqual(expires);
       expect(await source.getRepository(Account).findOneBy({ userId: user.id })).toMatchObject({
         expires_at: 1_900_000_000,
         session_state: sessionState,
@@ -264,7 +265,7 @@ describe.each((["sqlite", "postgres", "mysql"] as const).filter((d) => servers[d
       });
 
       // Deleting a user removes its accounts, sessions and authenticators (ON DELETE CASCADE).
-      await db.delete(s.users).where(eq(s.users.id, user.id));
+      await conn.query(`DELETE FROM users WHERE id = ?`, [user.id]);
       for (const entity of [Account, Session, Authenticator])
         expect(await source.getRepository(entity).countBy({ userId: user.id })).toBe(0);
     } finally {
