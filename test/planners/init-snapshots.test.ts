@@ -26,8 +26,10 @@ function projectFor(framework: string): string {
   return dir;
 }
 
+/** `root` ends in a separator; the dependency on this checkout does not. */
+const checkout = root.replace(/[\\/]+$/, "");
 const masked = (text: string) =>
-  text.replace(/^(AUTH_SECRET=).+$/m, "$1<secret>").replaceAll(`file:${root}`, "file:<create-auth>");
+  text.replace(/^(AUTH_SECRET=).+$/m, "$1<secret>").replaceAll(`file:${checkout}`, "file:<create-auth>");
 
 async function plan(framework: string, storageId: string): Promise<string> {
   const dir = projectFor(framework);
