@@ -10,9 +10,9 @@ import type { ImportSpec } from "../render/parts.js";
 import { isCommonJs } from "./bindings.js";
 import { findProvidersArray } from "./find-providers.js";
 import { formatImport, guessImportStyle, type ImportStyle, importStyle, planImports, removeUnused } from "./imports.js";
-import { appendToList, commaAfter } from "./list-edit.js";
+import { appendToList, literalList } from "./list-edit.js";
 import { findExisting } from "./match-provider.js";
-import { endOf, rangeWithParens, startOf } from "./nodes.js";
+import { rangeWithParens } from "./nodes.js";
 import { applyEdits, eol, firstSyntaxError, indentAt, lineAt, parse, parseExpression, reindent } from "./parse.js";
 import { referencedNames } from "./references.js";
 
@@ -87,21 +87,7 @@ function editConfig(source: string, edit: ProviderEdit, fileName?: string): Edit
   } else {
     // findProvidersArray refuses arrays with holes, so every element is a node.
     const elements = array.elements.flatMap((e) => (e ? [rangeOf(e)] : []));
-    const last = elements.at(-1);
-    next = applyEdits(
-      text,
-      appendToList(
-        {
-          text,
-          open: startOf(array),
-          close: endOf(array) - 1,
-          elements,
-          trailingComma: last ? commaAfter(text, last.end) !== undefined : false,
-          padded: false,
-        },
-        [edit.entry],
-      ),
-    );
+    next = applyEdits(text, appendToList(literalList(text, array, elements, false), [edit.entry]));
   }
 
   // Pass 2: imports only the replaced provider used. One edit per statement per round, so loop.

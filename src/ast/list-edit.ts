@@ -4,6 +4,8 @@
  * the list's own layout: one item per line stays one per line, a trailing
  * comma stays, a single line stays single.
  */
+import type { Node } from "@babel/types";
+import { endOf, startOf } from "./nodes.js";
 import { eol, indentAt, indentUnit, lineStartOf, reindent, skipTrivia, startsLine, type TextEdit } from "./parse.js";
 
 export interface ListShape {
@@ -25,6 +27,24 @@ export function commaAfter(text: string, from: number): number | undefined {
   const at = skipTrivia(text, from);
   return text[at] === "," ? at + 1 : undefined;
 }
+
+type Range = { start: number; end: number };
+
+/** The list between a literal's own brackets (`{…}`, `[…]`), with its members' ranges and its trailing-comma habit. */
+export function literalList(text: string, literal: Node, members: readonly Range[], padded: boolean): ListShape {
+  const last = members.at(-1);
+  return {
+    text,
+    open: startOf(literal),
+    close: endOf(literal) - 1,
+    elements: members,
+    trailingComma: last ? commaAfter(text, last.end) !== undefined : false,
+    padded,
+  };
+}
+
+/** The ranges of nodes, for literalList. */
+export const rangesOf = (nodes: readonly Node[]): Range[] => nodes.map((n) => ({ start: startOf(n), end: endOf(n) }));
 
 function isMultiLine(list: ListShape): boolean {
   const first = list.elements[0];

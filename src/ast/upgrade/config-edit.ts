@@ -9,7 +9,7 @@
  */
 import type { CallExpression, Node, ObjectExpression } from "@babel/types";
 import { collectBindings, variablesOf } from "../bindings.js";
-import { appendToList, commaAfter } from "../list-edit.js";
+import { appendToList, literalList, rangesOf } from "../list-edit.js";
 import { descendants, endOf, ofType, propertyName, startOf, stringValue, textOf, unwrap } from "../nodes.js";
 import { eol, lineAt, parse, type SourceFile, type TextEdit } from "../parse.js";
 import { addImports, applyChecked, type EditOutcome } from "./passes.js";
@@ -82,19 +82,7 @@ function strategyOf(object: ObjectExpression): "jwt" | "database" {
 }
 
 function appendProperties(text: string, object: ObjectExpression, items: string[]): TextEdit[] {
-  const elements = object.properties.map((p) => ({ start: startOf(p), end: endOf(p) }));
-  const last = elements.at(-1);
-  return appendToList(
-    {
-      text,
-      open: startOf(object),
-      close: endOf(object) - 1,
-      elements,
-      trailingComma: last ? commaAfter(text, last.end) !== undefined : false,
-      padded: true,
-    },
-    items,
-  );
+  return appendToList(literalList(text, object, rangesOf(object.properties), true), items);
 }
 
 /** `NextAuthOptions`/`AuthOptions` imported from next-auth, and the type references to them, renamed `NextAuthConfig`. */

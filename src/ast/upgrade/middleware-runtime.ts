@@ -7,8 +7,8 @@
  */
 
 import { readAliases, resolveSpecifier } from "../../workspace/auth-setup/aliases.js";
-import { appendToList, commaAfter } from "../list-edit.js";
-import { descendants, endOf, ofType, propertyName, startOf, unwrap } from "../nodes.js";
+import { appendToList, literalList, rangesOf } from "../list-edit.js";
+import { descendants, ofType, propertyName, unwrap } from "../nodes.js";
 import { parse } from "../parse.js";
 import { ModuleReader } from "../project/modules.js";
 import { applyChecked } from "./passes.js";
@@ -44,19 +44,7 @@ export function addRuntime(text: string, fileName: string): string | undefined {
     if (object.type !== "ObjectExpression") return undefined;
     const runtime = object.properties.find((p) => propertyName(p) === "runtime");
     if (runtime) return text.includes('"nodejs"') || text.includes("'nodejs'") ? text : undefined;
-    const elements = object.properties.map((p) => ({ start: startOf(p), end: endOf(p) }));
-    const last = elements.at(-1);
-    const edits = appendToList(
-      {
-        text,
-        open: startOf(object),
-        close: endOf(object) - 1,
-        elements,
-        trailingComma: last ? commaAfter(text, last.end) !== undefined : false,
-        padded: true,
-      },
-      ['runtime: "nodejs"'],
-    );
+    const edits = appendToList(literalList(text, object, rangesOf(object.properties), true), ['runtime: "nodejs"']);
     return applyChecked(file, edits, fileName);
   }
   const semicolon = /;\r?\n/.test(text) ? ";" : "";

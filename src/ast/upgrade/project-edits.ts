@@ -7,7 +7,7 @@
  * not named here stays.
  */
 import type { Node, ObjectExpression } from "@babel/types";
-import { appendToList, commaAfter } from "../list-edit.js";
+import { appendToList, literalList, rangesOf } from "../list-edit.js";
 import { descendants, endOf, ofType, propertyName, startOf, stringValue, textOf, unwrap } from "../nodes.js";
 import { parse, type TextEdit } from "../parse.js";
 import { applyChecked } from "./passes.js";
@@ -157,34 +157,12 @@ export function addTranspilePackage(text: string, fileName: string): string | un
     const list = existing.type === "ObjectProperty" ? unwrap(existing.value) : undefined;
     if (list?.type !== "ArrayExpression" || list.elements.includes(null)) return undefined;
     if (list.elements.some((e) => e && stringValue(e) === "next-auth")) return text;
-    const elements = list.elements.map((e) => ({ start: startOf(e!), end: endOf(e!) }));
-    const last = elements.at(-1);
-    const edits = appendToList(
-      {
-        text,
-        open: startOf(list),
-        close: endOf(list) - 1,
-        elements,
-        trailingComma: last ? commaAfter(text, last.end) !== undefined : false,
-        padded: false,
-      },
-      ['"next-auth"'],
-    );
+    const edits = appendToList(literalList(text, list, rangesOf(list.elements as Node[]), false), ['"next-auth"']);
     return applyChecked(file, edits, fileName);
   }
-  const elements = object.properties.map((p) => ({ start: startOf(p), end: endOf(p) }));
-  const last = elements.at(-1);
-  const edits = appendToList(
-    {
-      text,
-      open: startOf(object),
-      close: endOf(object) - 1,
-      elements,
-      trailingComma: last ? commaAfter(text, last.end) !== undefined : false,
-      padded: true,
-    },
-    ['transpilePackages: ["next-auth"]'],
-  );
+  const edits = appendToList(literalList(text, object, rangesOf(object.properties), true), [
+    'transpilePackages: ["next-auth"]',
+  ]);
   return applyChecked(file, edits, fileName);
 }
 
