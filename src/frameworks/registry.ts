@@ -6,6 +6,7 @@
  */
 
 import type { ProjectView } from "../workspace/project-view.js";
+import { astro } from "./astro/index.js";
 import { express } from "./express/index.js";
 import { type Detected, type FrameworkModule, frameworkModuleOf } from "./framework.js";
 import { hono } from "./hono/index.js";
@@ -13,7 +14,7 @@ import { next } from "./next/index.js";
 import { none } from "./none.js";
 import { sveltekit } from "./sveltekit/index.js";
 
-export const frameworkModules: readonly FrameworkModule[] = [next, sveltekit, hono, express, none].map((m) =>
+export const frameworkModules: readonly FrameworkModule[] = [next, sveltekit, hono, express, astro, none].map((m) =>
   frameworkModuleOf<unknown>(m as FrameworkModule<never>),
 );
 

@@ -26,6 +26,12 @@ describe("detectFramework", () => {
     ],
     [{ "package.json": "{}", "next.config.ts": "" }, "next", "next.config.ts"],
     [{ "svelte.config.js": "" }, "sveltekit", "svelte.config.js"],
+    [
+      { "package.json": '{ "dependencies": { "astro": "7", "hono": "4" } }', "astro.config.mjs": "" },
+      "astro",
+      "astro in package.json",
+    ],
+    [{ "astro.config.ts": "" }, "astro", "astro.config.ts"],
     [{ "package.json": "{}" }, "none", "no framework create-auth wires was found in package.json or its config files"],
   ] as const)("%j is %s (%s)", (files, framework, reason) => {
     const detected = detectFramework(new ProjectView(project(files)));

@@ -31,6 +31,11 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
     plant: (dir) => edit(join(dir, "src/index.ts"), (text) => text.replace(/^app\.on\(.*handleAuth.*$/m, "")),
     id: "hono.mount-missing",
   },
+  astro: {
+    app: "astro",
+    plant: (dir) => rmSync(join(dir, "src/pages/api/auth"), { recursive: true }),
+    id: "astro.route-missing",
+  },
 };
 
 function edit(path: string, change: (text: string) => string) {
