@@ -12,11 +12,19 @@ import { type Detected, type FrameworkModule, frameworkModuleOf } from "./framew
 import { hono } from "./hono/index.js";
 import { next } from "./next/index.js";
 import { none } from "./none.js";
+import { nuxt } from "./nuxt/index.js";
 import { sveltekit } from "./sveltekit/index.js";
 
-export const frameworkModules: readonly FrameworkModule[] = [next, sveltekit, hono, express, astro, none].map((m) =>
-  frameworkModuleOf<unknown>(m as FrameworkModule<never>),
-);
+export const frameworkModules: readonly FrameworkModule[] = [
+  next,
+  sveltekit,
+  hono,
+  express,
+  astro,
+  nuxt,
+  nitro,
+  none,
+].map((m) => frameworkModuleOf<unknown>(m as FrameworkModule<never>));
 
 /** The ids in --help and prompt order. */
 export const frameworkIds = frameworkModules.map((f) => f.id) as [string, ...string[]];

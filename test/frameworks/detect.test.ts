@@ -32,6 +32,8 @@ describe("detectFramework", () => {
       "astro in package.json",
     ],
     [{ "astro.config.ts": "" }, "astro", "astro.config.ts"],
+    [{ "package.json": '{ "dependencies": { "nuxt": "4", "hono": "4" } }' }, "nuxt", "nuxt in package.json"],
+    [{ "nuxt.config.ts": "" }, "nuxt", "nuxt.config.ts"],
     [{ "package.json": "{}" }, "none", "no framework create-auth wires was found in package.json or its config files"],
   ] as const)("%j is %s (%s)", (files, framework, reason) => {
     const detected = detectFramework(new ProjectView(project(files)));

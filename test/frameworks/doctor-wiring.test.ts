@@ -36,6 +36,11 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
     plant: (dir) => rmSync(join(dir, "src/pages/api/auth"), { recursive: true }),
     id: "astro.route-missing",
   },
+  nuxt: {
+    app: "nuxt",
+    plant: (dir) => rmSync(join(dir, "server/api/auth"), { recursive: true }),
+    id: "nuxt.route-missing",
+  },
 };
 
 function edit(path: string, change: (text: string) => string) {
