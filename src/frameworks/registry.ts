@@ -11,6 +11,7 @@ import { express } from "./express/index.js";
 import { type Detected, type FrameworkModule, frameworkModuleOf } from "./framework.js";
 import { hono } from "./hono/index.js";
 import { next } from "./next/index.js";
+import { nitro } from "./nitro/index.js";
 import { none } from "./none.js";
 import { nuxt } from "./nuxt/index.js";
 import { sveltekit } from "./sveltekit/index.js";

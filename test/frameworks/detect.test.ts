@@ -34,6 +34,9 @@ describe("detectFramework", () => {
     [{ "astro.config.ts": "" }, "astro", "astro.config.ts"],
     [{ "package.json": '{ "dependencies": { "nuxt": "4", "hono": "4" } }' }, "nuxt", "nuxt in package.json"],
     [{ "nuxt.config.ts": "" }, "nuxt", "nuxt.config.ts"],
+    [{ "package.json": '{ "devDependencies": { "nitro": "3" } }' }, "nitro", "nitro in package.json"],
+    [{ "package.json": '{ "dependencies": { "nuxt": "4", "nitro": "3" } }' }, "nuxt", "nuxt in package.json"],
+    [{ "nitro.config.ts": "" }, "nitro", "nitro.config.ts"],
     [{ "package.json": "{}" }, "none", "no framework create-auth wires was found in package.json or its config files"],
   ] as const)("%j is %s (%s)", (files, framework, reason) => {
     const detected = detectFramework(new ProjectView(project(files)));

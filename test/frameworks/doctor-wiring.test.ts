@@ -41,6 +41,11 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
     plant: (dir) => rmSync(join(dir, "server/api/auth"), { recursive: true }),
     id: "nuxt.route-missing",
   },
+  nitro: {
+    app: "nitro",
+    plant: (dir) => rmSync(join(dir, "server/routes/api/auth"), { recursive: true }),
+    id: "nitro.route-missing",
+  },
 };
 
 function edit(path: string, change: (text: string) => string) {
