@@ -15,6 +15,7 @@ import { nitro } from "./nitro/index.js";
 import { none } from "./none.js";
 import { nuxt } from "./nuxt/index.js";
 import { sveltekit } from "./sveltekit/index.js";
+import { tanstackStart } from "./tanstack-start/index.js";
 
 export const frameworkModules: readonly FrameworkModule[] = [
   next,
@@ -24,6 +25,7 @@ export const frameworkModules: readonly FrameworkModule[] = [
   astro,
   nuxt,
   nitro,
+  tanstackStart,
   none,
 ].map((m) => frameworkModuleOf<unknown>(m as FrameworkModule<never>));
 

@@ -37,6 +37,11 @@ describe("detectFramework", () => {
     [{ "package.json": '{ "devDependencies": { "nitro": "3" } }' }, "nitro", "nitro in package.json"],
     [{ "package.json": '{ "dependencies": { "nuxt": "4", "nitro": "3" } }' }, "nuxt", "nuxt in package.json"],
     [{ "nitro.config.ts": "" }, "nitro", "nitro.config.ts"],
+    [
+      { "package.json": '{ "dependencies": { "@tanstack/react-start": "1" }, "devDependencies": { "nitro": "3" } }' },
+      "tanstack-start",
+      "@tanstack/react-start in package.json",
+    ],
     [{ "package.json": "{}" }, "none", "no framework create-auth wires was found in package.json or its config files"],
   ] as const)("%j is %s (%s)", (files, framework, reason) => {
     const detected = detectFramework(new ProjectView(project(files)));

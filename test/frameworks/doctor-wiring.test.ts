@@ -46,6 +46,11 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
     plant: (dir) => rmSync(join(dir, "server/routes/api/auth"), { recursive: true }),
     id: "nitro.route-missing",
   },
+  "tanstack-start": {
+    app: "tanstack-start",
+    plant: (dir) => rmSync(join(dir, "src/routes/api/auth/$.ts")),
+    id: "tanstack-start.route-missing",
+  },
 };
 
 function edit(path: string, change: (text: string) => string) {
