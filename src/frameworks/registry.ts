@@ -14,6 +14,7 @@ import { next } from "./next/index.js";
 import { nitro } from "./nitro/index.js";
 import { none } from "./none.js";
 import { nuxt } from "./nuxt/index.js";
+import { solidStart } from "./solid-start/index.js";
 import { sveltekit } from "./sveltekit/index.js";
 import { tanstackStart } from "./tanstack-start/index.js";
 
@@ -26,6 +27,7 @@ export const frameworkModules: readonly FrameworkModule[] = [
   nuxt,
   nitro,
   tanstackStart,
+  solidStart,
   none,
 ].map((m) => frameworkModuleOf<unknown>(m as FrameworkModule<never>));
 

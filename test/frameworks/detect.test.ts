@@ -42,6 +42,11 @@ describe("detectFramework", () => {
       "tanstack-start",
       "@tanstack/react-start in package.json",
     ],
+    [
+      { "package.json": '{ "dependencies": { "@solidjs/start": "2" }, "devDependencies": { "nitro": "3" } }' },
+      "solid-start",
+      "@solidjs/start in package.json",
+    ],
     [{ "package.json": "{}" }, "none", "no framework create-auth wires was found in package.json or its config files"],
   ] as const)("%j is %s (%s)", (files, framework, reason) => {
     const detected = detectFramework(new ProjectView(project(files)));

@@ -51,6 +51,11 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
     plant: (dir) => rmSync(join(dir, "src/routes/api/auth/$.ts")),
     id: "tanstack-start.route-missing",
   },
+  "solid-start": {
+    app: "solid-start",
+    plant: (dir) => rmSync(join(dir, "src/routes/api/auth/[...auth].ts")),
+    id: "solid-start.route-missing",
+  },
 };
 
 function edit(path: string, change: (text: string) => string) {
