@@ -164,7 +164,8 @@ export const initOptions = defineOptions({
   },
   protect: {
     flag: "--protect <paths>",
-    description: "Next.js: comma list of paths the proxy/middleware signs visitors in for, e.g. /dashboard/:path*",
+    description:
+      "comma list of paths whose visitors are sent to sign in first (by the framework's middleware), e.g. /dashboard/:path*",
     schema: pathList.optional(),
     expects: 'a comma list of paths starting with "/", e.g. /dashboard/:path*',
   },

@@ -6,16 +6,30 @@
  */
 
 import type { ProjectView } from "../workspace/project-view.js";
+import { astro } from "./astro/index.js";
 import { express } from "./express/index.js";
 import { type Detected, type FrameworkModule, frameworkModuleOf } from "./framework.js";
 import { hono } from "./hono/index.js";
 import { next } from "./next/index.js";
+import { nitro } from "./nitro/index.js";
 import { none } from "./none.js";
+import { nuxt } from "./nuxt/index.js";
+import { solidStart } from "./solid-start/index.js";
 import { sveltekit } from "./sveltekit/index.js";
+import { tanstackStart } from "./tanstack-start/index.js";
 
-export const frameworkModules: readonly FrameworkModule[] = [next, sveltekit, hono, express, none].map((m) =>
-  frameworkModuleOf<unknown>(m as FrameworkModule<never>),
-);
+export const frameworkModules: readonly FrameworkModule[] = [
+  next,
+  sveltekit,
+  hono,
+  express,
+  astro,
+  nuxt,
+  nitro,
+  tanstackStart,
+  solidStart,
+  none,
+].map((m) => frameworkModuleOf<unknown>(m as FrameworkModule<never>));
 
 /** The ids in --help and prompt order. */
 export const frameworkIds = frameworkModules.map((f) => f.id) as [string, ...string[]];

@@ -29,6 +29,11 @@ export interface WebStandardOptions {
   loadEnvPath?: string;
   /** The order the framework's env files are loaded in (its module's envOrder). */
   envOrder: EnvOrder;
+  /**
+   * The session module imports the env loader first and names it: for servers whose build drops a module
+   * imported for its side effects alone (Nitro's), where the config's own side-effect import would vanish.
+   */
+  envInSession?: boolean;
   /** How the session module imports the config; a relative specifier by default. */
   configModule?: string;
   /** Header lines of the auth config: how the app uses it. */
@@ -68,6 +73,10 @@ export async function webStandardPart(
         title: options.title,
         basePath: options.basePath,
         configModule,
+        envModule:
+          options.envInSession && options.loadEnvPath
+            ? specifier(options.sessionPath, options.loadEnvPath, request.importExtension)
+            : false,
         protect: request.protect?.map(pathPattern) ?? false,
         protectList: request.protect?.join(",") ?? "",
       }),

@@ -26,6 +26,27 @@ describe("detectFramework", () => {
     ],
     [{ "package.json": "{}", "next.config.ts": "" }, "next", "next.config.ts"],
     [{ "svelte.config.js": "" }, "sveltekit", "svelte.config.js"],
+    [
+      { "package.json": '{ "dependencies": { "astro": "7", "hono": "4" } }', "astro.config.mjs": "" },
+      "astro",
+      "astro in package.json",
+    ],
+    [{ "astro.config.ts": "" }, "astro", "astro.config.ts"],
+    [{ "package.json": '{ "dependencies": { "nuxt": "4", "hono": "4" } }' }, "nuxt", "nuxt in package.json"],
+    [{ "nuxt.config.ts": "" }, "nuxt", "nuxt.config.ts"],
+    [{ "package.json": '{ "devDependencies": { "nitro": "3" } }' }, "nitro", "nitro in package.json"],
+    [{ "package.json": '{ "dependencies": { "nuxt": "4", "nitro": "3" } }' }, "nuxt", "nuxt in package.json"],
+    [{ "nitro.config.ts": "" }, "nitro", "nitro.config.ts"],
+    [
+      { "package.json": '{ "dependencies": { "@tanstack/react-start": "1" }, "devDependencies": { "nitro": "3" } }' },
+      "tanstack-start",
+      "@tanstack/react-start in package.json",
+    ],
+    [
+      { "package.json": '{ "dependencies": { "@solidjs/start": "2" }, "devDependencies": { "nitro": "3" } }' },
+      "solid-start",
+      "@solidjs/start in package.json",
+    ],
     [{ "package.json": "{}" }, "none", "no framework create-auth wires was found in package.json or its config files"],
   ] as const)("%j is %s (%s)", (files, framework, reason) => {
     const detected = detectFramework(new ProjectView(project(files)));

@@ -112,7 +112,8 @@ export function readModuleFacts(reader: SetupReader, path: string): ModuleFacts 
     const destructured = (pattern?.properties ?? []).flatMap((p) =>
       p.type === "ObjectProperty" && !p.computed ? [propertyName(p) ?? ""] : [],
     );
-    const arg = call.arguments[0];
+    // @auth/core's Auth(request, config) takes the config second; the framework initialisers take it first.
+    const arg = call.arguments[call.callee.name === "Auth" ? 1 : 0];
     facts.calls.push({
       callee: call.callee.name,
       from: binding.module,
@@ -172,6 +173,9 @@ export function objectOf(reader: SetupReader, found: Located | undefined, depth 
       reader.local(found.module, node.name) ?? requiredExport(reader, found.module, node.name),
       depth + 1,
     );
+  // A function that returns the config (`Auth(request, configured())`): what it returns.
+  if (node.type === "CallExpression" && node.callee.type === "Identifier")
+    return objectOf(reader, { module: found.module, node: node.callee }, depth + 1);
   if (node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression") {
     const body =
       node.body.type === "BlockStatement" ? descendants(node.body, ofType("ReturnStatement"))[0]?.argument : node.body;

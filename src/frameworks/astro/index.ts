@@ -1,0 +1,112 @@
+/**
+ * Astro with an on-demand adapter (@astrojs/node...): the generic wiring as
+ * an API route, src/pages/api/auth/[...auth].ts, and with --protect a
+ * middleware sending visitors who are not signed in to sign in. Not
+ * auth-astro: its 4.x peers @auth/core ^0.37 (npm refuses 0.41) and it
+ * inlines AUTH_SECRET into the server build. Astro's Node server reads no
+ * env file, so the config loads them itself.
+ */
+import { containerFile } from "../../doctor/model/facts.js";
+import { specifier } from "../../render/modules.js";
+import { renderTemplate } from "../../render/templates.js";
+import type { ProjectView } from "../../workspace/project-view.js";
+import { defineFramework, existingEntry } from "../framework.js";
+import { pathPattern, webStandardPart } from "../web-standard.js";
+import { type AstroPage, onDemandEdits, pagesOf } from "./pages.js";
+
+export interface AstroFacts {
+  config: string | undefined;
+  /** `output: "server"` in the config: every page is rendered on demand already. */
+  serverOutput: boolean;
+  /** src/middleware.ts (or middleware/index.ts) of the project's own. */
+  ownMiddleware: string | undefined;
+  /** The pages under src/pages, for --protect: a prerendered page never sees a visitor. */
+  pages: AstroPage[];
+}
+
+const configBase = "astro.config";
+const astroRoute = "src/pages/api/auth/[...auth].ts";
+const basePath = "/api/auth";
+
+const facts = (project: ProjectView): AstroFacts => {
+  const config = project.configFile(configBase);
+  return {
+    config,
+    serverOutput: /\boutput\s*:\s*["']server["']/.test((config && project.read(config)) ?? ""),
+    ownMiddleware: existingEntry(project, "src/middleware") ?? existingEntry(project, "src/middleware/index"),
+    pages: pagesOf(project),
+  };
+};
+
+export const astro = defineFramework<AstroFacts>({
+  id: "astro",
+  title: "Astro",
+  precedence: 10,
+  detect(project) {
+    if (project.has("astro")) return { facts: facts(project), reason: "astro in package.json", by: "dependency" };
+    const config = project.configFile(configBase);
+    return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
+  },
+  assume: facts,
+  dependencies: [],
+  devDependencies: [],
+  minimumNode: "22.12",
+  app: { port: 4321, devCommand: "npm run dev" },
+  basePath,
+  authPackage: "@auth/core",
+  envOrder: "vite",
+  protects: true,
+  layout: () => ({ configPath: "src/auth.ts", authDir: "src/auth" }),
+  async plan(request) {
+    const sessionPath = `${request.authDir}/session.ts`;
+    const loadEnvPath = `${request.authDir}/load-env.ts`;
+    const ext = request.importExtension;
+    const wiring = await webStandardPart(request, {
+      title: "Astro",
+      basePath,
+      envOrder: "vite",
+      sessionPath,
+      loadEnvPath,
+      header: [
+        `Astro: ${astroRoute} hands requests under ${basePath} to Auth.js (handleAuth from ${sessionPath});`,
+        "getSession(Astro.request) reads the session in a page or endpoint rendered on demand.",
+        "https://authjs.dev/reference/core",
+      ],
+    });
+    wiring.config.first.push(
+      "// First: Astro's Node server reads no env file, so the config loads them (a variable already set wins).",
+      `import "${specifier(request.configPath, loadEnvPath, ext)}";`,
+    );
+    wiring.files.push({
+      path: astroRoute,
+      contents: await renderTemplate("frameworks/astro/route.ts.hbs", {
+        basePath,
+        sessionModule: specifier(astroRoute, sessionPath, ext),
+      }),
+    });
+    const protect = request.protect ?? [];
+    if (!protect.length) return wiring;
+    const middlewarePath = "src/middleware.ts";
+    const middleware = await renderTemplate("frameworks/astro/middleware.ts.hbs", {
+      sessionModule: specifier(middlewarePath, sessionPath, ext),
+      sessionPath,
+    });
+    if (request.facts.ownMiddleware) {
+      wiring.steps.push(
+        `${request.facts.ownMiddleware} is yours and was left alone; to protect ${protect.join(", ")}, run the check of ${middlewarePath} below in your onRequest (or combine both with sequence() from astro:middleware):\n${middleware}`,
+      );
+    } else wiring.files.push({ path: middlewarePath, contents: middleware });
+    if (!request.facts.serverOutput) {
+      const patterns = protect.map((p) => new RegExp(pathPattern(p).slice(1, -1)));
+      const { edits, steps } = onDemandEdits(request.facts.pages, patterns);
+      wiring.edits.push(...edits);
+      wiring.steps.push(...steps);
+    }
+    return wiring;
+  },
+  doctor: {
+    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
+    ownServer: (facts) => ("@astrojs/node" in facts.packageJson.dependencies ? "@astrojs/node" : containerFile(facts)),
+    load: () => import("./doctor.js").then((m) => m.astroDoctor),
+  },
+});
