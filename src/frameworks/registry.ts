@@ -6,16 +6,26 @@
  */
 
 import type { ProjectView } from "../workspace/project-view.js";
+import { elysia } from "./elysia/index.js";
 import { express } from "./express/index.js";
+import { fastify } from "./fastify/index.js";
 import { type Detected, type FrameworkModule, frameworkModuleOf } from "./framework.js";
 import { hono } from "./hono/index.js";
 import { next } from "./next/index.js";
 import { none } from "./none.js";
+import { reactRouter } from "./react-router/index.js";
 import { sveltekit } from "./sveltekit/index.js";
 
-export const frameworkModules: readonly FrameworkModule[] = [next, sveltekit, hono, express, none].map((m) =>
-  frameworkModuleOf<unknown>(m as FrameworkModule<never>),
-);
+export const frameworkModules: readonly FrameworkModule[] = [
+  next,
+  sveltekit,
+  reactRouter,
+  hono,
+  express,
+  fastify,
+  elysia,
+  none,
+].map((m) => frameworkModuleOf<unknown>(m as FrameworkModule<never>));
 
 /** The ids in --help and prompt order. */
 export const frameworkIds = frameworkModules.map((f) => f.id) as [string, ...string[]];

@@ -25,6 +25,24 @@ describe("detectFramework", () => {
       "@sveltejs/kit in package.json",
     ],
     [{ "package.json": "{}", "next.config.ts": "" }, "next", "next.config.ts"],
+    [{ "package.json": '{ "dependencies": { "fastify": "5" } }' }, "fastify", "fastify in package.json"],
+    [{ "package.json": '{ "dependencies": { "fastify": "5", "next": "16" } }' }, "next", "next in package.json"],
+    [
+      { "package.json": '{ "dependencies": { "elysia": "1", "@elysiajs/node": "1" } }' },
+      "elysia",
+      "elysia in package.json",
+    ],
+    [
+      { "package.json": '{ "dependencies": { "@react-router/serve": "7", "express": "5" } }' },
+      "react-router",
+      "@react-router/serve in package.json",
+    ],
+    [
+      { "package.json": '{ "devDependencies": { "@react-router/dev": "8" }, "dependencies": { "hono": "4" } }' },
+      "react-router",
+      "@react-router/dev in package.json",
+    ],
+    [{ "package.json": "{}", "react-router.config.ts": "" }, "react-router", "react-router.config.ts"],
     [{ "svelte.config.js": "" }, "sveltekit", "svelte.config.js"],
     [{ "package.json": "{}" }, "none", "no framework create-auth wires was found in package.json or its config files"],
   ] as const)("%j is %s (%s)", (files, framework, reason) => {

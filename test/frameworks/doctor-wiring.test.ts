@@ -31,6 +31,21 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
     plant: (dir) => edit(join(dir, "src/index.ts"), (text) => text.replace(/^app\.on\(.*handleAuth.*$/m, "")),
     id: "hono.mount-missing",
   },
+  fastify: {
+    app: "fastify",
+    plant: (dir) => edit(join(dir, "src/server.ts"), (text) => text.replace(/^app\.register\(authRoutes\);$/m, "")),
+    id: "fastify.mount-missing",
+  },
+  elysia: {
+    app: "elysia",
+    plant: (dir) => edit(join(dir, "src/index.ts"), (text) => text.replace(/^ {2}\.all\(.*handleAuth.*$/m, "")),
+    id: "elysia.mount-missing",
+  },
+  "react-router": {
+    app: "react-router-7",
+    plant: (dir) => edit(join(dir, "app/routes.ts"), (text) => text.replace(/, route\("api\/auth\/\*"[^)]*\)/, "")),
+    id: "react-router.route-unlisted",
+  },
 };
 
 function edit(path: string, change: (text: string) => string) {
