@@ -32,6 +32,10 @@ export interface FlowOptions {
   basePath: string;
   /** More flags for init. */
   initArgs?: string[];
+  /** What the user writes after init (a page reading the session), before the build. */
+  afterInit?: (dir: string) => void;
+  /** The dashboard names the signed-in user: the page read the session on the server. */
+  dashboardShowsUser?: boolean;
 }
 
 const user = { email: "carol@example.com", password: "a long enough password" };
@@ -101,6 +105,7 @@ export async function signInFlow(
     ...(options.initArgs ?? []),
   ]);
   await addUserOn(app, dir);
+  options.afterInit?.(dir);
   stage("init");
   const built = await buildApp(app, dir);
   expect(built.exitCode, built.all).toBe(0);
@@ -126,6 +131,7 @@ export async function signInFlow(
   expect(signedIn.signIn, server.output()).toBe(false);
   expect(signedIn.status).toBe(200);
   expect(await page.content()).toMatch(/Dashboard/);
+  if (options.dashboardShowsUser) expect(await page.content()).toContain(user.email);
 
   // Sign-out through Auth.js's own page: the session is gone and the dashboard is closed again.
   await page.goto(`${auth}/signout`);

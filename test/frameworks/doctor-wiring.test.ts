@@ -16,6 +16,11 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
     plant: (dir) => rmSync(join(dir, "app/api/auth"), { recursive: true }),
     id: "next.route-missing",
   },
+  "next (Pages Router)": {
+    app: "next-pages",
+    plant: (dir) => rmSync(join(dir, "app"), { recursive: true }),
+    id: "next.route-missing",
+  },
   sveltekit: {
     app: "sveltekit",
     plant: (dir) => rmSync(join(dir, "src/hooks.server.ts")),
