@@ -75,7 +75,9 @@ export const express = defineFramework<ExpressFacts>({
     });
     wiring.instructions[server] = `${mount}, after loading .env.local`;
     if (request.protect?.length)
-      wiring.steps.push(`${server} sends visitors who are not signed in to the sign-in page on: ${request.protect.join(", ")}`);
+      wiring.steps.push(
+        `${server} sends visitors who are not signed in to the sign-in page on: ${request.protect.join(", ")}`,
+      );
     wiring.scripts = { dev: `tsx watch ${server}`, start: `tsx ${server}` };
     return wiring;
   },

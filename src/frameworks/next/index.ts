@@ -147,11 +147,7 @@ export const next = defineFramework<NextFacts>({
  * compile it (transpilePackages), or `next build` fails to resolve it.
  */
 async function pagesRouter(wiring: FrameworkPart, facts: NextFacts, configPath: string): Promise<void> {
-  wiring.config.header.splice(
-    2,
-    0,
-    `In ${facts.pagesDir}/, read it in getServerSideProps with \`await auth(ctx)\`.`,
-  );
+  wiring.config.header.splice(2, 0, `In ${facts.pagesDir}/, read it in getServerSideProps with \`await auth(ctx)\`.`);
   const { addTranspilePackage, newNextConfig } = await import("../../ast/upgrade/project-edits.js");
   const line = 'transpilePackages: ["next-auth"]';
   if (!facts.nextConfig) {
