@@ -13,6 +13,7 @@ import { type Detected, type FrameworkModule, frameworkModuleOf } from "./framew
 import { hono } from "./hono/index.js";
 import { next } from "./next/index.js";
 import { none } from "./none.js";
+import { qwik } from "./qwik/index.js";
 import { reactRouter } from "./react-router/index.js";
 import { sveltekit } from "./sveltekit/index.js";
 
@@ -20,6 +21,7 @@ export const frameworkModules: readonly FrameworkModule[] = [
   next,
   sveltekit,
   reactRouter,
+  qwik,
   hono,
   express,
   fastify,

@@ -14,7 +14,9 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-function app(name: "next" | "next-pages" | "sveltekit" | "express") {
+function app(
+  name: "next" | "next-pages" | "sveltekit" | "express" | "fastify" | "elysia" | "react-router-7" | "react-router-8",
+) {
   const dir = tempDir(`create-auth-${name}-`);
   made.push(dir);
   cpSync(fixture("apps", name), dir, { recursive: true });
@@ -178,6 +180,48 @@ describe("init wires the detected framework", () => {
     expect(server).toContain("if ((await getSession(req, authConfig))?.user) return next();");
     // Protection comes after the mount: Auth.js's own pages stay open.
     expect(server.indexOf('app.use("/auth"')).toBeLessThan(server.indexOf("protectedPaths.some"));
+  });
+
+  it("Fastify created by another name: the plugin registered on that app, the env loader first", async () => {
+    const dir = app("fastify");
+    writeFileSync(
+      join(dir, "src/server.ts"),
+      'import { fastify as createServer } from "fastify";\n\nconst server = createServer();\nserver.get("/", async () => "hi");\nawait server.listen({ port: 3000 });\n',
+    );
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "src/server.ts")).toBe(
+      'import "./auth/load-env.js";\nimport { fastify as createServer } from "fastify";\nimport { authRoutes } from "./auth/fastify.js";\n\nconst server = createServer();\n\n// Auth.js\'s routes (signin, signout, session, callback/<provider>...) under /auth.\nserver.register(authRoutes);\nserver.get("/", async () => "hi");\nawait server.listen({ port: 3000 });\n',
+    );
+  });
+
+  it("Elysia on Bun (no @elysiajs/node): the server imports no env loader, Bun reads the env files itself", async () => {
+    const dir = app("elysia");
+    const pkg = JSON.parse(read(dir, "package.json"));
+    delete pkg.dependencies["@elysiajs/node"];
+    writeFileSync(join(dir, "package.json"), JSON.stringify(pkg));
+    writeFileSync(
+      join(dir, "src/index.ts"),
+      'import { Elysia } from "elysia";\n\nnew Elysia().get("/", () => "hi").listen(3000);\n',
+    );
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "src/index.ts")).not.toContain("load-env");
+    expect(read(dir, "src/index.ts")).toContain(
+      'new Elysia()\n  // Auth.js\'s routes (signin, signout, session, callback/<provider>...) under /auth; it reads the body itself.\n  .all("/auth/*", ({ request }) => handleAuth(request), { parse: "none" }).get("/", () => "hi")',
+    );
+  });
+
+  it("React Router: the Node.js note follows the app's release (8 needs 22.22, 7 runs on 20)", async () => {
+    const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
+    const below = major < 22 || (major === 22 && minor < 22);
+    const note = "note: React Router needs Node.js 22.22 or later to build and run";
+    const eight = await init(app("react-router-8"));
+    expect(eight.exitCode, eight.stderr).toBe(0);
+    expect(eight.stdout.includes(note)).toBe(below);
+    const seven = await init(app("react-router-7"));
+    expect(seven.exitCode, seven.stderr).toBe(0);
+    expect(seven.stdout).not.toContain(note);
   });
 
   it("--framework none keeps the neutral config in a Next.js app; --protect elsewhere is a usage error", async () => {

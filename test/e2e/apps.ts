@@ -68,6 +68,7 @@ type DependencyName = keyof typeof dependencyVersions;
 const initPackages: Partial<Record<AppName, DependencyName[]>> = {
   next: ["next-auth"],
   "next-pages": ["next-auth"],
+  qwik: ["@auth/qwik"],
   sveltekit: ["@auth/sveltekit"],
   express: ["@auth/express", "@types/express"],
 };

@@ -34,6 +34,8 @@ export interface FlowOptions {
   initArgs?: string[];
   /** What the user writes after init (a page reading the session), before the build. */
   afterInit?: (dir: string) => void;
+  /** Checks of the build's output, before the server starts. */
+  afterBuild?: (dir: string) => void;
   /** The dashboard names the signed-in user: the page read the session on the server. */
   dashboardShowsUser?: boolean;
 }
@@ -109,6 +111,7 @@ export async function signInFlow(
   stage("init");
   const built = await buildApp(app, dir);
   expect(built.exitCode, built.all).toBe(0);
+  options.afterBuild?.(dir);
   stage("build");
   const server = await startApp(app, dir, { EMAIL_SERVER: tools.mail.url }, tools.defer);
   stage("start");

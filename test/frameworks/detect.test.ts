@@ -43,6 +43,16 @@ describe("detectFramework", () => {
       "@react-router/dev in package.json",
     ],
     [{ "package.json": "{}", "react-router.config.ts": "" }, "react-router", "react-router.config.ts"],
+    [
+      { "package.json": '{ "devDependencies": { "@builder.io/qwik-city": "1", "@builder.io/qwik": "1" } }' },
+      "qwik",
+      "@builder.io/qwik-city in package.json",
+    ],
+    [
+      { "package.json": '{ "devDependencies": { "@builder.io/qwik": "1" }, "dependencies": { "express": "5" } }' },
+      "qwik",
+      "@builder.io/qwik in package.json",
+    ],
     [{ "svelte.config.js": "" }, "sveltekit", "svelte.config.js"],
     [{ "package.json": "{}" }, "none", "no framework create-auth wires was found in package.json or its config files"],
   ] as const)("%j is %s (%s)", (files, framework, reason) => {

@@ -46,6 +46,11 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
     plant: (dir) => edit(join(dir, "src/index.ts"), (text) => text.replace(/^ {2}\.all\(.*handleAuth.*$/m, "")),
     id: "elysia.mount-missing",
   },
+  qwik: {
+    app: "qwik",
+    plant: (dir) => rmSync(join(dir, "src/routes/plugin@auth.ts")),
+    id: "qwik.plugin-missing",
+  },
   "react-router": {
     app: "react-router-7",
     plant: (dir) => edit(join(dir, "app/routes.ts"), (text) => text.replace(/, route\("api\/auth\/\*"[^)]*\)/, "")),

@@ -54,6 +54,8 @@ export const reactRouter = defineFramework<ReactRouterFacts>({
     return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
   },
   assume: facts,
+  // React Router 8 (npm's latest) needs Node.js 22.22; 7 runs on 20.
+  minimumNodeFor: (f) => ((f.major ?? 8) >= 8 ? "22.22" : undefined),
   dependencies: [],
   devDependencies: [],
   app: { port: 5173, devCommand: "npm run dev" },
