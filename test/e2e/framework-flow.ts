@@ -34,6 +34,8 @@ export interface FlowOptions {
   initArgs?: string[];
   /** What the user writes after init (a page reading the session), before the build. */
   afterInit?: (dir: string) => void;
+  /** The app's own npm script that type-checks it, generated files included (its build does not). */
+  typecheckScript?: string;
   /** Checks of the build's output, before the server starts. */
   afterBuild?: (dir: string) => void;
   /** The dashboard names the signed-in user: the page read the session on the server. */
@@ -112,6 +114,16 @@ export async function signInFlow(
   const built = await buildApp(app, dir);
   expect(built.exitCode, built.all).toBe(0);
   options.afterBuild?.(dir);
+  if (options.typecheckScript) {
+    const checked = await execa("npm", ["run", options.typecheckScript], {
+      cwd: dir,
+      env: appRuntime(app).env(),
+      extendEnv: false,
+      reject: false,
+      all: true,
+    });
+    expect(checked.exitCode, checked.all).toBe(0);
+  }
   stage("build");
   const server = await startApp(app, dir, { EMAIL_SERVER: tools.mail.url }, tools.defer);
   stage("start");

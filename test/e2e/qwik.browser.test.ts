@@ -27,9 +27,9 @@ describe("Qwik City", () => {
   const tools = useBrowserAndMail();
   const defer = useCleanup();
 
-  test("init --yes --protect, vite builds, the Node server, then sign-in, the protected page and sign-out in Chromium", async () => {
+  test("init --yes --protect, vite builds, tsc, the Node server, then sign-in, the protected page and sign-out in Chromium", async () => {
     const timings = await signInFlow(
-      { app: "qwik", basePath: "/auth", afterBuild: expectClientBuildServerFree },
+      { app: "qwik", basePath: "/auth", afterBuild: expectClientBuildServerFree, typecheckScript: "build.types" },
       { ...tools, defer },
     );
     console.log(`[qwik] ${JSON.stringify(timings)} s`);

@@ -13,8 +13,11 @@ describe("React Router 7", () => {
   const tools = useBrowserAndMail();
   const defer = useCleanup();
 
-  test("init --yes --protect, react-router build, react-router-serve, then sign-in, the protected page and sign-out in Chromium", async () => {
-    const timings = await signInFlow({ app: "react-router-7", basePath: "/api/auth" }, { ...tools, defer });
+  test("init --yes --protect, react-router build, typegen + tsc, react-router-serve, then sign-in, the protected page and sign-out in Chromium", async () => {
+    const timings = await signInFlow(
+      { app: "react-router-7", basePath: "/api/auth", typecheckScript: "typecheck" },
+      { ...tools, defer },
+    );
     console.log(`[react-router-7] ${JSON.stringify(timings)} s`);
   }, 900_000);
 });
