@@ -26,6 +26,8 @@ export interface EntryWiring {
    * text is spliced after the constructor call (e.g. `\n  .all(...)`).
    */
   mount: string;
+  /** In a chain, what is spliced instead of `mount` when the two differ (`\n  .all(...)`). */
+  chain?: string;
   /** Text whose presence means the entry is wired already. */
   marker: string;
 }
@@ -62,7 +64,8 @@ export function wireServerEntry(text: string, wiring: EntryWiring, fileName = "i
     const lines = wiring.mount.replaceAll("$app", declarator.id.name).split("\n").join(newline);
     edits.push({ start: endOf(statement), end: endOf(statement), text: `${newline}${newline}${lines}` });
   } else if (declarator?.type === "MemberExpression" && declarator.object === creation) {
-    edits.push({ start: endOf(creation), end: endOf(creation), text: wiring.mount.split("\n").join(newline) });
+    const chain = wiring.chain ?? wiring.mount;
+    edits.push({ start: endOf(creation), end: endOf(creation), text: chain.split("\n").join(newline) });
   } else {
     return {
       status: "refused",

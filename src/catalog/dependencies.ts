@@ -17,6 +17,7 @@ export const dependencyVersions = {
   "next-auth": "5.0.0-beta.32",
   "@auth/sveltekit": "^1.11.3",
   "@auth/express": "^0.12.3",
+  "@auth/qwik": "0.9.1",
   express: "^5.1.0",
   "@types/express": "^5.0.0",
   // @auth/core's peer range for nodemailer is ^7.0.7 || ^8.0.5.

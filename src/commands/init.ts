@@ -171,7 +171,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   });
   if (!plan) return ExitCode.ok;
   io.out.write(await reportPlan(plan, root, false));
-  const needs = framework.framework.minimumNode;
+  const needs = framework.framework.minimumNodeFor?.(framework.facts) ?? framework.framework.minimumNode;
   if (needs && olderNode(process.versions.node, needs))
     io.out.write(
       `note: ${framework.framework.title} needs Node.js ${needs} or later to build and run; this is Node.js ${process.versions.node}.\n`,

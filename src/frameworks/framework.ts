@@ -95,6 +95,8 @@ export interface FrameworkModule<F = unknown> {
   devDependencies: readonly DependencyName[];
   /** The Node.js its current release needs ("22.12"), when above the CLI's own (20.12). */
   minimumNode?: string;
+  /** The Node.js the project's release needs, where that differs by release (React Router 7 and 8). */
+  minimumNodeFor?(facts: F): string | undefined;
   /** Where a browser reaches the app in development (localhost, not 127.0.0.1: another site for the cookies). */
   app: { port: number; devCommand: string };
   /** Where Auth.js answers; the callback of provider X is <basePath>/callback/X. */

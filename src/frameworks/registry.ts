@@ -7,13 +7,17 @@
 
 import type { ProjectView } from "../workspace/project-view.js";
 import { astro } from "./astro/index.js";
+import { elysia } from "./elysia/index.js";
 import { express } from "./express/index.js";
+import { fastify } from "./fastify/index.js";
 import { type Detected, type FrameworkModule, frameworkModuleOf } from "./framework.js";
 import { hono } from "./hono/index.js";
 import { next } from "./next/index.js";
 import { nitro } from "./nitro/index.js";
 import { none } from "./none.js";
 import { nuxt } from "./nuxt/index.js";
+import { qwik } from "./qwik/index.js";
+import { reactRouter } from "./react-router/index.js";
 import { solidStart } from "./solid-start/index.js";
 import { sveltekit } from "./sveltekit/index.js";
 import { tanstackStart } from "./tanstack-start/index.js";
@@ -21,13 +25,17 @@ import { tanstackStart } from "./tanstack-start/index.js";
 export const frameworkModules: readonly FrameworkModule[] = [
   next,
   sveltekit,
-  hono,
-  express,
+  reactRouter,
+  qwik,
   astro,
   nuxt,
   nitro,
   tanstackStart,
   solidStart,
+  hono,
+  express,
+  fastify,
+  elysia,
   none,
 ].map((m) => frameworkModuleOf<unknown>(m as FrameworkModule<never>));
 

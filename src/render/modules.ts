@@ -5,7 +5,7 @@ import type { ImportSpec } from "./parts.js";
 /** A relative module specifier from one project file to another, with the project's import extension. */
 export function specifier(fromFile: string, toFile: string, ext: "" | ".js"): string {
   const rel = posix.relative(posix.dirname(fromFile), toFile).replace(/\.ts$/, ext);
-  return rel.startsWith(".") ? rel : `./${rel}`;
+  return rel.startsWith("../") || rel.startsWith("./") ? rel : `./${rel}`;
 }
 
 /** `import X, { a, b } from "from";` */

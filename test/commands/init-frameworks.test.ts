@@ -14,7 +14,9 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-function app(name: "next" | "sveltekit" | "express") {
+function app(
+  name: "next" | "next-pages" | "sveltekit" | "express" | "fastify" | "elysia" | "react-router-7" | "react-router-8",
+) {
   const dir = tempDir(`create-auth-${name}-`);
   made.push(dir);
   cpSync(fixture("apps", name), dir, { recursive: true });
@@ -137,13 +139,98 @@ describe("init wires the detected framework", () => {
     expect(result.stdout).toMatch(/Mount Auth\.js in index\.js: .*app\.use\("\/auth", ExpressAuth\(authConfig\)\)/);
   });
 
+  it("Next.js Pages Router: the App Router route handler, transpilePackages in next.config, auth(ctx) named", async () => {
+    const dir = app("next-pages");
+    const before = read(dir, "next.config.ts");
+    const result = await init(dir, "--protect", "/dashboard/:path*");
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "app/api/auth/[...nextauth]/route.ts")).toContain('import { handlers } from "@/auth";');
+    expect(read(dir, "next.config.ts")).toBe(
+      before.replace(
+        "const nextConfig: NextConfig = {};",
+        'const nextConfig: NextConfig = { transpilePackages: ["next-auth"] };',
+      ),
+    );
+    expect(read(dir, "auth.ts")).toContain("In pages/, read it in getServerSideProps with `await auth(ctx)`.");
+    expect(read(dir, "proxy.ts")).toContain('import { auth } from "@/auth";');
+    // A second run keeps next.config as it is.
+    expect((await init(dir, "--force")).exitCode).toBe(0);
+    expect(read(dir, "next.config.ts")).toContain('transpilePackages: ["next-auth"] }');
+  });
+
+  it("--protect in SvelteKit: hooks run Auth.js's handle, then one that redirects on the listed paths", async () => {
+    const dir = app("sveltekit");
+    const result = await init(dir, "--protect", "/dashboard/:path*");
+    expect(result.exitCode, result.stderr).toBe(0);
+    const hooks = read(dir, "src/hooks.server.ts");
+    expect(hooks).toContain('import { handle as authHandle } from "$lib/server/auth";');
+    expect(hooks).toContain("/^\\/dashboard(?:\\/.*)?\\/?$/,");
+    expect(hooks).toContain("export const handle = sequence(authHandle, protect);");
+    expect(result.stdout).toContain(
+      "src/hooks.server.ts sends visitors who are not signed in to the sign-in page on: /dashboard/:path*",
+    );
+  });
+
+  it("--protect in Express: the generated server.ts checks the session on the listed paths", async () => {
+    const dir = app("express");
+    const result = await init(dir, "--protect", "/dashboard/:path*,/admin");
+    expect(result.exitCode, result.stderr).toBe(0);
+    const server = read(dir, "server.ts");
+    expect(server).toContain("/^\\/dashboard(?:\\/.*)?\\/?$/,\n  /^\\/admin\\/?$/,\n];");
+    expect(server).toContain("if ((await getSession(req, authConfig))?.user) return next();");
+    // Protection comes after the mount: Auth.js's own pages stay open.
+    expect(server.indexOf('app.use("/auth"')).toBeLessThan(server.indexOf("protectedPaths.some"));
+  });
+
+  it("Fastify created by another name: the plugin registered on that app, the env loader first", async () => {
+    const dir = app("fastify");
+    writeFileSync(
+      join(dir, "src/server.ts"),
+      'import { fastify as createServer } from "fastify";\n\nconst server = createServer();\nserver.get("/", async () => "hi");\nawait server.listen({ port: 3000 });\n',
+    );
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "src/server.ts")).toBe(
+      'import "./auth/load-env.js";\nimport { fastify as createServer } from "fastify";\nimport { authRoutes } from "./auth/fastify.js";\n\nconst server = createServer();\n\n// Auth.js\'s routes (signin, signout, session, callback/<provider>...) under /auth.\nserver.register(authRoutes);\nserver.get("/", async () => "hi");\nawait server.listen({ port: 3000 });\n',
+    );
+  });
+
+  it("Elysia on Bun (no @elysiajs/node): the server imports no env loader, Bun reads the env files itself", async () => {
+    const dir = app("elysia");
+    const pkg = JSON.parse(read(dir, "package.json"));
+    delete pkg.dependencies["@elysiajs/node"];
+    writeFileSync(join(dir, "package.json"), JSON.stringify(pkg));
+    writeFileSync(
+      join(dir, "src/index.ts"),
+      'import { Elysia } from "elysia";\n\nnew Elysia().get("/", () => "hi").listen(3000);\n',
+    );
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "src/index.ts")).not.toContain("load-env");
+    expect(read(dir, "src/index.ts")).toContain(
+      'new Elysia()\n  // Auth.js\'s routes (signin, signout, session, callback/<provider>...) under /auth; it reads the body itself.\n  .all("/auth/*", ({ request }) => handleAuth(request), { parse: "none" }).get("/", () => "hi")',
+    );
+  });
+
+  it("React Router: the Node.js note follows the app's release (8 needs 22.22, 7 runs on 20)", async () => {
+    const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
+    const below = major < 22 || (major === 22 && minor < 22);
+    const note = "note: React Router needs Node.js 22.22 or later to build and run";
+    const eight = await init(app("react-router-8"));
+    expect(eight.exitCode, eight.stderr).toBe(0);
+    expect(eight.stdout.includes(note)).toBe(below);
+    const seven = await init(app("react-router-7"));
+    expect(seven.exitCode, seven.stderr).toBe(0);
+    expect(seven.stdout).not.toContain(note);
+  });
+
   it("--framework none keeps the neutral config in a Next.js app; --protect elsewhere is a usage error", async () => {
     const dir = app("next");
     const result = await init(dir, "--framework", "none");
     expect(result.exitCode).toBe(0);
     expect(read(dir, "auth.ts")).toContain("satisfies AuthConfig;");
     expect(existsSync(join(dir, "app/api/auth"))).toBe(false);
-    const refused = await init(app("express"), "--protect", "/x");
+    const refused = await init(app("express"), "--framework", "none", "--protect", "/x");
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toMatch(/^error: --protect: create-auth does not protect pages in /);
     const bad = await init(app("next"), "--framework", "remix");

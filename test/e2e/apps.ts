@@ -67,6 +67,8 @@ type DependencyName = keyof typeof dependencyVersions;
 /** What init --yes (and --providers email) adds, installed ahead so init's install finds it. */
 const initPackages: Partial<Record<AppName, DependencyName[]>> = {
   next: ["next-auth"],
+  "next-pages": ["next-auth"],
+  qwik: ["@auth/qwik"],
   sveltekit: ["@auth/sveltekit"],
   express: ["@auth/express", "@types/express"],
 };

@@ -32,6 +32,14 @@ export interface FlowOptions {
   basePath: string;
   /** More flags for init. */
   initArgs?: string[];
+  /** What the user writes after init (a page reading the session), before the build. */
+  afterInit?: (dir: string) => void;
+  /** The app's own npm script that type-checks it, generated files included (its build does not). */
+  typecheckScript?: string;
+  /** Checks of the build's output, before the server starts. */
+  afterBuild?: (dir: string) => void;
+  /** The dashboard names the signed-in user: the page read the session on the server. */
+  dashboardShowsUser?: boolean;
 }
 
 const user = { email: "carol@example.com", password: "a long enough password" };
@@ -101,9 +109,21 @@ export async function signInFlow(
     ...(options.initArgs ?? []),
   ]);
   await addUserOn(app, dir);
+  options.afterInit?.(dir);
   stage("init");
   const built = await buildApp(app, dir);
   expect(built.exitCode, built.all).toBe(0);
+  options.afterBuild?.(dir);
+  if (options.typecheckScript) {
+    const checked = await execa("npm", ["run", options.typecheckScript], {
+      cwd: dir,
+      env: appRuntime(app).env(),
+      extendEnv: false,
+      reject: false,
+      all: true,
+    });
+    expect(checked.exitCode, checked.all).toBe(0);
+  }
   stage("build");
   const server = await startApp(app, dir, { EMAIL_SERVER: tools.mail.url }, tools.defer);
   stage("start");
@@ -126,6 +146,7 @@ export async function signInFlow(
   expect(signedIn.signIn, server.output()).toBe(false);
   expect(signedIn.status).toBe(200);
   expect(await page.content()).toMatch(/Dashboard/);
+  if (options.dashboardShowsUser) expect(await page.content()).toContain(user.email);
 
   // Sign-out through Auth.js's own page: the session is gone and the dashboard is closed again.
   await page.goto(`${auth}/signout`);

@@ -25,6 +25,34 @@ describe("detectFramework", () => {
       "@sveltejs/kit in package.json",
     ],
     [{ "package.json": "{}", "next.config.ts": "" }, "next", "next.config.ts"],
+    [{ "package.json": '{ "dependencies": { "fastify": "5" } }' }, "fastify", "fastify in package.json"],
+    [{ "package.json": '{ "dependencies": { "fastify": "5", "next": "16" } }' }, "next", "next in package.json"],
+    [
+      { "package.json": '{ "dependencies": { "elysia": "1", "@elysiajs/node": "1" } }' },
+      "elysia",
+      "elysia in package.json",
+    ],
+    [
+      { "package.json": '{ "dependencies": { "@react-router/serve": "7", "express": "5" } }' },
+      "react-router",
+      "@react-router/serve in package.json",
+    ],
+    [
+      { "package.json": '{ "devDependencies": { "@react-router/dev": "8" }, "dependencies": { "hono": "4" } }' },
+      "react-router",
+      "@react-router/dev in package.json",
+    ],
+    [{ "package.json": "{}", "react-router.config.ts": "" }, "react-router", "react-router.config.ts"],
+    [
+      { "package.json": '{ "devDependencies": { "@builder.io/qwik-city": "1", "@builder.io/qwik": "1" } }' },
+      "qwik",
+      "@builder.io/qwik-city in package.json",
+    ],
+    [
+      { "package.json": '{ "devDependencies": { "@builder.io/qwik": "1" }, "dependencies": { "express": "5" } }' },
+      "qwik",
+      "@builder.io/qwik in package.json",
+    ],
     [{ "svelte.config.js": "" }, "sveltekit", "svelte.config.js"],
     [
       { "package.json": '{ "dependencies": { "astro": "7", "hono": "4" } }', "astro.config.mjs": "" },

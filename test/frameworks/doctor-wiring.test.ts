@@ -16,6 +16,11 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
     plant: (dir) => rmSync(join(dir, "app/api/auth"), { recursive: true }),
     id: "next.route-missing",
   },
+  "next (Pages Router)": {
+    app: "next-pages",
+    plant: (dir) => rmSync(join(dir, "app"), { recursive: true }),
+    id: "next.route-missing",
+  },
   sveltekit: {
     app: "sveltekit",
     plant: (dir) => rmSync(join(dir, "src/hooks.server.ts")),
@@ -55,6 +60,26 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
     app: "solid-start",
     plant: (dir) => rmSync(join(dir, "src/routes/api/auth/[...auth].ts")),
     id: "solid-start.route-missing",
+  },
+  fastify: {
+    app: "fastify",
+    plant: (dir) => edit(join(dir, "src/server.ts"), (text) => text.replace(/^app\.register\(authRoutes\);$/m, "")),
+    id: "fastify.mount-missing",
+  },
+  elysia: {
+    app: "elysia",
+    plant: (dir) => edit(join(dir, "src/index.ts"), (text) => text.replace(/^ {2}\.all\(.*handleAuth.*$/m, "")),
+    id: "elysia.mount-missing",
+  },
+  qwik: {
+    app: "qwik",
+    plant: (dir) => rmSync(join(dir, "src/routes/plugin@auth.ts")),
+    id: "qwik.plugin-missing",
+  },
+  "react-router": {
+    app: "react-router-7",
+    plant: (dir) => edit(join(dir, "app/routes.ts"), (text) => text.replace(/, route\("api\/auth\/\*"[^)]*\)/, "")),
+    id: "react-router.route-unlisted",
   },
 };
 

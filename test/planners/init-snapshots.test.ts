@@ -6,7 +6,7 @@
  *
  *   npm run test:snapshots -- -u
  */
-import { cpSync, existsSync, mkdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseResolved, resolveProviderName } from "../../src/families/index.js";
@@ -20,8 +20,11 @@ import { root, tempDir } from "../helpers.js";
 function projectFor(framework: string): string {
   // A fixed folder name: a new package.json is named after it.
   const dir = join(tempDir(`create-auth-snapshot-${framework}-`), "app");
-  const app = join(root, "fixtures/apps", framework);
-  if (existsSync(app)) cpSync(app, dir, { recursive: true });
+  // Its own name, else the first of its versions ("react-router-7").
+  const apps = readdirSync(join(root, "fixtures/apps")).sort();
+  const name = apps.find((a) => a === framework) ?? apps.find((a) => a.startsWith(`${framework}-`));
+  const app = name && join(root, "fixtures/apps", name);
+  if (app && existsSync(app)) cpSync(app, dir, { recursive: true });
   else mkdirSync(dir, { recursive: true });
   return dir;
 }

@@ -5,6 +5,7 @@ import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { defineFramework, plainConfig, rootLayout, trustHostVariable } from "../framework.js";
+import { pathPattern } from "../web-standard.js";
 
 export interface ExpressFacts {
   /** The file that starts the project's own server, when it has one. */
@@ -34,7 +35,7 @@ export const express = defineFramework<ExpressFacts>({
   basePath: "/auth",
   authPackage: "@auth/express",
   envOrder: "next",
-  protects: false,
+  protects: true,
   layout: rootLayout,
   async plan(request) {
     const { facts, configPath, authDir, importExtension: ext } = request;
@@ -56,6 +57,10 @@ export const express = defineFramework<ExpressFacts>({
       wiring.steps.push(
         `Mount Auth.js in ${facts.serverFile}: import { ExpressAuth } from "@auth/express" and { authConfig } from ${JSON.stringify(specifier(facts.serverFile, configPath, ext))}, then ${mount}; load .env.local first (import "${specifier(facts.serverFile, loadEnv, ext)}").`,
       );
+      if (request.protect?.length)
+        wiring.steps.push(
+          `To protect ${request.protect.join(", ")} in ${facts.serverFile}: after the mount, app.use() a middleware that calls next() when (await getSession(req, authConfig))?.user (getSession from @auth/express) and else redirects to /auth/signin?callbackUrl=<the page> (https://authjs.dev/getting-started/session-management/protecting?framework=express).`,
+        );
       return wiring;
     }
     wiring.files.push({
@@ -64,9 +69,15 @@ export const express = defineFramework<ExpressFacts>({
         configModule: specifier(server, configPath, ext),
         loadEnvModule: specifier(server, loadEnv, ext),
         port: express.app.port,
+        protect: request.protect?.map(pathPattern) ?? false,
+        protectList: request.protect?.join(",") ?? "",
       }),
     });
     wiring.instructions[server] = `${mount}, after loading .env.local`;
+    if (request.protect?.length)
+      wiring.steps.push(
+        `${server} sends visitors who are not signed in to the sign-in page on: ${request.protect.join(", ")}`,
+      );
     wiring.scripts = { dev: `tsx watch ${server}`, start: `tsx ${server}` };
     return wiring;
   },

@@ -3,6 +3,11 @@
  * signIn and signOut; the route handler under the App Router's api/auth
  * (also in a Pages Router app: v5 serves its endpoints from app/); with
  * --protect, proxy.ts (Next.js 16) or middleware.ts (15, on Node.js).
+ *
+ * The Pages Router is a fact of this module, not a framework of its own:
+ * the package, the config, the route handler and the proxy are the same;
+ * its pages read the session with auth(ctx) in getServerSideProps, for
+ * which next.config gets transpilePackages: ["next-auth"].
  */
 import { posix } from "node:path";
 import { containerFile } from "../../doctor/model/facts.js";
@@ -26,12 +31,21 @@ export interface NextFacts {
   major: number;
   /** The project's own middleware or proxy module beside the app folder, when it has one. */
   ownMiddleware: string | undefined;
+  /** The Pages Router folder ("pages" or "src/pages"), when the app has one. */
+  pagesDir: string | undefined;
+  /** The project's next.config, when it has one. */
+  nextConfig: { path: string; text: string } | undefined;
 }
 
 function facts(project: ProjectView): NextFacts {
   const appDir = project.isDir("app") ? "app" : project.srcDir ? "src/app" : "app";
   const besideApp = posix.dirname(appDir) === "." ? "" : `${posix.dirname(appDir)}/`;
+  const pagesDir = ["pages", "src/pages"].find((dir) => project.isDir(dir));
+  const configPath = project.configFile("next.config");
+  const configText = configPath ? project.read(configPath) : null;
   return {
+    pagesDir,
+    nextConfig: configPath && configText !== null ? { path: configPath, text: configText } : undefined,
     appDir,
     major: project.major("next") ?? 16,
     ownMiddleware: existingEntry(project, `${besideApp}middleware`) ?? existingEntry(project, `${besideApp}proxy`),
@@ -91,6 +105,7 @@ export const next = defineFramework<NextFacts>({
         exports: ["export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);"],
       },
     };
+    if (facts.pagesDir) await pagesRouter(wiring, facts, request.configPath);
     if (!request.protect?.length) return wiring;
     // Next.js 16 renamed middleware.ts to proxy.ts (and runs it on Node.js); it sits beside app/.
     const path = posix.join(posix.dirname(facts.appDir), facts.major >= 16 ? "proxy.ts" : "middleware.ts");
@@ -125,3 +140,25 @@ export const next = defineFramework<NextFacts>({
     load: () => import("./doctor.js").then((m) => m.nextDoctor),
   },
 });
+
+/**
+ * Pages read the session with auth(ctx) in getServerSideProps; that server
+ * code imports next-auth 5, which imports next/server, so Next.js must
+ * compile it (transpilePackages), or `next build` fails to resolve it.
+ */
+async function pagesRouter(wiring: FrameworkPart, facts: NextFacts, configPath: string): Promise<void> {
+  wiring.config.header.splice(2, 0, `In ${facts.pagesDir}/, read it in getServerSideProps with \`await auth(ctx)\`.`);
+  const { addTranspilePackage, newNextConfig } = await import("../../ast/upgrade/project-edits.js");
+  const line = 'transpilePackages: ["next-auth"]';
+  if (!facts.nextConfig) {
+    wiring.files.push({ path: "next.config.mjs", contents: newNextConfig });
+    wiring.instructions["next.config.mjs"] = `${line} (Pages Router code that imports ${configPath})`;
+    return;
+  }
+  const edited = addTranspilePackage(facts.nextConfig.text, facts.nextConfig.path);
+  if (edited === undefined)
+    wiring.steps.push(
+      `${facts.nextConfig.path} was left alone (its exported config is not an object literal create-auth can edit); add ${line} to it, so that pages importing ${configPath} build.`,
+    );
+  else if (edited !== facts.nextConfig.text) wiring.edits.push({ path: facts.nextConfig.path, contents: edited });
+}

@@ -5,6 +5,7 @@ import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { defineFramework, existingEntry } from "../framework.js";
+import { pathPattern } from "../web-standard.js";
 
 export interface SvelteKitFacts {
   /** A hooks module of the project's own in another extension (hooks.server.js), which a new .ts would clash with. */
@@ -36,7 +37,7 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
   basePath: "/auth",
   authPackage: "@auth/sveltekit",
   envOrder: "vite",
-  protects: false,
+  protects: true,
   layout: () => ({ configPath: "src/lib/server/auth.ts", authDir: "src/lib/server/auth" }),
   async plan(request) {
     const hooks = "src/hooks.server.ts";
@@ -63,14 +64,25 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
         exports: ["export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);"],
       },
     };
+    const protect = request.protect?.length ? request.protect : undefined;
     if (request.facts.ownHooks) {
       wiring.steps.push(`${request.facts.ownHooks} is yours and was left alone; in it: ${line}.`);
+      if (protect)
+        wiring.steps.push(
+          `To protect ${protect.join(", ")}: in ${request.facts.ownHooks}, a handle after Auth.js's (sequence()) that redirects to /auth/signin when !(await event.locals.auth())?.user (https://authjs.dev/getting-started/session-management/protecting?framework=sveltekit).`,
+        );
       return wiring;
     }
     wiring.files.push({
       path: hooks,
-      contents: await renderTemplate("frameworks/sveltekit-hooks.ts.hbs", { configModule: module }),
+      contents: await renderTemplate("frameworks/sveltekit-hooks.ts.hbs", {
+        configModule: module,
+        protect: protect?.map(pathPattern) ?? false,
+        protectList: protect?.join(",") ?? "",
+      }),
     });
+    if (protect)
+      wiring.steps.push(`${hooks} sends visitors who are not signed in to the sign-in page on: ${protect.join(", ")}`);
     wiring.instructions[hooks] = line;
     return wiring;
   },

@@ -1,7 +1,8 @@
 /**
  * The source files of one package, listed within limits: installed
  * packages, build output, hidden folders and other packages of a workspace
- * (a folder with its own package.json) are skipped, symbolic links are not
+ * (a folder with its own package.json) are skipped (but .server/, where
+ * server-only source lives), symbolic links are not
  * followed, and the walk stops at a number of files and a depth, so a huge
  * or odd tree costs a bounded time.
  */
@@ -40,6 +41,9 @@ const skippedFolders = new Set([
   "storybook-static",
 ]);
 
+/** Hidden folders are tools' (.git, .next, .svelte-kit), except .server/: server-only source where Vite apps (React Router, Remix) keep it. */
+const hiddenFolder = (name: string) => name.startsWith(".") && name !== ".server";
+
 const sourceFile = /\.(?:[cm]?[jt]s|[jt]sx)$/;
 /** Declarations, tests and stories describe or exercise the code; none of them is the auth setup. */
 const notSetup = /\.d\.[cm]?ts$|\.(?:test|spec|stories|story)\.[cm]?[jt]sx?$/;
@@ -71,7 +75,7 @@ export function listSourceFiles(root: string, limits: WalkLimits = defaultWalkLi
           return;
         }
         result.files.push(join(dir, entry.name));
-      } else if (entry.isDirectory() && !entry.name.startsWith(".") && !skippedFolders.has(entry.name)) {
+      } else if (entry.isDirectory() && !hiddenFolder(entry.name) && !skippedFolders.has(entry.name)) {
         folders.push(join(dir, entry.name));
       }
     }

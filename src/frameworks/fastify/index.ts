@@ -1,0 +1,124 @@
+/**
+ * Fastify 5 on Node: the generic wiring, registered in the app's own entry
+ * module as a plugin (its own scope, where request bodies stay raw: Fastify
+ * parses no form bodies, and Auth.js reads the Request's itself), and with
+ * --protect an onRequest hook that sends visitors who are not signed in to
+ * sign in. No extra package: @fastify/formbody would parse the form only for
+ * it to be encoded again.
+ */
+import { posix } from "node:path";
+import { containerFile } from "../../doctor/model/facts.js";
+import { specifier } from "../../render/modules.js";
+import { renderTemplate } from "../../render/templates.js";
+import type { ProjectView } from "../../workspace/project-view.js";
+import { defineFramework } from "../framework.js";
+import { findServerEntry, mountInEntry, type ServerEntry } from "../server-entry.js";
+import { webStandardPart } from "../web-standard.js";
+
+export interface FastifyFacts {
+  entry: ServerEntry | undefined;
+  /** The name the entry calls to create the app (`import Fastify from "fastify"`). */
+  factory: string;
+}
+
+/** The local name of fastify's factory in the entry: its default import, or the named `fastify`. */
+function factoryName(entry: ServerEntry | undefined): string {
+  const text = entry?.text ?? "";
+  const fromFastify = /import\s+([^;]*?)\s+from\s*["']fastify["']/.exec(text)?.[1] ?? "";
+  const named = /\{[^}]*\bfastify(?:\s+as\s+(\w+))?[^}]*\}/.exec(fromFastify);
+  if (named) return named[1] ?? "fastify";
+  return /^(\w+)/.exec(fromFastify)?.[1] ?? "Fastify";
+}
+
+function facts(project: ProjectView): FastifyFacts {
+  const entry = findServerEntry(project);
+  return { entry, factory: factoryName(entry) };
+}
+
+const basePath = "/auth";
+
+export const fastify = defineFramework<FastifyFacts>({
+  id: "fastify",
+  title: "Fastify",
+  // A server library, as Hono: a full-stack framework beside it runs the server.
+  precedence: 3,
+  detect: (project) =>
+    project.has("fastify") ? { facts: facts(project), reason: "fastify in package.json", by: "dependency" } : undefined,
+  assume: facts,
+  dependencies: [],
+  devDependencies: [],
+  app: { port: 3000, devCommand: "npm run dev" },
+  basePath,
+  authPackage: "@auth/core",
+  envOrder: "next",
+  protects: true,
+  // Inside src/ when the server's code is there: tsc's inferred rootDir would otherwise move the build output.
+  layout: (_facts, project) =>
+    project.srcDir ? { configPath: "src/auth.ts", authDir: "src/auth" } : { configPath: "auth.ts", authDir: "auth" },
+  async plan(request) {
+    const { entry, factory } = request.facts;
+    const sessionPath = `${request.authDir}/session.ts`;
+    const pluginPath = `${request.authDir}/fastify.ts`;
+    const loadEnvPath = `${request.authDir}/load-env.ts`;
+    const ext = request.importExtension;
+    const wiring = await webStandardPart(request, {
+      title: "Fastify",
+      basePath,
+      envOrder: "next",
+      sessionPath,
+      loadEnvPath,
+      header: [
+        `Fastify: ${entry?.path ?? "your server module"} registers authRoutes from ${pluginPath}, which hands requests`,
+        `under ${basePath} to Auth.js; getSession(webRequest(request)) reads the session in a handler.`,
+        "https://authjs.dev/reference/core",
+      ],
+    });
+    wiring.files.push({
+      path: pluginPath,
+      contents: await renderTemplate("frameworks/fastify-auth.ts.hbs", {
+        basePath,
+        sessionModule: specifier(pluginPath, sessionPath, ext),
+      }),
+    });
+    const from = entry?.path ?? posix.join(posix.dirname(request.configPath), "server.ts");
+    const protecting = Boolean(request.protect?.length);
+    const session = protecting ? ["getSession", "isProtected", "signInUrl"] : [];
+    const plugin = ["authRoutes", ...(protecting ? ["webRequest"] : [])];
+    const protect = protecting
+      ? [
+          `// Visitors who are not signed in are sent to sign in first on: ${request.protect!.join(", ")} (the list is in ${sessionPath}).`,
+          '$app.addHook("onRequest", async (request, reply) => {',
+          "  const page = webRequest(request);",
+          "  if (isProtected(new URL(page.url).pathname) && !(await getSession(page))?.user) return reply.redirect(signInUrl(page));",
+          "});",
+        ]
+      : [];
+    await mountInEntry(
+      entry,
+      {
+        callee: factory,
+        construct: false,
+        firstImport: specifier(from, loadEnvPath, ext),
+        imports: [
+          `import { ${plugin.join(", ")} } from "${specifier(from, pluginPath, ext)}";`,
+          ...(protecting ? [`import { ${session.join(", ")} } from "${specifier(from, sessionPath, ext)}";`] : []),
+        ],
+        mount: [
+          `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}.`,
+          "$app.register(authRoutes);",
+          ...protect,
+        ].join("\n"),
+        marker: "authRoutes",
+      },
+      wiring,
+      "src/server.ts, or the file your dev script runs",
+    );
+    return wiring;
+  },
+  doctor: {
+    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
+    ownServer: (facts) =>
+      /\bnode\b/.test(facts.packageJson.scripts.start ?? "") ? "a Node server (Fastify)" : containerFile(facts),
+    load: () => import("./doctor.js").then((m) => m.fastifyDoctor),
+  },
+});

@@ -1,0 +1,93 @@
+/**
+ * Qwik City with @auth/qwik: src/routes/plugin@auth.ts runs QwikAuth$ on
+ * every request (its routes under /auth, the session in sharedMap), and with
+ * --protect sends visitors who are not signed in to sign in. That plugin is
+ * in the browser's build as well, so it reaches the auth config only through
+ * an import the client build drops (isServer); the config loads the env
+ * files first, since the production Node server (server/entry.node-server)
+ * loads none.
+ */
+import { containerFile } from "../../doctor/model/facts.js";
+import { loadEnvModule } from "../../render/env-files.js";
+import { specifier } from "../../render/modules.js";
+import { part } from "../../render/parts.js";
+import { renderTemplate } from "../../render/templates.js";
+import type { ProjectView } from "../../workspace/project-view.js";
+import { defineFramework, existingEntry, trustHostVariable } from "../framework.js";
+import { pathPattern } from "../web-standard.js";
+
+export interface QwikFacts {
+  /** A plugin@auth module of the project's own (any extension), which init leaves alone. */
+  ownPlugin: string | undefined;
+}
+
+const facts = (project: ProjectView): QwikFacts => ({ ownPlugin: existingEntry(project, "src/routes/plugin@auth") });
+
+export const qwik = defineFramework<QwikFacts>({
+  id: "qwik",
+  title: "Qwik City",
+  precedence: 10,
+  detect(project) {
+    for (const name of ["@builder.io/qwik-city", "@builder.io/qwik"])
+      if (project.has(name)) return { facts: facts(project), reason: `${name} in package.json`, by: "dependency" };
+    return undefined;
+  },
+  assume: facts,
+  dependencies: ["@auth/qwik"],
+  devDependencies: [],
+  app: { port: 5173, devCommand: "npm run dev" },
+  basePath: "/auth",
+  authPackage: "@auth/qwik",
+  envOrder: "vite",
+  protects: true,
+  layout: () => ({ configPath: "src/auth.ts", authDir: "src/auth" }),
+  async plan(request) {
+    const plugin = "src/routes/plugin@auth.ts";
+    const loadEnv = `${request.authDir}/load-env.ts`;
+    const ext = request.importExtension;
+    const protect = request.protect?.length ? request.protect : undefined;
+    const wiring = {
+      ...part({ env: [trustHostVariable], files: [await loadEnvModule(loadEnv, "vite")] }),
+      config: {
+        header: [
+          `Qwik City: ${plugin} runs Auth.js (QwikAuth$) on every request; pages read the session`,
+          'with useSession() from it, request handlers with event.sharedMap.get("session").',
+          "https://authjs.dev/getting-started/installation?framework=qwik",
+        ],
+        first: [
+          "// First: the env files into process.env (the Node server loads none), before the modules below read it.",
+          `import "${specifier(request.configPath, loadEnv, ext)}";`,
+        ],
+        imports: ['import type { QwikAuthConfig } from "@auth/qwik";'],
+        configType: "QwikAuthConfig",
+        options: [],
+        exports: [],
+      },
+    };
+    const line = `export const { onRequest, useSession, useSignIn, useSignOut } = QwikAuth$(...) returning the authConfig of ${request.configPath}`;
+    if (request.facts.ownPlugin) {
+      wiring.steps.push(`${request.facts.ownPlugin} is yours and was left alone; in it: ${line}.`);
+      return wiring;
+    }
+    wiring.files.push({
+      path: plugin,
+      contents: await renderTemplate("frameworks/qwik-plugin.ts.hbs", {
+        configModule: specifier(plugin, request.configPath, ext),
+        protect: protect?.map(pathPattern) ?? false,
+        protectList: protect?.join(",") ?? "",
+      }),
+    });
+    wiring.instructions[plugin] = line;
+    if (protect)
+      wiring.steps.push(`${plugin} sends visitors who are not signed in to the sign-in page on: ${protect.join(", ")}`);
+    return wiring;
+  },
+  doctor: {
+    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
+    ownServer: (facts) =>
+      /\bnode\b/.test(facts.packageJson.scripts.serve ?? facts.packageJson.scripts.start ?? "")
+        ? "the Qwik City Node server"
+        : containerFile(facts),
+    load: () => import("./doctor.js").then((m) => m.qwikDoctor),
+  },
+});

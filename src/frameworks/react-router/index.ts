@@ -1,0 +1,168 @@
+/**
+ * React Router 7 and 8 in framework mode (@react-router/dev): the generic
+ * wiring as a resource route (app/routes/api.auth.$.ts: loader and action
+ * hand the Request to Auth.js) registered in app/routes.ts, everything of
+ * Auth.js under app/.server/ (never in the browser's bundle), the env files
+ * loaded by the auth module itself (react-router-serve and `react-router
+ * dev` put none into process.env), and with --protect a loader in
+ * app/root.tsx that sends visitors who are not signed in to sign in.
+ */
+import { posix } from "node:path";
+import { containerFile } from "../../doctor/model/facts.js";
+import { specifier } from "../../render/modules.js";
+import { renderTemplate } from "../../render/templates.js";
+import type { ProjectView } from "../../workspace/project-view.js";
+import { defineFramework, type FrameworkPart } from "../framework.js";
+import { webStandardPart } from "../web-standard.js";
+
+export interface ReactRouterFacts {
+  /** The app folder (react-router.config's appDirectory, "app" by default). */
+  appDir: string;
+  /** The route config module (app/routes.ts) when the app has one. */
+  routesFile: { path: string; text: string } | undefined;
+  /** The root route module (app/root.tsx). */
+  rootFile: { path: string; text: string } | undefined;
+  major: number | undefined;
+}
+
+const codeExtensions = ["ts", "tsx", "js", "jsx"];
+
+function facts(project: ProjectView): ReactRouterFacts {
+  const config = project.configFile("react-router.config");
+  const appDir = (config && /\bappDirectory\s*:\s*["'`]([^"'`]+)["'`]/.exec(project.read(config) ?? "")?.[1]) || "app";
+  const dir = posix.normalize(appDir).replace(/^\.\/|\/$/g, "");
+  const fileOf = (base: string) => {
+    const path = project.firstFile(codeExtensions.map((ext) => `${dir}/${base}.${ext}`));
+    const text = path ? project.read(path) : null;
+    return path && text !== null ? { path, text } : undefined;
+  };
+  return { appDir: dir, routesFile: fileOf("routes"), rootFile: fileOf("root"), major: project.major("react-router") };
+}
+
+const basePath = "/api/auth";
+const routePath = "api/auth/*";
+
+export const reactRouter = defineFramework<ReactRouterFacts>({
+  id: "react-router",
+  title: "React Router",
+  // A full-stack framework: it wins over the server library it may run in (Express, Hono).
+  precedence: 10,
+  detect(project) {
+    for (const name of ["@react-router/dev", "@react-router/serve", "@react-router/node"])
+      if (project.has(name)) return { facts: facts(project), reason: `${name} in package.json`, by: "dependency" };
+    const config = project.configFile("react-router.config");
+    return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
+  },
+  assume: facts,
+  // React Router 8 (npm's latest) needs Node.js 22.22; 7 runs on 20.
+  minimumNodeFor: (f) => ((f.major ?? 8) >= 8 ? "22.22" : undefined),
+  dependencies: [],
+  devDependencies: [],
+  app: { port: 5173, devCommand: "npm run dev" },
+  basePath,
+  authPackage: "@auth/core",
+  envOrder: "vite",
+  protects: true,
+  // Under app/.server/: React Router refuses to put a .server module in the browser's bundle.
+  layout: (f) => ({ configPath: `${f.appDir}/.server/auth.ts`, authDir: `${f.appDir}/.server/auth` }),
+  async plan(request) {
+    const { appDir, routesFile, rootFile } = request.facts;
+    const sessionPath = `${request.authDir}/session.ts`;
+    const loadEnvPath = `${request.authDir}/load-env.ts`;
+    const route = `${appDir}/routes/api.auth.$.ts`;
+    const ext = request.importExtension;
+    const wiring = await webStandardPart(request, {
+      title: "React Router",
+      basePath,
+      envOrder: "vite",
+      sessionPath,
+      loadEnvPath,
+      header: [
+        `React Router: the resource route ${route} hands requests under ${basePath} to Auth.js;`,
+        `getSession(request) from ${sessionPath} reads the session in a loader or action.`,
+        "https://authjs.dev/reference/core",
+      ],
+    });
+    wiring.config.first = [
+      "// First: the env files into process.env (React Router's servers load none), before the modules below read it.",
+      `import "${specifier(request.configPath, loadEnvPath, ext)}";`,
+    ];
+    wiring.files.push({
+      path: route,
+      contents: await renderTemplate("frameworks/react-router-route.ts.hbs", {
+        basePath,
+        sessionModule: specifier(route, sessionPath, ext),
+      }),
+    });
+    await registerInRoutes(wiring, routesFile, appDir, route);
+    if (request.protect?.length)
+      await protectInRoot(wiring, request.protect, rootFile, appDir, request.authDir, sessionPath, ext);
+    return wiring;
+  },
+  doctor: {
+    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
+    ownServer: (facts) =>
+      /\breact-router-serve\b|\bnode\b/.test(facts.packageJson.scripts.start ?? "")
+        ? "react-router-serve (package.json's start script)"
+        : containerFile(facts),
+    load: () => import("./doctor.js").then((m) => m.reactRouterDoctor),
+  },
+});
+
+/** The route in app/routes.ts (a file-system routes app finds it by its name). */
+async function registerInRoutes(
+  wiring: FrameworkPart,
+  routesFile: ReactRouterFacts["routesFile"],
+  appDir: string,
+  route: string,
+) {
+  const file = posix.relative(appDir, route);
+  const line = `route("${routePath}", "${file}") in the array of ${routesFile?.path ?? `${appDir}/routes.ts`}`;
+  if (!routesFile) {
+    wiring.steps.push(`No ${appDir}/routes.ts was found; register the auth route there: ${line}.`);
+    return;
+  }
+  const { registerRoute } = await import("../../ast/react-router-app.js");
+  const edit = registerRoute(routesFile.text, routePath, file, routesFile.path);
+  if (edit.status === "edited") wiring.edits.push({ path: routesFile.path, contents: edit.text });
+  else if (edit.status === "refused")
+    wiring.steps.push(`${routesFile.path} was left alone (${edit.reason}); register the auth route there: ${line}.`);
+}
+
+/** app/.server/auth/protect.ts, called by a loader added to app/root.tsx. */
+async function protectInRoot(
+  wiring: FrameworkPart,
+  protect: string[],
+  rootFile: ReactRouterFacts["rootFile"],
+  appDir: string,
+  authDir: string,
+  sessionPath: string,
+  ext: "" | ".js",
+) {
+  const protectPath = `${authDir}/protect.ts`;
+  wiring.files.push({
+    path: protectPath,
+    contents: await renderTemplate("frameworks/react-router-protect.ts.hbs", {
+      sessionModule: specifier(protectPath, sessionPath, ext),
+    }),
+  });
+  const root = rootFile?.path ?? `${appDir}/root.tsx`;
+  const importLine = `import { protectPages } from "${specifier(root, protectPath, ext)}";`;
+  const loader = [
+    `// Visitors who are not signed in are sent to sign in first on: ${protect.join(", ")} (the list is in ${sessionPath}).`,
+    "export const loader = ({ request }: { request: Request }) => protectPages(request);",
+  ].join("\n");
+  const manual = `${importLine}\n    and in its loader: await protectPages(request);`;
+  if (!rootFile) {
+    wiring.steps.push(`No ${root} was found; in the root route module, add:\n    ${manual}`);
+    return;
+  }
+  const { addRootLoader } = await import("../../ast/react-router-app.js");
+  const edit = addRootLoader(rootFile.text, importLine, loader, rootFile.path);
+  if (edit.status === "edited") wiring.edits.push({ path: rootFile.path, contents: edit.text });
+  else if (edit.status === "refused")
+    wiring.steps.push(`${rootFile.path} was left alone (${edit.reason}); in it, add:\n    ${manual}`);
+  wiring.steps.push(
+    `${root}'s loader sends visitors who are not signed in to the sign-in page on: ${protect.join(", ")}`,
+  );
+}
