@@ -176,12 +176,33 @@ export function objectOf(reader: SetupReader, found: Located | undefined, depth 
   // A function that returns the config (`Auth(request, configured())`): what it returns.
   if (node.type === "CallExpression" && node.callee.type === "Identifier")
     return objectOf(reader, { module: found.module, node: node.callee }, depth + 1);
+  // `(await import("./auth")).authConfig`: a config loaded on demand (Qwik's plugin, kept out of the browser's build).
+  if (node.type === "MemberExpression" && !node.computed && node.property.type === "Identifier") {
+    const specifier = dynamicImportOf(node.object);
+    const target = specifier && reader.resolve(found.module.path, specifier);
+    const imported = target && reader.read(target);
+    return imported ? objectOf(reader, { module: imported, node: node.property }, depth + 1) : undefined;
+  }
   if (node.type === "ArrowFunctionExpression" || node.type === "FunctionExpression") {
     const body =
       node.body.type === "BlockStatement" ? descendants(node.body, ofType("ReturnStatement"))[0]?.argument : node.body;
     return body ? objectOf(reader, { module: found.module, node: body }, depth + 1) : undefined;
   }
   return undefined;
+}
+
+/** The specifier of `await import("...")`, when the node is one. */
+function dynamicImportOf(node: Node): string | undefined {
+  const awaited = unwrap(node);
+  if (awaited.type !== "AwaitExpression") return undefined;
+  const call = unwrap(awaited.argument);
+  const source =
+    call.type === "ImportExpression"
+      ? call.source
+      : call.type === "CallExpression" && call.callee.type === "Import"
+        ? call.arguments[0]
+        : undefined;
+  return source?.type === "StringLiteral" ? source.value : undefined;
 }
 
 /** What a CommonJS `require` binding names: `exports.x = ...`, `module.exports.x = ...` or `module.exports = { x }`. */
