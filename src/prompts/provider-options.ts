@@ -2,12 +2,6 @@
 import * as p from "@clack/prompts";
 import { CliError, ExitCode } from "../lib/errors.js";
 
-interface KindChoice {
-  kind: string;
-  title: string;
-  description: string;
-}
-
 interface OptionQuestion {
   key: string;
   flag: string;
@@ -24,16 +18,6 @@ function answered<T>(value: T | symbol): T {
     throw new CliError("Cancelled; nothing was written.", { exitCode: ExitCode.cancelled });
   }
   return value as T;
-}
-
-export async function askKind(kinds: readonly KindChoice[]): Promise<string> {
-  p.intro("create-auth add-provider");
-  return answered<string>(
-    await p.select({
-      message: "Which kind of provider?",
-      options: kinds.map((k) => ({ value: k.kind, label: k.title, hint: k.description })),
-    }),
-  );
 }
 
 export async function askOptions(questions: readonly OptionQuestion[]): Promise<Record<string, unknown>> {
