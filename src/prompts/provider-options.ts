@@ -42,3 +42,18 @@ export async function askOptions(questions: readonly OptionQuestion[]): Promise<
   }
   return answers;
 }
+
+/** init in a next-auth v4 project: move to v5 first, or add to the v4 setup. */
+export async function askNextAuthV4(version: string): Promise<"upgrade" | "keep"> {
+  p.intro("create-auth init");
+  return answered(
+    await p.select({
+      message: `This project runs next-auth ${version} (v4). Upgrade it to v5 first?`,
+      options: [
+        { value: "upgrade", label: "Upgrade to v5 now", hint: "create-auth upgrade: one reviewable change" },
+        { value: "keep", label: "Keep v4", hint: "add only what v4 can use to your authOptions" },
+      ],
+      initialValue: "keep",
+    }),
+  ) as "upgrade" | "keep";
+}
