@@ -104,6 +104,8 @@ export interface ProjectFacts {
   /** The port the app listens on in development. */
   appPort: number;
   packageJson: { dependencies: Record<string, string>; scripts: Record<string, string> };
+  /** next-auth's major version as installed (else locked, else package.json's range); undefined without next-auth. */
+  nextAuthMajor?: number;
   /** The project's files that decide how it is deployed (Dockerfile, vercel.json...). */
   deployFiles: string[];
   isGitRepo: boolean;
