@@ -85,7 +85,13 @@ export async function gatherFacts(options: GatherOptions): Promise<{ facts: Proj
     config,
     wiring: wiring.read({ root, configPath, project, reader }),
     database: config.adapter
-      ? await readDatabase(root, scripts, config.packages, config.adapter.file && posix.dirname(config.adapter.file))
+      ? await readDatabase(
+          root,
+          scripts,
+          config.packages,
+          config.adapter.file && posix.dirname(config.adapter.file),
+          config.adapter.arguments,
+        )
       : undefined,
   };
   if (git.isRepo) {

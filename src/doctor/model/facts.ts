@@ -52,6 +52,8 @@ export interface AdapterFacts {
   /** A local adapter module's text, to look for the methods a provider needs. */
   text?: string;
   file?: string;
+  /** How many arguments the config passes to the adapter's factory, when it calls it itself (`DrizzleAdapter(db)`: 1). */
+  arguments?: number;
 }
 
 export interface ConfigFacts {
@@ -91,6 +93,8 @@ export interface DatabaseFacts {
   tables: Record<string, string[]>;
   /** The command that creates the tables. */
   migrateCommand: string;
+  /** The published adapter whose tables these are, when create-auth did not write the schema. */
+  adapter?: string;
 }
 
 export interface ProjectFacts {
