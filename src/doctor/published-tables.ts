@@ -120,7 +120,11 @@ export function publishedAdapter(
 ): PublishedAdapter | undefined {
   const prisma = packages.find((p) => p === "@auth/prisma-adapter" || p === "@next-auth/prisma-adapter");
   if (prisma && prismaSchema)
-    return { name: prisma, tables: prismaTables(prismaSchema), tablesCommand: "npx prisma migrate dev (prisma migrate deploy in production)" };
+    return {
+      name: prisma,
+      tables: prismaTables(prismaSchema),
+      tablesCommand: "npx prisma migrate dev (prisma migrate deploy in production)",
+    };
   if (packages.includes("@auth/drizzle-adapter"))
     return adapterArguments === 1
       ? {

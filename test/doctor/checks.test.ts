@@ -225,4 +225,11 @@ describe("provider variables", () => {
     const secretFallback = { role: "secret" as const, name: "AUTH_CORP_SECRET", literal: "dev-secret" };
     expect(ids(provider([secretFallback]))).toEqual(["provider.literal-secret", "provider.callback-url"]);
   });
+
+  it("say when a variable is set but empty: Auth.js hands the empty string to the provider", () => {
+    const f = provider([{ role: "issuer", name: "AUTH_CORP_ISSUER" }]);
+    setEnv(f, "AUTH_CORP_ISSUER", "");
+    const finding = runAll(f).find((x) => x.id === "provider.env-missing")!;
+    expect(finding.message).toContain("AUTH_CORP_ISSUER (issuer URL, set but empty in .env.local)");
+  });
 });
