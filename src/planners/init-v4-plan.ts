@@ -9,6 +9,7 @@
 import { dirname, join, relative } from "node:path";
 import type { AnyParsedProvider } from "../families/index.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
+import { UsageError } from "../lib/errors.js";
 import {
   databaseEnvFile,
   type EnvToFill,
@@ -71,6 +72,10 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
 
   // The config, edited in memory: each provider, then the options.
   let text = readIfExists(configPath) ?? "";
+  if (request.session === "database" && /["']next-auth\/providers\/credentials["']/.test(text))
+    throw new UsageError(
+      `--session database: ${posixPath(relative(root, configPath))} has a Credentials provider, which next-auth v4 signs in with JWT sessions only; keep --session jwt.`,
+    );
   const snippets: ProviderSnippet[] = [];
   for (const provider of request.providers) {
     const snippet = placeSnippet(

@@ -97,6 +97,15 @@ describe("init in a next-auth v4 project", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it("--session database beside the user's Credentials provider is refused: v4 signs it in with JWTs only", async () => {
+    const dir = v4App();
+    const before = snapshot(dir);
+    const result = await inProcess(["init", "--yes", "--no-install", "--session", "database"], { cwd: dir });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^error: --session database: .* has a Credentials provider/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it("--protect is refused: it would write v5's middleware", async () => {
     const dir = v4App();
     const before = snapshot(dir);
