@@ -88,6 +88,21 @@ describe("init in a next-auth v4 project", () => {
     expect(read(dir, "lib/auth/providers/google.ts")).toContain('import Google from "next-auth/providers/google";');
   });
 
+  it("--orm prisma: the Prisma models and the adapter module over the client, wired into authOptions", async () => {
+    const dir = v4App();
+    const result = await inProcess(["init", "--yes", "--no-install", "--orm", "prisma", "--backend", "postgres"], {
+      cwd: dir,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(read(dir, "prisma/schema.prisma")).toMatch(/model Account \{/);
+    expect(read(dir, "lib/auth/adapter.ts")).toContain('from "@auth/prisma-adapter"');
+    expect(read(dir, configFile)).toContain('import { createAdapter } from "../../../lib/auth/adapter";');
+    expect(existsSync(join(dir, "auth.ts"))).toBe(false);
+    // The database goes where Prisma reads it, not into .env.local.
+    expect(read(dir, ".env")).toMatch(/^DATABASE_URL=/m);
+  });
+
   it("without a terminal and without --yes, the missing answers are one usage error and nothing is written", async () => {
     const dir = v4App();
     const before = snapshot(dir);
