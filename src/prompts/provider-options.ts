@@ -45,7 +45,7 @@ export async function askOptions(questions: readonly OptionQuestion[]): Promise<
 
 /** init in a next-auth v4 project: move to v5 first, or add to the v4 setup. */
 export async function askNextAuthV4(version: string): Promise<"upgrade" | "keep"> {
-  p.intro("create-auth init");
+  // No intro here: init's own questions open with it when they follow.
   return answered(
     await p.select({
       message: `This project runs next-auth ${version} (v4). Upgrade it to v5 first?`,
