@@ -99,7 +99,7 @@ export function prismaTables(schema: string, models: readonly string[] = prismaM
   return tables;
 }
 
-export interface PublishedAdapter {
+interface PublishedAdapter {
   /** The package, as the message names it. */
   name: string;
   tables: Tables;
