@@ -187,6 +187,8 @@ Examples:
   $ create-auth add-provider passkey --config src/server/auth.ts
   $ create-auth add-provider --list
 
+In a next-auth v4 project the provider is v4's own (next-auth/providers/<id>), its
+module outside pages/; what only v5 has is refused, naming create-auth upgrade.
 Without a kind in a terminal, prompts ask for it and for missing options;
 in CI or without a terminal, missing options are an error naming the flags.
 The packages the provider imports (zod for social, @simplewebauthn for passkeys)

@@ -284,6 +284,8 @@ Examples:
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
 terminal, a missing answer is an error naming the flags (or pass --yes).
+In a next-auth v4 project init writes no v5 code: it offers create-auth upgrade first,
+else adds the adapter, schema and v4's own providers to your authOptions.
 Exit codes: 0 set up (or already set up), 1 the install or creating the SQLite tables failed (files were written),
 2 usage error (nothing written), 130 cancelled at a prompt (nothing written).`,
     )
