@@ -133,6 +133,22 @@ describe("init in a next-auth v4 project", () => {
   });
 });
 
+describe("init's providers question in a next-auth v4 project", () => {
+  it("offers only what v4 can import", async () => {
+    const { initOptions } = await import("../../src/commands/init-options.js");
+    const question = initOptions.rows.providers.question;
+    const context = { framework: { id: "next", reason: "" }, orm: { id: undefined, reason: "" } };
+    const offered = (nextAuthV4: boolean) => {
+      const c = { ...context, nextAuthV4 };
+      return [...question.choices(c), ...question.more.choices(c)].map((choice) => choice.value);
+    };
+    expect(offered(false)).toEqual(expect.arrayContaining(["oidc", "email", "resend", "webauthn", "microsoft-entra-id", "github"]));
+    expect(offered(true)).toEqual(expect.arrayContaining(["credentials", "github", "google", "keycloak"]));
+    for (const v5Only of ["oidc", "oauth", "email", "webauthn", "social", "resend", "passkey", "microsoft-entra-id"])
+      expect(offered(true)).not.toContain(v5Only);
+  });
+});
+
 describe("add-provider in a next-auth v4 project", () => {
   it("a v4 built-in: a default import of next-auth/providers/<id>, typed as v4 reads it, outside pages/", async () => {
     const dir = v4App();
