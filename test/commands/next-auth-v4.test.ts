@@ -142,7 +142,9 @@ describe("init's providers question in a next-auth v4 project", () => {
       const c = { ...context, nextAuthV4 };
       return [...question.choices(c), ...question.more.choices(c)].map((choice) => choice.value);
     };
-    expect(offered(false)).toEqual(expect.arrayContaining(["oidc", "email", "resend", "webauthn", "microsoft-entra-id", "github"]));
+    expect(offered(false)).toEqual(
+      expect.arrayContaining(["oidc", "email", "resend", "webauthn", "microsoft-entra-id", "github"]),
+    );
     expect(offered(true)).toEqual(expect.arrayContaining(["credentials", "github", "google", "keycloak"]));
     for (const v5Only of ["oidc", "oauth", "email", "webauthn", "social", "resend", "passkey", "microsoft-entra-id"])
       expect(offered(true)).not.toContain(v5Only);
