@@ -1,6 +1,6 @@
 // init and add-provider in a next-auth v4 Pages Router app (fixtures/upgrade's hand-written one): v4 code only,
 // into the user's own authOptions, the user's providers and files kept.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inProcess, snapshot, tempDir } from "../helpers.js";
@@ -118,6 +118,22 @@ describe("init in a next-auth v4 project", () => {
     const result = await inProcess(["init", "--yes", "--no-install", "--session", "database"], { cwd: dir });
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/^error: --session database: .* has a Credentials provider/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("next-auth v4 without an authOptions to add to: one usage error naming how to start on v5, nothing written", async () => {
+    const dir = tempDir("create-auth-v4-empty-");
+    writeFileSync(
+      join(dir, "package.json"),
+      '{ "name": "app", "private": true, "dependencies": { "next": "15.5.29", "next-auth": "^4.24.11" } }\n',
+    );
+    const before = snapshot(dir);
+    const result = await inProcess(["init", "--yes", "--no-install"], { cwd: dir });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(
+      /^error: This project has next-auth \^4\.24\.11 \(v4\), and init writes v4 only into an existing authOptions: /,
+    );
+    expect(result.stderr).toMatch(/npm install next-auth@5\.0\.0-beta\.32/);
     expect(snapshot(dir)).toEqual(before);
   });
 
