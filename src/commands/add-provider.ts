@@ -7,8 +7,7 @@
  */
 import { relative } from "node:path";
 import type { Command } from "commander";
-import { z } from "zod";
-import { builtinProviders } from "../catalog/builtin-providers.js";
+import type { z } from "zod";
 import {
   emailService,
   missingFor,
@@ -17,41 +16,20 @@ import {
   type ResolvedName,
   resolveProviderName,
 } from "../families/index.js";
-import { kindCatalog } from "../families/registry.js";
 import { detectFramework } from "../frameworks/registry.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
-import { parseOptions } from "../lib/options.js";
-import { appUrlProblem } from "../lib/urls.js";
 import { findAuthSetup } from "../workspace/auth-setup/index.js";
 import { withProjectLock } from "../workspace/lock.js";
-import { detectPackageManager, installCommand, packageManagers } from "../workspace/package-manager.js";
+import { detectPackageManager, installCommand } from "../workspace/package-manager.js";
 import { applyPlan, renderDiff } from "../workspace/plan.js";
 import { callbackUrl, describeEmailSupport } from "../workspace/project.js";
 import { fillInSteps } from "../workspace/project-env.js";
 import { ProjectView } from "../workspace/project-view.js";
+import { addProviderOptions, providerFlagKeys } from "./add-provider-options.js";
 
-export const addProviderOptions = z.object({
-  kind: z.string().optional(),
-  config: z.string().min(1).optional(),
-  baseUrl: z
-    .string()
-    .superRefine((v, ctx) => {
-      const problem = appUrlProblem(v);
-      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
-    })
-    .optional(),
-  force: z.boolean().default(false),
-  dryRun: z.boolean().default(false),
-  list: z.boolean().default(false),
-  json: z.boolean().default(false),
-  install: z.boolean().default(true),
-  packageManager: z.enum(packageManagers).optional(),
-  /** The kind's own flags (--id, --issuer, --api-version...), validated by the kind's schema. */
-  provider: z.record(z.string(), z.unknown()).default({}),
-});
-
-export type AddProviderInput = z.input<typeof addProviderOptions>;
+/** The command's options, and the provider's own flags by key (--api-version is apiVersion). */
+export type AddProviderInput = z.input<typeof addProviderOptions.schema> & { [providerFlag: string]: unknown };
 
 /**
  * Flags the provider needs that were not given, and choices worth asking:
@@ -79,27 +57,34 @@ async function completeOptions(
   return given;
 }
 
+/** The provider, asked from its row of the table in a terminal; elsewhere its absence is a usage error. */
+async function askProvider(io: Io): Promise<string> {
+  if (!io.interactive)
+    throw new UsageError(
+      "Missing the provider.",
+      "Pass a provider such as github, google, resend, oidc or social (see create-auth add-provider --list).",
+    );
+  const { askQuestions, intro } = await import("../prompts/questions.js");
+  intro("create-auth add-provider");
+  const { provider } = addProviderOptions.rows;
+  return (await askQuestions([{ key: "provider", question: provider.question }], undefined)).provider as string;
+}
+
 export async function runAddProvider(input: AddProviderInput, io: Io = processIo()): Promise<ExitCodeValue> {
-  const options = parseOptions(addProviderOptions, input, {
-    packageManager: packageManagers.join(", "),
-  });
+  const options = addProviderOptions.parse(input);
   if (options.list) {
     const { describeProviders, providersJson } = await import("./add-provider-list.js");
     io.out.write(options.json ? providersJson() : describeProviders());
     return ExitCode.ok;
   }
   if (options.json) throw new UsageError("--json goes with --list.");
-  let kindName = options.kind;
-  if (!kindName) {
-    if (!io.interactive)
-      throw new UsageError(
-        "Missing the provider.",
-        "Pass a provider such as github, google, resend, oidc or social (see create-auth add-provider --list).",
-      );
-    kindName = await (await import("../prompts/provider-options.js")).askKind(kindCatalog);
-  }
+  let kindName = options.provider ?? (await askProvider(io));
   let resolved = resolveProviderName(kindName);
-  let given = options.provider;
+  // The provider's own flags that were given; its schema validates them.
+  const flags: Record<string, unknown> = options;
+  let given = Object.fromEntries(
+    providerFlagKeys.flatMap((key) => (flags[key] === undefined ? [] : [[key, flags[key]]])),
+  );
   // `email --service resend` is `resend`.
   if (resolved.kind === "email" && given.service !== undefined) {
     const { service, ...rest } = given;
@@ -183,39 +168,8 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
 }
 
 export function configure(command: Command, setExitCode: (code: number) => void, io: Io): void {
-  command.argument(
-    "[provider]",
-    `a built-in provider of Auth.js (github, google, keycloak, resend… see --list) or a kind: ${kindCatalog.map((k) => [k.kind, ...(k.aliases ?? [])].join("|")).join(", ")}`,
-  );
-  const seen = new Set<string>();
-  const builtinOptions = builtinProviders.flatMap((p) => p.options ?? []);
-  for (const entry of [...kindCatalog, { options: builtinOptions }]) {
-    for (const option of entry.options) {
-      if (seen.has(option.key)) continue;
-      seen.add(option.key);
-      const values = option.values ? `: ${option.values.join(", ")}` : "";
-      const fallback = option.default !== undefined && option.key !== "id" ? ` (default: ${option.default})` : "";
-      command.option(option.flag, `${option.description}${values}${fallback}`);
-    }
-  }
-  command
-    .option(
-      "--config <path>",
-      "the auth config to edit (default: the module of this package that calls NextAuth(), SvelteKitAuth(), ExpressAuth() or Auth(), or exports the config, found by its contents)",
-    )
-    .option(
-      "--base-url <url>",
-      "your app's URL, for the callback URL to register (default: $AUTH_URL, else http://localhost:3000)",
-    )
-    .option("--force", "replace a provider with the same id and its generated files")
-    .option("--no-install", "add the provider's packages to package.json without installing them")
-    .option(
-      "--package-manager <name>",
-      `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
-    )
-    .option("--dry-run", "print the diff of every change and write nothing")
-    .option("--list", "list every provider, grouped, with the options each needs")
-    .option("--json", "with --list: the list as JSON")
+  addProviderOptions
+    .configure(command)
     .addHelpText(
       "after",
       `
@@ -233,6 +187,8 @@ Examples:
   $ create-auth add-provider passkey --config src/server/auth.ts
   $ create-auth add-provider --list
 
+In a next-auth v4 project the provider is v4's own (next-auth/providers/<id>), its
+module outside pages/; what only v5 has is refused, naming create-auth upgrade.
 Without a kind in a terminal, prompts ask for it and for missing options;
 in CI or without a terminal, missing options are an error naming the flags.
 The packages the provider imports (zod for social, @simplewebauthn for passkeys)
@@ -241,13 +197,7 @@ Exit codes: 0 added (or already there), 1 the edit was refused and nothing writt
 or the install failed (the files were written; run the printed command), 2 usage error,
 130 cancelled at a prompt.`,
     )
-    .action(async (kind: string | undefined, flags: Record<string, unknown>) => {
-      const { config, baseUrl, force, dryRun, list, json, install, packageManager, ...provider } = flags;
-      setExitCode(
-        await runAddProvider(
-          { kind, config, baseUrl, force, dryRun, list, json, install, packageManager, provider } as AddProviderInput,
-          io,
-        ),
-      );
+    .action(async (provider: string | undefined, flags: Record<string, unknown>) => {
+      setExitCode(await runAddProvider({ ...flags, provider } as AddProviderInput, io));
     });
 }

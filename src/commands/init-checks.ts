@@ -26,7 +26,8 @@ export function conflicts(o: { backend: string; dialect?: string; session: strin
       `--dialect ${o.dialect} conflicts with --backend ${o.backend}, which speaks ${own}; drop --dialect or change --backend.`,
     );
   // Auth.js refuses a database session when every provider is credentials (its sign-ins are JWT only).
-  if (o.session === "database" && o.kinds.every((k) => k === "credentials")) {
+  // No kinds: init adds none to a config of the project's own, whose providers the planner reads.
+  if (o.session === "database" && o.kinds.length > 0 && o.kinds.every((k) => k === "credentials")) {
     throw new UsageError(
       "--session database conflicts with --providers credentials alone: Auth.js keeps credentials sign-ins in JWT sessions; use --session jwt or add another provider.",
     );

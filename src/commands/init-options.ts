@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { builtinProviders, byPopularity, generatedBuiltins } from "../catalog/builtin-providers.js";
+import { nextAuthV4Providers } from "../catalog/next-auth-v4-providers.js";
 import { dialects } from "../catalog/sql-dialects.js";
 import { kindCatalog } from "../families/registry.js";
 import { frameworkById, frameworkIds } from "../frameworks/registry.js";
@@ -17,6 +18,8 @@ import { packageManagers } from "../workspace/package-manager.js";
 export interface InitQuestionContext {
   framework: { id: string; reason: string };
   orm: { id: string | undefined; reason: string; chosen?: string };
+  /** The project runs next-auth v4 and keeps it: only the providers v4 can import are offered. */
+  nextAuthV4?: boolean;
 }
 
 const providerNames = kindCatalog.flatMap((k) => [k.kind, ...(k.aliases ?? [])]);
@@ -94,16 +97,20 @@ export const initOptions = defineOptions({
     question: {
       message: "Sign-in providers (--providers; space to choose, enter to confirm)",
       multiple: true,
-      choices: () => [
-        ...kindCatalog.map((k) => ({ value: k.kind, label: k.title, hint: k.description })),
-        ...popularBuiltins.map((p) => ({ value: p.module, label: p.name, hint: `Auth.js built-in (${p.type})` })),
+      choices: (c: InitQuestionContext) => [
+        ...kindCatalog
+          .filter((k) => !c.nextAuthV4 || k.nextAuthV4)
+          .map((k) => ({ value: k.kind, label: k.title, hint: k.description })),
+        ...popularBuiltins
+          .filter((p) => !c.nextAuthV4 || nextAuthV4Providers.has(p.module))
+          .map((p) => ({ value: p.module, label: p.name, hint: `Auth.js built-in (${p.type})` })),
       ],
       initial: () => ["credentials"],
       more: {
         label: "Another built-in provider…",
-        choices: () =>
+        choices: (c: InitQuestionContext) =>
           byPopularity(generatedBuiltins)
-            .filter((p) => p.popular === undefined)
+            .filter((p) => p.popular === undefined && (!c.nextAuthV4 || nextAuthV4Providers.has(p.module)))
             .map((p) => ({ value: p.module, label: p.name, hint: p.module })),
       },
     },

@@ -17,11 +17,12 @@ import {
   resolveProviderName,
 } from "../families/index.js";
 import { kindCatalog } from "../families/registry.js";
-import { chosenFramework, detectFramework } from "../frameworks/registry.js";
+import { chosenFramework, detectFramework, type FrameworkDetection } from "../frameworks/registry.js";
 import type { OptionRow } from "../lib/command-options.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import type { InitPlan } from "../planners/init-plan.js";
+import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import { installDependencies } from "../workspace/package-manager.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { checkDir, conflicts } from "./init-checks.js";
@@ -111,12 +112,58 @@ function resolveProviders(names: string[]): Map<string, ResolvedName> {
   return named;
 }
 
+/**
+ * A next-auth v4 project gets no v5 code. Its setup (the module holding
+ * `authOptions`) when init is to add to it; undefined when the project is not
+ * on v4. In a terminal init offers the upgrade first ("upgrade" when chosen);
+ * with --yes or without a terminal one line names it.
+ */
+async function nextAuthV4Setup(
+  root: string,
+  detected: FrameworkDetection,
+  options: Options,
+  io: Io,
+): Promise<AuthSetup | "upgrade" | undefined> {
+  const { runsNextAuthV4 } = await import("../planners/provider-plan.js");
+  if (!runsNextAuthV4(root, detected.framework)) return undefined;
+  const { detectPackageVersion } = await import("../workspace/package-version.js");
+  const version = detectPackageVersion(root, "next-auth")?.version ?? "4";
+  const { findAuthSetup } = await import("../workspace/auth-setup/index.js");
+  const setup = await findAuthSetup(root, { root }).catch((error: unknown) => {
+    if (!(error instanceof UsageError)) throw error;
+    throw new UsageError(
+      `This project has next-auth ${version} (v4), and init writes v4 only into an existing authOptions: ${error.message}`,
+      "To start on next-auth v5 instead, install it first: npm install next-auth@5.0.0-beta.32",
+    );
+  });
+  if (options.protect)
+    throw new UsageError(
+      `--protect writes next-auth v5's middleware; with next-auth ${version} protect pages with withAuth from next-auth/middleware, or upgrade first: create-auth upgrade.`,
+    );
+  if (io.interactive && !options.yes) {
+    const { askNextAuthV4 } = await import("../prompts/provider-options.js");
+    if ((await askNextAuthV4(version)) === "upgrade") return "upgrade";
+  } else
+    io.out.write(
+      `note: next-auth ${version} (v4): init adds only what v4 can use to your authOptions; to move to v5 first, run create-auth upgrade.\n`,
+    );
+  return setup;
+}
+
 export async function runInit(input: InitInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = initOptions.parse(input);
   const root = resolve(io.cwd, options.dir);
   checkDir(root, options.dir);
   const project = new ProjectView(root);
   const detected = detectFramework(project);
+  const v4 = await nextAuthV4Setup(root, detected, options, io);
+  if (v4 === "upgrade") {
+    const { runUpgrade } = await import("./upgrade.js");
+    const code = await runUpgrade({ install: options.install }, { ...io, cwd: root });
+    if (code === ExitCode.ok)
+      io.out.write("\nnext-auth v5 is set up; run create-auth init again to add storage and providers to it.\n");
+    return code;
+  }
   const storage = await chooseStorage(options, io, project);
   // Raw input: options parsed twice would transform twice (--protect's list).
   const given = { ...stripUndefined(input), ...storage.implied };
@@ -127,6 +174,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
     {
       framework: { id: detected.framework.id, reason: detected.reason },
       orm: { id: storage.detected.storage?.id, reason: storage.detected.reason, chosen: storage.choice },
+      nextAuthV4: v4 !== undefined,
     },
     storage.asked,
   );
@@ -141,7 +189,10 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
     throw new UsageError(
       `--protect: create-auth does not protect pages in ${framework.framework.title} yet; protect them in your own code with the session (https://authjs.dev/getting-started/session-management/protecting).`,
     );
-  const named = resolveProviders(done.providers as string[]);
+  // In v4 the user's providers stay as they are: --yes adds none unless --providers names some.
+  const named = resolveProviders(
+    v4 && options.yes && input.providers === undefined ? [] : (done.providers as string[]),
+  );
   conflicts({ backend: done.backend, dialect: options.dialect, session: done.session, kinds: [...named.keys()] });
   const providers = await parsedProviders(named, io.interactive && !options.yes);
 
@@ -152,16 +203,26 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   ]);
   // Planned and applied under the project's lock, so a parallel run's edit is read, not overwritten.
   const plan: InitPlan | undefined = await withProjectLock(root, async () => {
-    const planned = await planInit({
-      root,
-      project,
-      providers,
-      session: done.session,
-      force: options.force,
-      framework,
-      storage: storage.resolve(done.backend, done.schema, options.dialect),
-      protect: options.protect,
-    });
+    const planned = v4
+      ? await (await import("../planners/init-v4-plan.js")).planInitV4({
+          root,
+          setup: v4,
+          providers,
+          session: done.session,
+          force: options.force,
+          framework,
+          storage: storage.resolve(done.backend, done.schema, options.dialect),
+        })
+      : await planInit({
+          root,
+          project,
+          providers,
+          session: done.session,
+          force: options.force,
+          framework,
+          storage: storage.resolve(done.backend, done.schema, options.dialect),
+          protect: options.protect,
+        });
     if (options.dryRun) {
       io.out.write(await reportPlan(planned, root, true));
       return undefined;
@@ -224,6 +285,8 @@ Examples:
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
 terminal, a missing answer is an error naming the flags (or pass --yes).
+In a next-auth v4 project init writes no v5 code: it offers create-auth upgrade first,
+else adds the adapter, schema and v4's own providers to your authOptions.
 Exit codes: 0 set up (or already set up), 1 the install or creating the SQLite tables failed (files were written),
 2 usage error (nothing written), 130 cancelled at a prompt (nothing written).`,
     )

@@ -193,16 +193,17 @@ function explain(error: unknown, server: string, target: string, variable: strin
   );
 }
 
-/** Missing tables and columns against the generated schema. */
+/** Missing tables and columns against the generated schema, or the published adapter's. */
 function compare(found: Columns, facts: ProjectFacts, where: string): Finding[] {
   const database = facts.database!;
+  const queries = database.adapter ? `${database.adapter}'s queries` : "the adapter's queries";
   const out: Finding[] = [];
   for (const [table, columns] of Object.entries(database.tables)) {
     const have = found[table];
     if (!have) {
       out.push(
         tableMissing.report(
-          `The table ${table} is missing in ${where}: the adapter's queries on it fail.`,
+          `The table ${table} is missing in ${where}: ${queries} on it fail.`,
           `Run ${database.migrateCommand}.`,
         ),
       );
@@ -214,8 +215,10 @@ function compare(found: Columns, facts: ProjectFacts, where: string): Finding[] 
     if (lacking.length)
       out.push(
         columnMissing.report(
-          `The table ${table} in ${where} lacks ${lacking.map((c) => `"${c}"`).join(", ")}.`,
-          `Run ${database.migrateCommand} (it adds the columns it knows), or ALTER TABLE ${table} ADD COLUMN ... as the generated schema has it.`,
+          `The table ${table} in ${where} lacks ${lacking.map((c) => `"${c}"`).join(", ")}${database.adapter ? `, which ${database.adapter} reads` : ""}.`,
+          database.adapter
+            ? `Run ${database.migrateCommand} so the database matches the schema again.`
+            : `Run ${database.migrateCommand} (it adds the columns it knows), or ALTER TABLE ${table} ADD COLUMN ... as the generated schema has it.`,
         ),
       );
   }

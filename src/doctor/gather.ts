@@ -8,6 +8,7 @@ import { join, posix, relative } from "node:path";
 import type { FrameworkModule, WiringDoctor } from "../frameworks/framework.js";
 import { detectFramework, frameworkByAuthPackage } from "../frameworks/registry.js";
 import { findAuthSetup } from "../workspace/auth-setup/index.js";
+import { detectPackageVersion } from "../workspace/package-version.js";
 import { ProjectView } from "../workspace/project-view.js";
 import type { ProjectFacts } from "./model/facts.js";
 import { effectiveEnv, readEnvFiles, readGit, valueFiles } from "./read-files.js";
@@ -73,6 +74,7 @@ export async function gatherFacts(options: GatherOptions): Promise<{ facts: Proj
     defaultMount: framework.basePath,
     appPort: framework.app.port,
     packageJson: { dependencies, scripts },
+    nextAuthMajor: dependencies["next-auth"] === undefined ? undefined : detectPackageVersion(root, "next-auth")?.major,
     deployFiles: deployMarkers.filter((f) => existsSync(join(root, f))),
     isGitRepo: git.isRepo,
     envLocalIgnored: git.ignored([".env.local"]).has(".env.local"),
@@ -83,7 +85,13 @@ export async function gatherFacts(options: GatherOptions): Promise<{ facts: Proj
     config,
     wiring: wiring.read({ root, configPath, project, reader }),
     database: config.adapter
-      ? await readDatabase(root, scripts, config.packages, config.adapter.file && posix.dirname(config.adapter.file))
+      ? await readDatabase(
+          root,
+          scripts,
+          config.packages,
+          config.adapter.file && posix.dirname(config.adapter.file),
+          config.adapter.arguments,
+        )
       : undefined,
   };
   if (git.isRepo) {

@@ -12,6 +12,7 @@ import { renderSqlSchema } from "../storage/sql/schema.js";
 import { dialectOfSchema, findSchemaScripts } from "../workspace/migrate.js";
 import { readIfExists } from "../workspace/plan.js";
 import type { DatabaseFacts } from "./model/facts.js";
+import { publishedAdapter } from "./published-tables.js";
 
 /** Table -> columns of a CREATE TABLE script (comments, keys and constraints left out). */
 export function tablesOf(script: string): Record<string, string[]> {
@@ -66,14 +67,16 @@ function dialectOf(packages: string[], prismaSchema: string | null): Dialect | u
 
 /**
  * The database the auth's modules use (`packages`: what the config reaches).
- * A schema create-auth generated gives the tables to compare; a hand-written
- * project's connection is checked, its tables are not.
+ * A schema create-auth generated gives the tables to compare, else a
+ * published adapter's (published-tables.ts); a hand-written adapter's
+ * connection is checked, its tables are not.
  */
 export async function readDatabase(
   root: string,
   scripts: Record<string, string>,
   packages: string[],
   adapterDir?: string,
+  adapterArguments?: number,
 ): Promise<DatabaseFacts | undefined> {
   const prisma = readIfExists(join(root, "prisma/schema.prisma"));
   const schemaScripts = findSchemaScripts(root, adapterDir ? [adapterDir] : []);
@@ -89,12 +92,15 @@ export async function readDatabase(
     // A SQLite file of a hand-written adapter could be anywhere: only a server's connection is checked.
     if (dialect === "sqlite") return undefined;
     const flavour: SchemaFlavour = prismaVariable ? "prisma" : "sql";
+    // A published adapter's tables are known from its source; a hand-written adapter's are not.
+    const published = publishedAdapter(packages, prisma, adapterArguments);
     return {
       dialect,
       flavour,
       variable: prismaVariable ?? "DATABASE_URL",
-      tables: {},
-      migrateCommand: flavourFacts[flavour].tablesCommand ?? "your migrations",
+      tables: published?.tables ?? {},
+      migrateCommand: published?.tablesCommand ?? flavourFacts[flavour].tablesCommand ?? "your migrations",
+      ...(published ? { adapter: published.name } : {}),
     };
   }
   const flavour = flavourOf(root, schema.slice(0, schema.lastIndexOf("/")));

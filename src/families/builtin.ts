@@ -10,6 +10,7 @@ import { senderVariable } from "../catalog/builtin-provider-extras.js";
 import { envRoot } from "../catalog/builtin-provider-types.js";
 import type { BuiltinProvider } from "../catalog/builtin-providers.js";
 import type { DependencyName } from "../catalog/dependencies.js";
+import { nextAuthV4Providers } from "../catalog/next-auth-v4-providers.js";
 import { UsageError } from "../lib/errors.js";
 import { toFlag } from "../lib/options.js";
 import { hideUrlCredentials } from "../lib/redact.js";
@@ -132,19 +133,29 @@ interface Property {
 const fromEnv = (name: string, fallback?: string) =>
   fallback === undefined ? `process.env.${name}` : `process.env.${name} || ${jsLiteral(fallback)}`;
 
-function properties(p: BuiltinProvider, o: BuiltinOptions): { props: Property[]; env: EnvVariable[] } {
+function properties(
+  p: BuiltinProvider,
+  o: BuiltinOptions,
+  nextAuthV4 = false,
+): { props: Property[]; env: EnvVariable[] } {
   const root = envRoot(p.id);
   const props: Property[] = [];
   const env: EnvVariable[] = [];
   const variable = (name: string, description: string, example = "") =>
     env.push({ name, description, example: dotenvSafe(example) ? example : "" });
   if (isOAuth(p)) {
-    props.push({ key: "clientId", value: fromEnv(p.env.id!) }, { key: "clientSecret", value: fromEnv(p.env.secret!) });
+    // next-auth v4 types both as required strings (v5 reads them from AUTH_<ID>_ID/SECRET when absent).
+    const required = (name: string) => (nextAuthV4 ? `${fromEnv(name)} ?? ""` : fromEnv(name));
+    props.push(
+      { key: "clientId", value: required(p.env.id!) },
+      { key: "clientSecret", value: required(p.env.secret!) },
+    );
     variable(p.env.id!, `OAuth client ID of ${p.name}`);
     variable(p.env.secret!, `${p.name}: ${p.secret ?? "OAuth client secret"} (a secret: never commit it)`);
     if (o.issuer !== undefined) {
       const value = fromEnv(p.env.issuer!, o.issuer);
-      props.push({ key: "issuer", value: p.issuerType ? `(${value}) as ${p.issuerType.name}` : value });
+      const typed = p.issuerType && !nextAuthV4;
+      props.push({ key: "issuer", value: typed ? `(${value}) as ${p.issuerType!.name}` : value });
       variable(p.env.issuer!, `Issuer URL of ${p.name}`, o.issuer);
     }
   } else if (p.module === "nodemailer") {
@@ -186,6 +197,8 @@ export interface BuiltinContext {
   /** Where Auth.js answers in the app, for the callback URL the module's comment names. */
   basePath?: string;
   importExtension?: "" | ".js";
+  /** The project runs next-auth v4: only the providers v4 ships, typed as v4 reads them. */
+  nextAuthV4?: boolean;
 }
 
 export async function planBuiltin(
@@ -197,7 +210,11 @@ export async function planBuiltin(
   const factory = factoryName(p);
   const file = `providers/${o.id}.ts`;
   const ext = context.importExtension ?? "";
-  const { props, env } = properties(p, o);
+  if (context.nextAuthV4 && !nextAuthV4Providers.has(p.module))
+    throw new UsageError(
+      `${p.name} is not among next-auth v4's providers (next-auth/providers/${p.module} came with v5); upgrade first with create-auth upgrade.`,
+    );
+  const { props, env } = properties(p, o, context.nextAuthV4);
   const authPackage = context.authPackage ?? "@auth/core";
   const specifier = `${authPackage}/providers/${p.module}`;
   const contents = await renderTemplate("providers/builtin.ts.hbs", {
@@ -208,7 +225,7 @@ export async function planBuiltin(
     props,
     oauth: isOAuth(p),
     registerAt: p.console ?? p.docs,
-    issuerTypeName: p.issuerType && o.issuer !== undefined ? p.issuerType.name : undefined,
+    issuerTypeName: p.issuerType && o.issuer !== undefined && !context.nextAuthV4 ? p.issuerType.name : undefined,
     providersModule: `${authPackage}/providers`,
     basePath: context.basePath ?? "/api/auth",
   });

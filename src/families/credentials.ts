@@ -33,6 +33,8 @@ export const credentialsFamily = defineFamily({
     opt("fields", "--fields <list>", "comma-separated form fields", { default: "email,password" }),
   ],
   schema: credentialsSchema,
+  // next-auth v4 ships the same provider; its authorize() may get no credentials at all.
+  nextAuthV4: true,
   plan: (o, names, context) => {
     const fields = o.fields.map((key) => ({
       key,
@@ -47,7 +49,14 @@ export const credentialsFamily = defineFamily({
     return {
       env: [],
       files: [{ template: "credentials.ts.hbs", path: names.file }],
-      view: { ...o, name: o.name ?? "Credentials", fields, passwords: passwords ?? false },
+      view: {
+        ...o,
+        name: o.name ?? "Credentials",
+        fields,
+        passwords: passwords ?? false,
+        credentialsModule: context.nextAuthV4 ? "next-auth/providers/credentials" : "@auth/core/providers/credentials",
+        optional: context.nextAuthV4 ? "?" : "",
+      },
       hasCallback: false,
       notes: [
         passwords

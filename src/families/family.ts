@@ -34,6 +34,8 @@ export interface GenerateContext {
    * SQL backend; without it the provider is a skeleton to fill in.
    */
   passwordsModule?: string;
+  /** The project runs next-auth v4: the module imports and types what v4 ships (families with `nextAuthV4`). */
+  nextAuthV4?: boolean;
 }
 
 /** Where a provider's module goes and the const it exports. */
@@ -58,6 +60,8 @@ export interface ProviderFamily<K extends string = string, S extends z.ZodTypeAn
   description: string;
   aliases?: readonly string[];
   options: readonly KindOption[];
+  /** Its module is written for next-auth v4 too when the context says so; the others write Auth.js v5 code only. */
+  nextAuthV4?: boolean;
   /** Packages the generated code imports beyond the auth library itself; versions from catalog/dependencies.ts. */
   dependencies?: readonly DependencyName[];
   /** Validates what commander and the prompts give; issue messages are the part after "--flag: ". */

@@ -14,6 +14,7 @@ import { type BuiltinParsed, builtinMissing, parseBuiltin, planBuiltin } from ".
 import type { GenerateContext, KindOption } from "./family.js";
 import {
   kindCatalog,
+  kindEntry,
   missingOptions,
   type ParsedProvider,
   type ProviderKind,
@@ -81,6 +82,10 @@ export interface SnippetContext extends GenerateContext {
 }
 
 export async function generateSnippet(provider: AnyParsedProvider, context: SnippetContext): Promise<ProviderSnippet> {
+  if (context.nextAuthV4 && provider.kind !== "builtin" && !kindEntry(provider.kind).nextAuthV4)
+    throw new UsageError(
+      `${provider.kind} writes a provider module for Auth.js v5, and this project runs next-auth v4: upgrade first with create-auth upgrade, or add a provider next-auth v4 ships (credentials, github, google, keycloak… see create-auth add-provider --list).`,
+    );
   if (provider.kind === "builtin") {
     const entry = findBuiltin(provider.options.module)!;
     return planBuiltin(entry, provider.options, context);

@@ -81,7 +81,7 @@ const isEsmPackage = (root: string, pkgText: string | null) =>
   pkgText === null || parsePackageJson(pkgText, root).type === "module";
 
 /** The schema file in the flavour asked for, where the storage does not write the schema itself. */
-async function schemaPart(storage: StorageChoice, authDir: string, ext: "" | ".js"): Promise<GeneratedPart> {
+export async function schemaPart(storage: StorageChoice, authDir: string, ext: "" | ".js"): Promise<GeneratedPart> {
   const own = storage.module.chosenBy === "orm" || (storage.module.dialect !== undefined && storage.schema === "sql");
   if (own) return part();
   const { generateSchema } = await import("../storage/schemas.js");

@@ -13,6 +13,7 @@ import { frameworkByAuthPackage } from "../frameworks/registry.js";
 import { type EnvToFill, gitignore, planEnvWrites, readEnvForWriting } from "../render/env-files.js";
 import { mergePackageJson } from "../render/package-json.js";
 import type { ProviderSnippet } from "../render/parts.js";
+import { detectPackageVersion } from "../workspace/package-version.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
@@ -113,10 +114,33 @@ export function providerModulesDir(root: string, configDir: string): string {
   return join(root, pages[1] ? "src/lib/auth" : "lib/auth");
 }
 
+/** Whether the project's Auth.js package is next-auth at major 4 (installed, locked, else package.json's range). */
+export function runsNextAuthV4(root: string, framework: Pick<FrameworkModule, "authPackage">): boolean {
+  return framework.authPackage === "next-auth" && detectPackageVersion(root, "next-auth")?.major === 4;
+}
+
 /** `../auth/passwords` from a folder to a .ts file: POSIX separators, no extension, always relative. */
 function moduleSpecifier(fromDir: string, file: string): string {
   const rel = relative(fromDir, file).split("\\").join("/").replace(/\.ts$/, "");
   return rel.startsWith(".") ? rel : `./${rel}`;
+}
+
+/** A snippet imports its modules as `./providers/<id>`, beside the config; placed elsewhere, the import follows them. */
+export function placeSnippet(generated: ProviderSnippet, configDir: string, modulesDir: string): ProviderSnippet {
+  if (modulesDir === configDir) return generated;
+  return {
+    ...generated,
+    imports: generated.imports.map((spec) =>
+      spec.from.startsWith("./providers/")
+        ? {
+            ...spec,
+            from:
+              moduleSpecifier(configDir, join(modulesDir, `${spec.from.replace(/\.js$/, "")}.ts`)) +
+              (spec.from.endsWith(".js") ? ".js" : ""),
+          }
+        : spec,
+    ),
+  };
 }
 
 export async function planAddProvider(request: AddProviderRequest): Promise<AddProviderPlan> {
@@ -135,28 +159,13 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   const providerFile = join(modulesDir, "providers", "x.ts");
   const framework = authPackageFramework(root, request.framework);
   const generated = await generateSnippet(provider, {
+    nextAuthV4: runsNextAuthV4(root, framework),
     authPackage: framework.authPackage,
     basePath: framework.basePath,
     importExtension: importExtension(root),
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
   });
-  // The snippet imports its modules as `./providers/<id>`, beside the config; elsewhere the import follows them.
-  const snippet =
-    modulesDir === configDir
-      ? generated
-      : {
-          ...generated,
-          imports: generated.imports.map((spec) =>
-            spec.from.startsWith("./providers/")
-              ? {
-                  ...spec,
-                  from:
-                    moduleSpecifier(configDir, join(modulesDir, `${spec.from.replace(/\.js$/, "")}.ts`)) +
-                    (spec.from.endsWith(".js") ? ".js" : ""),
-                }
-              : spec,
-          ),
-        };
+  const snippet = placeSnippet(generated, configDir, modulesDir);
   const configText = readIfExists(configPath) ?? "";
   const edit = addProviderToConfig(
     configText,

@@ -2,12 +2,6 @@
 import * as p from "@clack/prompts";
 import { CliError, ExitCode } from "../lib/errors.js";
 
-interface KindChoice {
-  kind: string;
-  title: string;
-  description: string;
-}
-
 interface OptionQuestion {
   key: string;
   flag: string;
@@ -24,16 +18,6 @@ function answered<T>(value: T | symbol): T {
     throw new CliError("Cancelled; nothing was written.", { exitCode: ExitCode.cancelled });
   }
   return value as T;
-}
-
-export async function askKind(kinds: readonly KindChoice[]): Promise<string> {
-  p.intro("create-auth add-provider");
-  return answered<string>(
-    await p.select({
-      message: "Which kind of provider?",
-      options: kinds.map((k) => ({ value: k.kind, label: k.title, hint: k.description })),
-    }),
-  );
 }
 
 export async function askOptions(questions: readonly OptionQuestion[]): Promise<Record<string, unknown>> {
@@ -57,4 +41,19 @@ export async function askOptions(questions: readonly OptionQuestion[]): Promise<
         );
   }
   return answers;
+}
+
+/** init in a next-auth v4 project: move to v5 first, or add to the v4 setup. */
+export async function askNextAuthV4(version: string): Promise<"upgrade" | "keep"> {
+  // No intro here: init's own questions open with it when they follow.
+  return answered(
+    await p.select({
+      message: `This project runs next-auth ${version} (v4). Upgrade it to v5 first?`,
+      options: [
+        { value: "upgrade", label: "Upgrade to v5 now", hint: "create-auth upgrade: one reviewable change" },
+        { value: "keep", label: "Keep v4", hint: "add only what v4 can use to your authOptions" },
+      ],
+      initialValue: "keep",
+    }),
+  ) as "upgrade" | "keep";
 }

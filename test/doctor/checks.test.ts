@@ -127,6 +127,28 @@ describe("doctor's checks", () => {
     expect(untrusted((f) => (f.packageJson.scripts.start = "node server.js"))).toEqual([]);
   });
 
+  it("trust the host as the installed next-auth reads it: v5 never from NEXTAUTH_URL, an empty value as false", () => {
+    const withEnv = (values: Record<string, string>, major?: number) =>
+      facts((f) => {
+        delete f.env.AUTH_TRUST_HOST;
+        f.nextAuthMajor = major;
+        for (const [name, value] of Object.entries(values)) setEnv(f, name, value);
+      });
+    const v5OnlyV4Url = runAll(withEnv({ NEXTAUTH_URL: "https://app.example.com" }, 5));
+    expect(v5OnlyV4Url.map((x) => x.id)).toContain("host.untrusted");
+    expect(v5OnlyV4Url.find((x) => x.id === "host.untrusted")!.message).toMatch(/only next-auth v4's NEXTAUTH_URL/);
+    // Auth.js takes the first of AUTH_URL, AUTH_TRUST_HOST, VERCEL, CF_PAGES that is set: "" stops the search.
+    const emptyFirst = runAll(withEnv({ AUTH_URL: "", AUTH_TRUST_HOST: "true" }));
+    expect(emptyFirst.find((x) => x.id === "host.untrusted")!.message).toMatch(/^AUTH_URL is set but empty/);
+    expect(ids(withEnv({ AUTH_TRUST_HOST: "true", VERCEL: "" }))).toEqual([]);
+    expect(ids(withEnv({ CF_PAGES: "1" }))).toEqual([]);
+    // v4 builds its URLs from NEXTAUTH_URL, else from the request behind VERCEL or AUTH_TRUST_HOST.
+    expect(ids(withEnv({ NEXTAUTH_URL: "https://app.example.com" }, 4))).not.toContain("host.untrusted");
+    expect(ids(withEnv({ AUTH_TRUST_HOST: "true" }, 4))).not.toContain("host.untrusted");
+    const v4Bare = runAll(withEnv({}, 4)).find((x) => x.id === "host.untrusted");
+    expect(v4Bare!.message).toMatch(/next-auth v4 without NEXTAUTH_URL.*localhost:3000/);
+  });
+
   it("find a secret's value under a browser prefix whatever the variable is called", () => {
     const f = facts((x) => setEnv(x, "VITE_APP_CONFIG", secret, "environment"));
     expect(ids(f)).toEqual(["secret.public"]);
@@ -202,5 +224,12 @@ describe("provider variables", () => {
     ]);
     const secretFallback = { role: "secret" as const, name: "AUTH_CORP_SECRET", literal: "dev-secret" };
     expect(ids(provider([secretFallback]))).toEqual(["provider.literal-secret", "provider.callback-url"]);
+  });
+
+  it("say when a variable is set but empty: Auth.js hands the empty string to the provider", () => {
+    const f = provider([{ role: "issuer", name: "AUTH_CORP_ISSUER" }]);
+    setEnv(f, "AUTH_CORP_ISSUER", "");
+    const finding = runAll(f).find((x) => x.id === "provider.env-missing")!;
+    expect(finding.message).toContain("AUTH_CORP_ISSUER (issuer URL, set but empty in .env.local)");
   });
 });

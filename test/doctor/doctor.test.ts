@@ -87,7 +87,9 @@ function secretsOf(dir: string): string[] {
     for (const entry of parseEnv(readFileSync(join(dir, name), "utf8")))
       if (/SECRET|KEY|PASSWORD/.test(entry.name) && entry.value.length >= 8) values.push(entry.value);
   }
-  const config = ["auth.ts", "src/auth.ts"].map((f) => join(dir, f)).find((f) => existsSync(f))!;
+  const config = ["auth.ts", "src/auth.ts", "pages/api/auth/[...nextauth].ts"]
+    .map((f) => join(dir, f))
+    .find((f) => existsSync(f))!;
   const code = readFileSync(config, "utf8").match(/"[^"]*(?:secret|SECRET)[^"]*-[^"]+"/g) ?? [];
   return [...values, ...code.map((s) => s.slice(1, -1))];
 }

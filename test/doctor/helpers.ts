@@ -14,6 +14,8 @@ export interface FixtureMeta {
   modes?: Record<string, string>;
   /** --online against a local discovery server: "mismatch" or "unreachable". */
   online?: "mismatch" | "unreachable";
+  /** Checked against a live server (the db layer): fixture.sql made the tables, DATABASE_URL points at them. */
+  database?: "postgres";
 }
 
 export const doctorFixtures = () =>

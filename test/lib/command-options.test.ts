@@ -8,6 +8,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
+import { builtinProviders } from "../../src/catalog/builtin-providers.js";
+import * as addProvider from "../../src/commands/add-provider.js";
+import { addProviderOptions, providerFlagKeys } from "../../src/commands/add-provider-options.js";
 import * as doctor from "../../src/commands/doctor.js";
 import { doctorOptions } from "../../src/commands/doctor.js";
 import * as init from "../../src/commands/init.js";
@@ -18,6 +21,7 @@ import * as upgrade from "../../src/commands/upgrade.js";
 import { upgradeOptions } from "../../src/commands/upgrade.js";
 import * as verifyAdapter from "../../src/commands/verify-adapter.js";
 import { verifyAdapterOptions } from "../../src/commands/verify-adapter.js";
+import { kindCatalog } from "../../src/families/registry.js";
 import { type CommandOptions, keyOf, type OptionRow } from "../../src/lib/command-options.js";
 import { type Io, processIo } from "../../src/lib/io.js";
 import { root } from "../helpers.js";
@@ -43,6 +47,12 @@ const commands: { name: string; table: AnyTable; configure: Configure; files: st
     table: upgradeOptions as unknown as AnyTable,
     configure: upgrade.configure,
     files: ["upgrade.ts"],
+  },
+  {
+    name: "add-provider",
+    table: addProviderOptions as unknown as AnyTable,
+    configure: addProvider.configure,
+    files: ["add-provider.ts", "add-provider-options.ts"],
   },
   { name: "doctor", table: doctorOptions as unknown as AnyTable, configure: doctor.configure, files: ["doctor.ts"] },
   {
@@ -101,5 +111,36 @@ describe("init's questions", () => {
     await expect(runInit({}, { ...io, interactive: false })).rejects.toThrow(
       `init needs ${requiredInCi.map((k) => `--${k}`).join(", ")}`,
     );
+  });
+});
+
+describe("add-provider's table", () => {
+  it("has a row for every flag of every provider family and built-in, with that flag", () => {
+    const options = [...kindCatalog.flatMap((k) => k.options), ...builtinProviders.flatMap((p) => p.options ?? [])];
+    expect(options.length).toBeGreaterThan(10);
+    for (const option of options) {
+      expect(providerFlagKeys).toContain(option.key);
+      expect((addProviderOptions.rows as Record<string, OptionRow>)[option.key]?.flag).toBe(option.flag);
+    }
+    // The command's own rows are not provider flags.
+    expect(providerFlagKeys).not.toContain("config");
+    expect(providerFlagKeys).not.toContain("provider");
+  });
+
+  it("asks only for the provider, the one thing CI must give", async () => {
+    expect(addProviderOptions.asked).toEqual(["provider"]);
+    const { runAddProvider } = await import("../../src/commands/add-provider.js");
+    const { capturedIo, tempDir } = await import("../helpers.js");
+    const { io } = capturedIo(tempDir("create-auth-ci-"));
+    await expect(runAddProvider({}, { ...io, interactive: false })).rejects.toThrow("Missing the provider.");
+  });
+
+  it("collects a provider's flags for its own schema: a bad value is the provider's error", async () => {
+    const { runAddProvider } = await import("../../src/commands/add-provider.js");
+    const { capturedIo, tempDir } = await import("../helpers.js");
+    const { io } = capturedIo(tempDir("create-auth-ci-"));
+    await expect(
+      runAddProvider({ provider: "social", apiVersion: "five" }, { ...io, interactive: false }),
+    ).rejects.toThrow(/--api-version/);
   });
 });

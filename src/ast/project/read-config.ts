@@ -141,7 +141,13 @@ export function readConfig(path: string, reader: ModuleReader): ConfigFacts {
     facts.enableWebAuthn = !(value.type === "BooleanLiteral" && !value.value);
   }
   const adapter = options.get("adapter");
-  if (adapter) facts.adapter = readAdapter(adapter, reader);
+  if (adapter) {
+    const call = unwrap(adapter.node);
+    facts.adapter = {
+      ...readAdapter(adapter, reader),
+      ...(call.type === "CallExpression" ? { arguments: call.arguments.length } : {}),
+    };
+  }
   const providers = options.get("providers");
   const list = providers && unwrap(providers.node);
   let elements: Located[] = [];

@@ -17,6 +17,7 @@ import { nameChecks } from "./names.js";
 import { providerChecks } from "./providers.js";
 import { secretChecks } from "./secret.js";
 import { strategyChecks } from "./strategy.js";
+import { upgradeChecks } from "./upgrade.js";
 
 export const checkGroups: readonly CheckGroup[] = [
   configChecks,
@@ -26,6 +27,7 @@ export const checkGroups: readonly CheckGroup[] = [
   providerChecks,
   strategyChecks,
   fileChecks,
+  upgradeChecks,
 ];
 
 /** Every check's findings; the framework's wiring checks when its doctor part is given (gather loads it). */

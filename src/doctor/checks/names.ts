@@ -19,6 +19,7 @@ const migrationGuide = "https://authjs.dev/getting-started/migrating-to-v5#envir
 
 /** A v5 project: next-auth 5 (or its beta), or an @auth/* framework package, which only v5 has. */
 function isV5(facts: ProjectFacts): boolean {
+  if (facts.nextAuthMajor !== undefined) return facts.nextAuthMajor >= 5;
   const range = facts.packageJson.dependencies["next-auth"];
   if (range === undefined) return true;
   return /(?:^|[^\d])5\.|beta|latest/.test(range) || !/\d/.test(range);

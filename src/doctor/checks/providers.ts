@@ -39,10 +39,14 @@ function providerFindings(facts: ProjectFacts): Finding[] {
     const unset = provider.env.filter(
       (e) => e.name && e.literal === undefined && envValue(facts, e.name) === undefined,
     );
+    // `NAME=` counts as set for Auth.js: setEnvDefaults hands the empty string to the provider (issuer: "").
+    const empty = (name: string) => facts.env[name]?.value === "";
+    const described = (e: ProviderFacts["env"][number]) =>
+      `${e.name} (${what[e.role]}${empty(e.name!) ? `, set but empty in ${facts.env[e.name!]!.source}` : ""})`;
     if (unset.length)
       found.push(
         envMissing.report(
-          `Provider "${provider.id}" needs ${unset.map((e) => `${e.name} (${what[e.role]})`).join(", ")}, not set: its sign-in fails.`,
+          `Provider "${provider.id}" needs ${unset.map(described).join(", ")}, not set: its sign-in fails.`,
           `Set ${unset.map((e) => e.name).join(" and ")} in .env.local and in production's environment, with the values from the provider's console. ${docsOf(provider)}`,
           provider.file,
         ),

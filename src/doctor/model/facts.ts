@@ -52,6 +52,8 @@ export interface AdapterFacts {
   /** A local adapter module's text, to look for the methods a provider needs. */
   text?: string;
   file?: string;
+  /** How many arguments the config passes to the adapter's factory, when it calls it itself (`DrizzleAdapter(db)`: 1). */
+  arguments?: number;
 }
 
 export interface ConfigFacts {
@@ -91,6 +93,8 @@ export interface DatabaseFacts {
   tables: Record<string, string[]>;
   /** The command that creates the tables. */
   migrateCommand: string;
+  /** The published adapter whose tables these are, when create-auth did not write the schema. */
+  adapter?: string;
 }
 
 export interface ProjectFacts {
@@ -104,6 +108,8 @@ export interface ProjectFacts {
   /** The port the app listens on in development. */
   appPort: number;
   packageJson: { dependencies: Record<string, string>; scripts: Record<string, string> };
+  /** next-auth's major version as installed (else locked, else package.json's range); undefined without next-auth. */
+  nextAuthMajor?: number;
   /** The project's files that decide how it is deployed (Dockerfile, vercel.json...). */
   deployFiles: string[];
   isGitRepo: boolean;

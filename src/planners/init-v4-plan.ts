@@ -1,0 +1,201 @@
+/**
+ * init in a next-auth v4 project that keeps v4: only what v4 can use, added
+ * to the project's own `authOptions` (found by the finder) — the storage's
+ * adapter module, schema and tables, `adapter:` and the session strategy in
+ * the options, and next-auth v4's built-in providers the config lacks. No
+ * v5 code: no auth.ts, no App Router route, no NextAuthConfig; the user's
+ * providers and every other option stay as they are. Nothing here writes.
+ */
+import { dirname, join, relative } from "node:path";
+import type { AnyParsedProvider } from "../families/index.js";
+import type { FrameworkDetection } from "../frameworks/registry.js";
+import { UsageError } from "../lib/errors.js";
+import {
+  databaseEnvFile,
+  type EnvToFill,
+  gitignore,
+  newSecret,
+  planEnvWrites,
+  readEnvForWriting,
+} from "../render/env-files.js";
+import { specifier } from "../render/modules.js";
+import { mergePackageJson } from "../render/package-json.js";
+import { mergeParts, type ProviderSnippet } from "../render/parts.js";
+import type { AuthSetup } from "../workspace/auth-setup/index.js";
+import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
+import { importExtension } from "../workspace/project.js";
+import { type InitPlan, type StorageChoice, schemaPart } from "./init-plan.js";
+import { placeSnippet, providerModulesDir } from "./provider-plan.js";
+
+export interface V4InitRequest {
+  root: string;
+  /** The project's next-auth v4 setup: the module holding `authOptions`. */
+  setup: AuthSetup;
+  /** Providers to add; the ones the config already has (by id) are kept as the user wrote them. */
+  providers: AnyParsedProvider[];
+  session: "jwt" | "database";
+  force: boolean;
+  framework: FrameworkDetection;
+  storage: StorageChoice;
+}
+
+const posixPath = (path: string) => path.split("\\").join("/");
+
+export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
+  const { root, setup, storage } = request;
+  const { framework } = request.framework;
+  const [{ generateSnippet }, { addProviderToConfig }, { addOptionsToConfig }] = await Promise.all([
+    import("../families/index.js"),
+    import("../ast/insert-provider.js"),
+    import("../ast/insert-option.js"),
+  ]);
+  const ext = importExtension(root);
+  const configPath = setup.providersFile;
+  const configDir = dirname(configPath);
+  // Beside the config, or lib/auth/ when the config is a file of pages/ (every file there is a route).
+  const modulesDir = providerModulesDir(root, configDir);
+  const authDir = posixPath(relative(root, modulesDir)) || ".";
+  const notices: string[] = [];
+  const passwords = false;
+  const [stored, schema] = await Promise.all([
+    storage.module.plan({
+      facts: storage.facts,
+      dialect: storage.dialect,
+      authDir,
+      ext,
+      tablePrefix: storage.tablePrefix,
+      passwords,
+      envOrder: framework.envOrder,
+    }),
+    schemaPart(storage, authDir, ext),
+  ]);
+
+  // The config, edited in memory: each provider, then the options.
+  let text = readIfExists(configPath) ?? "";
+  if (request.session === "database" && /["']next-auth\/providers\/credentials["']/.test(text))
+    throw new UsageError(
+      `--session database: ${posixPath(relative(root, configPath))} has a Credentials provider, which next-auth v4 signs in with JWT sessions only; keep --session jwt.`,
+    );
+  const snippets: ProviderSnippet[] = [];
+  for (const provider of request.providers) {
+    const snippet = placeSnippet(
+      await generateSnippet(provider, {
+        nextAuthV4: true,
+        authPackage: framework.authPackage,
+        basePath: framework.basePath,
+        importExtension: ext,
+      }),
+      configDir,
+      modulesDir,
+    );
+    const edit = addProviderToConfig(
+      text,
+      { id: snippet.id, imports: snippet.imports, entry: snippet.entry },
+      configPath,
+    );
+    if (edit.status === "refused") {
+      notices.push(`Provider "${snippet.id}" was not added: ${edit.reason}`);
+      continue;
+    }
+    if (edit.status !== "unchanged") text = edit.text;
+    snippets.push(snippet);
+  }
+  const adapterModule = specifier(posixPath(relative(root, configPath)), stored.adapterPath, ext);
+  const options = addOptionsToConfig(
+    text,
+    [
+      { key: "adapter", value: "createAdapter()", imports: [{ from: adapterModule, named: ["createAdapter"] }] },
+      // With an adapter v4 defaults to database sessions, which Credentials cannot use: the choice is written out.
+      { key: "session", value: `{ strategy: "${request.session}" }` },
+    ],
+    configPath,
+  );
+  const shownConfig = posixPath(relative(root, configPath));
+  if (options.status === "refused")
+    notices.push(
+      `${shownConfig} was not given the adapter (${options.reason}); add \`adapter: createAdapter()\` from ${stored.adapterPath} to authOptions by hand.`,
+    );
+  else {
+    text = options.text;
+    for (const key of options.kept)
+      notices.push(
+        key === "adapter"
+          ? `authOptions already has an adapter; it was kept. The generated one is in ${stored.adapterPath} if you want it.`
+          : `authOptions already sets session; it was kept (init would have chosen strategy "${request.session}").`,
+      );
+  }
+
+  const placed = snippets.map((s) => ({
+    ...s,
+    files: s.files.map((f) => ({ ...f, path: posixPath(relative(root, join(modulesDir, f.path))) })),
+  }));
+  const merged = mergeParts(stored, schema, ...placed);
+  const changes: FileChange[] = [];
+  const leftAlone: string[] = [];
+  const configChange = changeFile(configPath, text);
+  if (configChange) changes.push(configChange);
+  for (const file of merged.files) {
+    const change = changeFile(join(root, file.path), file.contents);
+    if (change?.before != null && !request.force) leftAlone.push(file.path);
+    else if (change) changes.push(change);
+  }
+  for (const edit of merged.edits) {
+    const change = changeFile(join(root, edit.path), edit.contents);
+    if (change) changes.push(change);
+  }
+  notices.push(...merged.notices);
+
+  const pkgText = readIfExists(join(root, "package.json"));
+  // No next-auth here: the project's v4 stays. The generated adapter's types come from @auth/core, which v4.24 accepts.
+  const pkg = mergePackageJson(
+    pkgText,
+    {
+      dependencies: merged.dependencies,
+      devDependencies: ["create-auth", "tsx", "@types/node", ...merged.devDependencies],
+      scripts: merged.scripts,
+    },
+    root,
+  );
+  notices.push(...pkg.kept);
+  const projectEnv = readEnvForWriting(root, framework.envOrder);
+  // v4 reads NEXTAUTH_SECRET, else AUTH_SECRET: a fresh one only when the project has neither.
+  const hasSecret = ["NEXTAUTH_SECRET", "AUTH_SECRET"].some((name) => projectEnv.get(name)?.value);
+  const env = planEnvWrites({
+    env: projectEnv,
+    envOrder: framework.envOrder,
+    variables: merged.env,
+    heading: "Auth (added by create-auth init)",
+    secret: hasSecret ? undefined : newSecret(),
+    database: { names: stored.env.map((v) => v.name), file: databaseEnvFile(storage.module.chosenBy === "orm") },
+  });
+  notices.push(...env.notices);
+  const merges: [string, string][] = [
+    ["package.json", pkg.text],
+    ...env.files.map((f): [string, string] => [f.name, f.after]),
+    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), [...merged.ignored, ...env.created])],
+  ];
+  for (const [path, after] of merges) {
+    const change = changeFile(join(root, path), after);
+    if (change) changes.push(change);
+  }
+  const envToFill: EnvToFill[] = env.toFill;
+  return {
+    changes,
+    leftAlone,
+    notices,
+    snippets,
+    configPath: shownConfig,
+    scripts: merged.scripts,
+    framework,
+    envToFill,
+    envWhere: env.where,
+    passwords,
+    manualSteps: [...merged.steps],
+    storage: {
+      schemaPath: stored.schemaPath,
+      tablesStep: stored.tablesStep,
+      afterInstall: stored.afterInstall,
+      embedded: storage.module.embedded === true,
+    },
+  };
+}
