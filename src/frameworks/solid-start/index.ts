@@ -89,6 +89,9 @@ export const solidStart = defineFramework<SolidStartFacts>({
       return wiring;
     }
     wiring.files.push({ path: middlewarePath, contents: middleware });
+    wiring.steps.push(
+      "The middleware guards each page request; a page reached by client-side navigation is not re-checked (read the session in a server function the page calls for that).",
+    );
     const option = `./${middlewarePath}`;
     const edit = config ? addMiddlewareOption(config.text, option) : undefined;
     if (config && edit?.status === "edited") wiring.edits.push({ path: config.path, contents: edit.text });
