@@ -95,10 +95,15 @@ export const solidStart = defineFramework<SolidStartFacts>({
     const option = `./${middlewarePath}`;
     const edit = config ? addMiddlewareOption(config.text, option) : undefined;
     if (config && edit?.status === "edited") wiring.edits.push({ path: config.path, contents: edit.text });
-    else
+    else {
+      const where =
+        config && edit?.status === "refused"
+          ? `${config.path} was left alone (${edit.reason})`
+          : "No vite.config was found";
       wiring.steps.push(
-        `${config?.path ?? "vite.config.ts"} was left alone (${edit?.status === "refused" ? edit.reason : "there is none"}); name the middleware in it: solidStart({ middleware: "${option}" }).`,
+        `${where}; name the middleware where solidStart() is called: solidStart({ middleware: "${option}" }).`,
       );
+    }
     return wiring;
   },
   doctor: {
