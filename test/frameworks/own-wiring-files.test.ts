@@ -63,4 +63,11 @@ describe("Astro pages under --protect", () => {
       readFileSync(fixture("apps", "astro", "src/pages/dashboard.astro"), "utf8"),
     );
   });
+
+  it("says an adapter is needed when the config has none", async () => {
+    const config = 'import { defineConfig } from "astro/config";\n\nexport default defineConfig({});\n';
+    const { dir, stdout } = await initWith("astro", { "astro.config.mjs": config });
+    expect(stdout).toContain("needs an adapter: add one (npx astro add node)");
+    expect(readFileSync(join(dir, "astro.config.mjs"), "utf8")).toBe(config);
+  });
 });
