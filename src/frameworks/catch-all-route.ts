@@ -48,7 +48,14 @@ export function findAuthRoutes(root: string, layout: RouteLayout): { file: strin
 /** The URL path of a route file's folders, with "/" for none: ["api", "auth"] -> "/api/auth". */
 export const urlOf = (segments: readonly string[]) => `/${segments.filter(Boolean).join("/")}`;
 
-/** doctor for a framework whose Auth.js route is a catch-all route file: a missing one is an error. */
+/** A module that loads env files into process.env: create-auth's load-env, Node's loaders, dotenv. */
+const loadsEnvFiles = /\b(?:parseEnv|loadEnvFile)\(|["']dotenv(?:\/config)?["']/;
+
+/**
+ * doctor for a framework whose Auth.js route is a catch-all route file: a
+ * missing one is an error; and as its production server reads no env file,
+ * a route whose modules load none while the secret comes from one is a warning.
+ */
 export function catchAllRouteDoctor(options: {
   id: string;
   title: string;
@@ -61,14 +68,32 @@ export function catchAllRouteDoctor(options: {
     "error",
     `${options.title}: no catch-all route hands requests to Auth.js (${options.example}).`,
   );
+  const envNotLoaded = defineCheck(
+    `${options.id}.env-not-loaded`,
+    "warning",
+    `${options.title}: its production server reads no env file, and nothing the Auth.js route imports loads them.`,
+  );
   return {
-    checks: [routeMissing],
-    read({ root }) {
+    checks: [routeMissing, envNotLoaded],
+    read({ root, reader }) {
       const [route] = findAuthRoutes(root, options.layout);
-      return route ? { mount: { path: route.path, file: route.file } } : {};
+      if (!route) return {};
+      const reached = reader.reach(join(root, route.file)).files;
+      const loadsEnv = reached.some((file) => loadsEnvFiles.test(reader.read(file)?.file.text ?? ""));
+      return { mount: { path: route.path, file: route.file }, loadsEnv };
     },
     run(facts: ProjectFacts) {
-      if (facts.wiring.mount) return [];
+      if (facts.wiring.mount) {
+        const secret = facts.env.AUTH_SECRET;
+        if (facts.wiring.loadsEnv !== false || !secret || secret.source === "environment") return [];
+        return [
+          envNotLoaded.report(
+            `AUTH_SECRET is set in ${secret.source}, which ${options.title}'s production server does not read: sign-in fails there with MissingSecret.`,
+            "Import the env loader create-auth init writes (auth/load-env.ts) by name from the module that calls Auth.js, or set the variables in the server's environment.",
+            facts.wiring.mount.file,
+          ),
+        ];
+      }
       return [
         routeMissing.report(
           `No route file hands requests to Auth.js, so ${mountPath(facts)}/signin and every callback answer 404.`,

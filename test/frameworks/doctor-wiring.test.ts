@@ -114,3 +114,20 @@ describe.each(Object.entries(faults))("doctor on %s", (_framework, fault) => {
     expect(report.findings.map((f) => f.id)).toContain(fault.id);
   });
 });
+
+/** The env loader taken out of what the Auth.js route imports, where the production server reads no env file. */
+const envLoaders: Record<string, { file: string; line: RegExp }> = {
+  astro: { file: "src/auth.ts", line: /^import "\.\/auth\/load-env";$/m },
+  nuxt: { file: "server/auth/session.ts", line: /^import \{ envFilesRead \} from "\.\/load-env";$/m },
+};
+
+describe.each(Object.entries(envLoaders))("doctor on %s without the env loader", (framework, loader) => {
+  it(`finds ${framework}.env-not-loaded, which a fresh init does not give`, async () => {
+    const dir = await initApp(framework);
+    const fresh = await doctorJson(dir);
+    expect(fresh.report.findings.map((f) => f.id)).not.toContain(`${framework}.env-not-loaded`);
+    edit(join(dir, loader.file), (text) => text.replace(loader.line, ""));
+    const { report } = await doctorJson(dir);
+    expect(report.findings.map((f) => f.id)).toContain(`${framework}.env-not-loaded`);
+  });
+});

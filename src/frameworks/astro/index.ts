@@ -18,6 +18,8 @@ export interface AstroFacts {
   config: string | undefined;
   /** `output: "server"` in the config: every page is rendered on demand already. */
   serverOutput: boolean;
+  /** An adapter in the config (@astrojs/node...): without one, nothing is rendered on demand, not even the auth route. */
+  adapter: boolean;
   /** src/middleware.ts (or middleware/index.ts) of the project's own. */
   ownMiddleware: string | undefined;
   /** The pages under src/pages, for --protect: a prerendered page never sees a visitor. */
@@ -30,9 +32,11 @@ const basePath = "/api/auth";
 
 const facts = (project: ProjectView): AstroFacts => {
   const config = project.configFile(configBase);
+  const text = (config && project.read(config)) ?? "";
   return {
     config,
-    serverOutput: /\boutput\s*:\s*["']server["']/.test((config && project.read(config)) ?? ""),
+    serverOutput: /\boutput\s*:\s*["']server["']/.test(text),
+    adapter: /\badapter\s*:/.test(text),
     ownMiddleware: existingEntry(project, "src/middleware") ?? existingEntry(project, "src/middleware/index"),
     pages: pagesOf(project),
   };
@@ -84,6 +88,10 @@ export const astro = defineFramework<AstroFacts>({
         sessionModule: specifier(astroRoute, sessionPath, ext),
       }),
     });
+    if (!request.facts.adapter)
+      wiring.steps.push(
+        `Auth.js's route is rendered on demand, which needs an adapter: add one (npx astro add node) to ${request.facts.config ?? "astro.config.mjs"}.`,
+      );
     const protect = request.protect ?? [];
     if (!protect.length) return wiring;
     const middlewarePath = "src/middleware.ts";

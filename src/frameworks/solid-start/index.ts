@@ -89,13 +89,21 @@ export const solidStart = defineFramework<SolidStartFacts>({
       return wiring;
     }
     wiring.files.push({ path: middlewarePath, contents: middleware });
+    wiring.steps.push(
+      "The middleware guards each page request; a page reached by client-side navigation is not re-checked (read the session in a server function the page calls for that).",
+    );
     const option = `./${middlewarePath}`;
     const edit = config ? addMiddlewareOption(config.text, option) : undefined;
     if (config && edit?.status === "edited") wiring.edits.push({ path: config.path, contents: edit.text });
-    else
+    else {
+      const where =
+        config && edit?.status === "refused"
+          ? `${config.path} was left alone (${edit.reason})`
+          : "No vite.config was found";
       wiring.steps.push(
-        `${config?.path ?? "vite.config.ts"} was left alone (${edit?.status === "refused" ? edit.reason : "there is none"}); name the middleware in it: solidStart({ middleware: "${option}" }).`,
+        `${where}; name the middleware where solidStart() is called: solidStart({ middleware: "${option}" }).`,
       );
+    }
     return wiring;
   },
   doctor: {

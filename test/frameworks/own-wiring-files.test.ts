@@ -1,0 +1,73 @@
+/**
+ * init --protect on the generic-wiring frameworks when the file it would
+ * write is the user's own (a middleware, a start file): that file keeps
+ * every byte and the next steps say what to add; and Astro pages already
+ * rendered on demand (output: "server") are not edited.
+ */
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fixture, inProcess, tempDir } from "../helpers.js";
+
+const own: Record<string, { file: string; text: string }> = {
+  astro: { file: "src/middleware.ts", text: 'export { onRequest } from "./middleware/own";\n' },
+  nuxt: { file: "server/middleware/auth.ts", text: "export default defineEventHandler(() => {});\n" },
+  nitro: {
+    file: "server/middleware/auth.ts",
+    text: 'import { defineHandler } from "nitro/h3";\n\nexport default defineHandler(() => {});\n',
+  },
+  "tanstack-start": { file: "src/start.ts", text: "export const startInstance = undefined;\n" },
+  "solid-start": { file: "src/middleware.ts", text: "export default [];\n" },
+};
+
+async function initWith(app: string, files: Record<string, string>) {
+  const dir = tempDir(`create-auth-own-${app}-`);
+  cpSync(fixture("apps", app), dir, { recursive: true });
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(join(dir, file, ".."), { recursive: true });
+    writeFileSync(join(dir, file), text);
+  }
+  const args = ["init", "--yes", "--no-install", "--dir", dir, "--backend", "memory", "--protect", "/dashboard/:path*"];
+  const result = await inProcess(args);
+  expect(result.exitCode, result.stderr).toBe(0);
+  return { dir, stdout: result.stdout };
+}
+
+describe.each(Object.entries(own))("%s with its own wiring file", (app, { file, text }) => {
+  it(`keeps ${file} and says what to add`, async () => {
+    const { dir, stdout } = await initWith(app, { [file]: text });
+    expect(readFileSync(join(dir, file), "utf8")).toBe(text);
+    expect(stdout).toContain(`${file} is yours and was left alone`);
+    expect(stdout).toContain("isProtected(");
+  });
+});
+
+describe("Astro pages under --protect", () => {
+  it("adds prerender = false to the covered page, and leaves the others", async () => {
+    const { dir } = await initWith("astro", {});
+    expect(readFileSync(join(dir, "src/pages/dashboard.astro"), "utf8")).toMatch(
+      /^---\n.*\nexport const prerender = false;\n/,
+    );
+    expect(readFileSync(join(dir, "src/pages/index.astro"), "utf8")).toBe(
+      readFileSync(fixture("apps", "astro", "src/pages/index.astro"), "utf8"),
+    );
+  });
+
+  it("edits no page when the config renders every page on demand", async () => {
+    const config = readFileSync(fixture("apps", "astro", "astro.config.mjs"), "utf8").replace(
+      "adapter:",
+      'output: "server",\n  adapter:',
+    );
+    const { dir } = await initWith("astro", { "astro.config.mjs": config });
+    expect(readFileSync(join(dir, "src/pages/dashboard.astro"), "utf8")).toBe(
+      readFileSync(fixture("apps", "astro", "src/pages/dashboard.astro"), "utf8"),
+    );
+  });
+
+  it("says an adapter is needed when the config has none", async () => {
+    const config = 'import { defineConfig } from "astro/config";\n\nexport default defineConfig({});\n';
+    const { dir, stdout } = await initWith("astro", { "astro.config.mjs": config });
+    expect(stdout).toContain("needs an adapter: add one (npx astro add node)");
+    expect(readFileSync(join(dir, "astro.config.mjs"), "utf8")).toBe(config);
+  });
+});
