@@ -37,6 +37,9 @@ const pathList = z
   )
   .refine((list) => list.length > 0 && list.every((m) => m.startsWith("/")));
 
+/** A flag (true) or a prompt's answer ("yes"/"no"). */
+const yesNo = z.union([z.boolean(), z.enum(["yes", "no"])]).transform((v) => v === true || v === "yes");
+
 export const initOptions = defineOptions({
   folder: {
     argument: "[folder]",
@@ -151,6 +154,32 @@ export const initOptions = defineOptions({
       choices: () =>
         choice(["jwt", "database"], { jwt: "a signed cookie (default)", database: "stored through the adapter" }),
       initial: () => "jwt",
+    },
+  },
+  refreshTokens: {
+    flag: "--refresh-tokens",
+    description:
+      "refresh the OAuth providers' access tokens when they expire: tokens stay on the stored account, getAccessToken() for your API calls",
+    schema: yesNo.optional(),
+    expects: "yes or no",
+    question: {
+      message: "Refresh the OAuth providers' access tokens when they expire? (--refresh-tokens)",
+      choices: () =>
+        choice(["no", "yes"], { yes: "asks each OAuth provider for a refresh token; not GitHub OAuth Apps or VK" }),
+      initial: () => "no",
+    },
+  },
+  federatedLogout: {
+    flag: "--federated-logout",
+    description:
+      "sign out at the OAuth providers too: revoke their refresh tokens, end their session through their end-session endpoint",
+    schema: yesNo.optional(),
+    expects: "yes or no",
+    question: {
+      message: "Sign out at the OpenID providers too? (--federated-logout)",
+      choices: () =>
+        choice(["no", "yes"], { yes: "providers with an end-session endpoint: not Google, GitHub or Discord" }),
+      initial: () => "no",
     },
   },
   tablePrefix: {

@@ -144,6 +144,19 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   const named = resolveProviders(done.providers as string[]);
   conflicts({ backend: done.backend, dialect: options.dialect, session: done.session, kinds: [...named.keys()] });
   const providers = await parsedProviders(named, io.interactive && !options.yes);
+  const tokens = { refresh: done.refreshTokens === true, federatedLogout: done.federatedLogout === true };
+  const { checkTokenSupport, withTokens } = await import("./token-support.js");
+  // Tokens are asked of the providers that sign in through OAuth; email, passwords and passkeys have none.
+  const tokenProviders = withTokens(providers);
+  if ((tokens.refresh || tokens.federatedLogout) && tokenProviders.length === 0)
+    throw new UsageError(
+      `${tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: none of --providers signs in through OAuth (github, google, oidc…); nothing was written.`,
+    );
+  if ((tokens.refresh || tokens.federatedLogout) && done.backend === "skeleton")
+    throw new UsageError(
+      "--refresh-tokens and --federated-logout need an adapter that stores tokens; --backend skeleton has none yet. Choose another backend.",
+    );
+  const tokenNotes = await checkTokenSupport(tokenProviders, tokens);
 
   const [{ planInit }, { applyPlan }, { withProjectLock }] = await Promise.all([
     import("../planners/init-plan.js"),
@@ -161,7 +174,12 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
       framework,
       storage: storage.resolve(done.backend, done.schema, options.dialect),
       protect: options.protect,
+      tokens: tokens.refresh || tokens.federatedLogout ? tokens : undefined,
+      postLogoutRedirectUri: tokens.federatedLogout
+        ? (await import("./token-support.js")).postLogoutRedirectUri(undefined, io.env, framework.framework.app.port)
+        : undefined,
     });
+    planned.notices.unshift(...tokenNotes);
     if (options.dryRun) {
       io.out.write(await reportPlan(planned, root, true));
       return undefined;

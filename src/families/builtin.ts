@@ -15,7 +15,7 @@ import { toFlag } from "../lib/options.js";
 import { hideUrlCredentials } from "../lib/redact.js";
 import { type EnvVariable, type ProviderSnippet, part } from "../render/parts.js";
 import { jsLiteral, renderTemplate } from "../render/templates.js";
-import type { KindOption } from "./family.js";
+import type { KindOption, TokenChoice, TokenFacts } from "./family.js";
 import { bindingName } from "./render.js";
 import { dotenvSafe, mailbox, urlProblem } from "./shared.js";
 
@@ -132,7 +132,25 @@ interface Property {
 const fromEnv = (name: string, fallback?: string) =>
   fallback === undefined ? `process.env.${name}` : `process.env.${name} || ${jsLiteral(fallback)}`;
 
-function properties(p: BuiltinProvider, o: BuiltinOptions): { props: Property[]; env: EnvVariable[] } {
+/** What a built-in can do with tokens: the catalog's facts, else what its type implies. */
+export function builtinTokenFacts(p: BuiltinProvider): TokenFacts {
+  if (!isOAuth(p)) return { noRefresh: "signs in without OAuth tokens", noEndSession: "has no provider session" };
+  return {
+    noRefresh: p.tokens?.noRefresh,
+    noEndSession:
+      p.tokens?.noEndSession ??
+      (p.type === "oauth"
+        ? "is an OAuth 2.0 provider without OpenID Connect: it has no end-session endpoint"
+        : undefined),
+    refreshParams: p.tokens?.refreshParams,
+  };
+}
+
+function properties(
+  p: BuiltinProvider,
+  o: BuiltinOptions,
+  tokens?: TokenChoice,
+): { props: Property[]; env: EnvVariable[] } {
   const root = envRoot(p.id);
   const props: Property[] = [];
   const env: EnvVariable[] = [];
@@ -142,6 +160,9 @@ function properties(p: BuiltinProvider, o: BuiltinOptions): { props: Property[];
     props.push({ key: "clientId", value: fromEnv(p.env.id!) }, { key: "clientSecret", value: fromEnv(p.env.secret!) });
     variable(p.env.id!, `OAuth client ID of ${p.name}`);
     variable(p.env.secret!, `${p.name}: ${p.secret ?? "OAuth client secret"} (a secret: never commit it)`);
+    const refreshParams = tokens?.refresh ? p.tokens?.refreshParams : undefined;
+    // Auth.js deep-merges these into the built-in's own authorization parameters.
+    if (refreshParams) props.push({ key: "authorization", value: `{ params: ${jsLiteral(refreshParams)} }` });
     if (o.issuer !== undefined) {
       const value = fromEnv(p.env.issuer!, o.issuer);
       props.push({ key: "issuer", value: p.issuerType ? `(${value}) as ${p.issuerType.name}` : value });
@@ -186,6 +207,7 @@ export interface BuiltinContext {
   /** Where Auth.js answers in the app, for the callback URL the module's comment names. */
   basePath?: string;
   importExtension?: "" | ".js";
+  tokens?: TokenChoice;
 }
 
 export async function planBuiltin(
@@ -197,7 +219,7 @@ export async function planBuiltin(
   const factory = factoryName(p);
   const file = `providers/${o.id}.ts`;
   const ext = context.importExtension ?? "";
-  const { props, env } = properties(p, o);
+  const { props, env } = properties(p, o, context.tokens);
   const authPackage = context.authPackage ?? "@auth/core";
   const specifier = `${authPackage}/providers/${p.module}`;
   const contents = await renderTemplate("providers/builtin.ts.hbs", {
@@ -229,6 +251,7 @@ export async function planBuiltin(
     entry: binding,
     hasCallback: isOAuth(p),
     registerAt: isOAuth(p) ? (p.console ?? p.docs) : undefined,
+    ...(context.tokens && isOAuth(p) ? { tokens: context.tokens } : {}),
     steps: [
       ...(p.type === "email" ? [emailNote] : []),
       ...(p.notes ?? []),

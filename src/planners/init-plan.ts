@@ -8,7 +8,8 @@
  */
 import { join, posix } from "node:path";
 import type { Dialect } from "../catalog/sql-dialects.js";
-import type { AnyParsedProvider } from "../families/index.js";
+import type { TokenChoice } from "../families/family.js";
+import { type AnyParsedProvider, hasProviderTokens } from "../families/index.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
 import {
   databaseEnvFile,
@@ -28,7 +29,14 @@ import { usualConfigPlaces } from "../workspace/find-config.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import type { ProjectView } from "../workspace/project-view.js";
-import { generateConfig } from "./auth-config.js";
+import { generateConfig, postLogoutVariable } from "./auth-config.js";
+
+const postLogoutEnv = (example = "http://localhost:3000/") => ({
+  name: postLogoutVariable,
+  description:
+    "Where the provider sends the browser after its sign-out (registered there as a post-logout redirect URI)",
+  example,
+});
 
 /** Where the auth data lives, as init settled it. */
 export interface StorageChoice {
@@ -51,6 +59,10 @@ export interface InitRequest {
   storage: StorageChoice;
   /** Paths whose visitors must be signed in. */
   protect?: string[];
+  /** --refresh-tokens, --federated-logout: for the providers that sign in through OAuth. */
+  tokens?: TokenChoice;
+  /** Where a provider sends the browser after its own sign-out (--federated-logout). */
+  postLogoutRedirectUri?: string;
 }
 
 export interface InitPlan {
@@ -141,6 +153,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         basePath: framework.basePath,
         importExtension: ext,
         passwordsModule: stored.passwordsPath ? specifier(providerFile, stored.passwordsPath, "") : undefined,
+        tokens: request.tokens && hasProviderTokens(p) ? request.tokens : undefined,
       }),
     ),
   );
@@ -154,6 +167,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     importExtension: ext,
     verifyCommand: "verify-adapter" in scripts ? "npm run verify-adapter" : "npx create-auth verify-adapter",
     shape: wiring.config,
+    postLogoutRedirectUri: request.postLogoutRedirectUri,
   });
 
   // The wiring imports the config init writes; when the project keeps a config of its own, the wiring is theirs to add.
@@ -168,6 +182,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     ownConfig ? { ...wiring, files: wiring.files.filter((f) => !(f.path in wiring.instructions)) } : wiring,
     ...placedSnippets,
     { files: otherConfig ? [] : config },
+    part({ env: request.tokens?.federatedLogout ? [postLogoutEnv(request.postLogoutRedirectUri)] : [] }),
     { files: tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : [] },
   );
   if (otherConfig)

@@ -7,6 +7,7 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import type { TokenChoice } from "../families/family.js";
 import type { AnyParsedProvider } from "../families/index.js";
 import type { FrameworkModule } from "../frameworks/framework.js";
 import { frameworkByAuthPackage } from "../frameworks/registry.js";
@@ -16,6 +17,7 @@ import type { ProviderSnippet } from "../render/parts.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
+import { postLogoutVariable } from "./auth-config.js";
 
 export interface AddProviderRequest {
   /** Absolute path of the auth config to edit. */
@@ -27,6 +29,8 @@ export interface AddProviderRequest {
   framework: FrameworkModule;
   /** Replace a provider with the same id and its generated files. */
   force: boolean;
+  /** --refresh-tokens, --federated-logout. */
+  tokens?: TokenChoice;
 }
 
 export type AddProviderPlan =
@@ -119,6 +123,35 @@ function moduleSpecifier(fromDir: string, file: string): string {
   return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
+/** The variable a federated sign-out reads: where the provider sends the browser after its own sign-out. */
+export const postLogoutEnv = {
+  name: postLogoutVariable,
+  description:
+    "Where the provider sends the browser after its sign-out (registered there as a post-logout redirect URI)",
+  example: "http://localhost:3000/",
+};
+
+/**
+ * token-rotation.ts beside the provider modules (a copy the user edited is
+ * kept), and what to add to the config to wire it: its callbacks and events
+ * are the config's own, which this edit does not rewrite.
+ */
+async function rotationModule(modulesDir: string, configDir: string, snippet: ProviderSnippet) {
+  const { renderTemplate } = await import("../render/templates.js");
+  const path = join(modulesDir, "token-rotation.ts");
+  const change =
+    readIfExists(path) === null ? changeFile(path, await renderTemplate("config/token-rotation.ts.hbs", {})) : null;
+  const from = moduleSpecifier(configDir, path);
+  const lists = [
+    snippet.tokens?.refresh ? `refresh: [${snippet.entry}]` : "",
+    snippet.tokens?.federatedLogout
+      ? `federatedSignOut: [${snippet.entry}], postLogoutRedirectUri: process.env.${postLogoutEnv.name}`
+      : "",
+  ].filter(Boolean);
+  const wiring = `Wire token rotation into your auth config (its callbacks and events are yours, so they were not edited): import { createTokenRotation } from "${from}"; const tokens = createTokenRotation({ adapter, ${lists.join(", ")} }) with the config's adapter; in callbacks, session: ({ session, user, token }) => tokens.refreshOnRead(session, user?.id ?? token?.sub) and redirect: tokens.redirect; and events: tokens.events. The adapter needs updateAccount, listAccountsByUserId and leaseAccount (create-auth init's adapters have them). See README: access-token rotation.`;
+  return { change, wiring };
+}
+
 export async function planAddProvider(request: AddProviderRequest): Promise<AddProviderPlan> {
   const { configPath, root, provider } = request;
   const [{ generateSnippet }, { addProviderToConfig }] = await Promise.all([
@@ -139,6 +172,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     basePath: framework.basePath,
     importExtension: importExtension(root),
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
+    tokens: request.tokens,
   });
   // The snippet imports its modules as `./providers/<id>`, beside the config; elsewhere the import follows them.
   const snippet =
@@ -172,7 +206,12 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     if (change?.before != null && !request.force) return { status: "exists", path: change.path };
     if (change) changes.push(change);
   }
-  const env = envChanges(root, request.framework, snippet);
+  const rotation = snippet.tokens ? await rotationModule(modulesDir, configDir, snippet) : undefined;
+  if (rotation?.change) changes.push(rotation.change);
+  const env = envChanges(root, request.framework, {
+    ...snippet,
+    env: [...snippet.env, ...(snippet.tokens?.federatedLogout ? [postLogoutEnv] : [])],
+  });
   changes.push(...env.changes);
   const packages = packageChanges(root, snippet);
   if (packages.change) changes.push(packages.change);
@@ -181,7 +220,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     snippet,
     changes,
     packageJsonChanged: packages.change !== null,
-    notices: [...env.notices, ...packages.notices],
+    notices: [...env.notices, ...packages.notices, ...(rotation ? [rotation.wiring] : [])],
     envToFill: env.toFill,
     configText: edit.status === "unchanged" ? configText : edit.text,
     configChanged: edit.status !== "unchanged",
