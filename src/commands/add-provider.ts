@@ -9,13 +9,16 @@ import { relative } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { builtinProviders } from "../catalog/builtin-providers.js";
+import type { TokenChoice } from "../families/family.js";
 import {
+  type AnyParsedProvider,
   emailService,
   missingFor,
   parseResolved,
   questionsFor,
   type ResolvedName,
   resolveProviderName,
+  tokenFacts,
 } from "../families/index.js";
 import { kindCatalog } from "../families/registry.js";
 import { detectFramework } from "../frameworks/registry.js";
@@ -47,6 +50,8 @@ export const addProviderOptions = z.object({
   json: z.boolean().default(false),
   install: z.boolean().default(true),
   packageManager: z.enum(packageManagers).optional(),
+  refreshTokens: z.boolean().optional(),
+  federatedLogout: z.boolean().optional(),
   /** The kind's own flags (--id, --issuer, --api-version...), validated by the kind's schema. */
   provider: z.record(z.string(), z.unknown()).default({}),
 });
@@ -79,6 +84,31 @@ async function completeOptions(
   return given;
 }
 
+/** --refresh-tokens and --federated-logout; in a terminal, asked for a provider that signs in with OAuth. */
+async function tokenChoice(
+  provider: AnyParsedProvider,
+  options: { refreshTokens?: boolean | undefined; federatedLogout?: boolean | undefined },
+  io: Io,
+): Promise<TokenChoice> {
+  const choice = { refresh: options.refreshTokens ?? false, federatedLogout: options.federatedLogout ?? false };
+  const facts = tokenFacts(provider);
+  const unasked = [
+    ...(options.refreshTokens === undefined && !facts.noRefresh
+      ? [{ key: "refresh", flag: "--refresh-tokens", description: "Refresh its access tokens when they expire" }]
+      : []),
+    ...(options.federatedLogout === undefined && !facts.noEndSession
+      ? [{ key: "federatedLogout", flag: "--federated-logout", description: "Sign out at the provider too" }]
+      : []),
+  ];
+  if (!io.interactive || unasked.length === 0) return choice;
+  const { askOptions } = await import("../prompts/provider-options.js");
+  const answers = await askOptions(unasked.map((q) => ({ ...q, values: ["no", "yes"], default: "no" })));
+  return {
+    refresh: answers.refresh === undefined ? choice.refresh : answers.refresh === "yes",
+    federatedLogout: answers.federatedLogout === undefined ? choice.federatedLogout : answers.federatedLogout === "yes",
+  };
+}
+
 export async function runAddProvider(input: AddProviderInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseOptions(addProviderOptions, input, {
     packageManager: packageManagers.join(", "),
@@ -108,6 +138,9 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
     given = rest;
   }
   const provider = parseResolved(resolved, await completeOptions(kindName, resolved, given, io));
+  const tokens = await tokenChoice(provider, options, io);
+  const { checkTokenSupport, postLogoutRedirectUri } = await import("./token-support.js");
+  const tokenNotes = await checkTokenSupport([provider], tokens);
 
   // The module whose object literal holds `providers`: auth.config.ts in a split config, authOptions in v4.
   const setup = await findAuthSetup(io.cwd, { config: options.config });
@@ -123,6 +156,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
       provider,
       framework,
       force: options.force,
+      tokens,
     });
     const show = (path: string) => relative(io.cwd, path) || path;
     if (plan.status === "refused") {
@@ -158,9 +192,16 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
       );
       if (snippet.registerAt) lines.push(`Register it at: ${snippet.registerAt}`);
     }
+    if (tokens.federatedLogout)
+      lines.push(
+        "",
+        "Register this post-logout redirect URI at the provider (where it sends the browser after its own sign-out):",
+        `  ${postLogoutRedirectUri(options.baseUrl, io.env, framework.app.port)}`,
+      );
     const fillIn = fillInSteps(plan.envToFill);
     if (fillIn.length) lines.push("", ...fillIn);
     const notes = [
+      ...tokenNotes,
       ...snippet.steps,
       ...plan.notices,
       ...(resolved.kind === "email" ? [describeEmailSupport(configPath, plan.configText)] : []),
@@ -213,6 +254,14 @@ export function configure(command: Command, setExitCode: (code: number) => void,
       "--package-manager <name>",
       `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
     )
+    .option(
+      "--refresh-tokens",
+      "refresh its access tokens when they expire (asks the provider for a refresh token; see README: access-token rotation)",
+    )
+    .option(
+      "--federated-logout",
+      "sign out at the provider too: revoke its refresh token, and send the browser to its end-session endpoint",
+    )
     .option("--dry-run", "print the diff of every change and write nothing")
     .option("--list", "list every provider, grouped, with the options each needs")
     .option("--json", "with --list: the list as JSON")
@@ -228,6 +277,8 @@ Examples:
   $ create-auth add-provider social --domain vk.com
   $ create-auth add-provider oidc --id corp --name "Corp SSO" --issuer https://login.corp.example
   $ create-auth add-provider oauth --id acme --authorization https://acme.example/oauth/authorize --token https://acme.example/oauth/token --userinfo https://acme.example/api/me
+  $ create-auth add-provider google --refresh-tokens
+  $ create-auth add-provider keycloak --issuer https://sso.example.com/realms/main --refresh-tokens --federated-logout
   $ create-auth add-provider email --from "Sign in <no-reply@example.com>"
   $ create-auth add-provider credentials --dry-run
   $ create-auth add-provider passkey --config src/server/auth.ts
@@ -242,10 +293,35 @@ or the install failed (the files were written; run the printed command), 2 usage
 130 cancelled at a prompt.`,
     )
     .action(async (kind: string | undefined, flags: Record<string, unknown>) => {
-      const { config, baseUrl, force, dryRun, list, json, install, packageManager, ...provider } = flags;
+      const {
+        config,
+        baseUrl,
+        force,
+        dryRun,
+        list,
+        json,
+        install,
+        packageManager,
+        refreshTokens,
+        federatedLogout,
+        ...provider
+      } = flags;
       setExitCode(
         await runAddProvider(
-          { kind, config, baseUrl, force, dryRun, list, json, install, packageManager, provider } as AddProviderInput,
+          {
+            kind,
+            config,
+            baseUrl,
+            force,
+            dryRun,
+            list,
+            json,
+            install,
+            packageManager,
+            refreshTokens,
+            federatedLogout,
+            provider,
+          } as AddProviderInput,
           io,
         ),
       );
