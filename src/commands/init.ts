@@ -152,10 +152,6 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
     throw new UsageError(
       `${tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: none of --providers signs in through OAuth (github, google, oidc…); nothing was written.`,
     );
-  if ((tokens.refresh || tokens.federatedLogout) && done.backend === "skeleton")
-    throw new UsageError(
-      "--refresh-tokens and --federated-logout need an adapter that stores tokens; --backend skeleton has none yet. Choose another backend.",
-    );
   const tokenNotes = await checkTokenSupport(tokenProviders, tokens);
 
   const [{ planInit }, { applyPlan }, { withProjectLock }] = await Promise.all([

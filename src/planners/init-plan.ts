@@ -11,6 +11,7 @@ import type { Dialect } from "../catalog/sql-dialects.js";
 import type { TokenChoice } from "../families/family.js";
 import { type AnyParsedProvider, hasProviderTokens } from "../families/index.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
+import { UsageError } from "../lib/errors.js";
 import {
   databaseEnvFile,
   type EnvToFill,
@@ -118,6 +119,10 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       'TypeORM entities need "experimentalDecorators": true and "emitDecoratorMetadata": true in your tsconfig.json (left as it is).',
     );
 
+  if (request.tokens && !storage.module.accountTokens)
+    throw new UsageError(
+      `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the ${storage.module.title} adapter does not update accounts yet (token rotation needs updateAccount, listAccountsByUserId and leaseAccount); use a --backend of create-auth's own (sqlite, postgres, mysql, memory). Nothing was written.`,
+    );
   const { configPath, authDir } = framework.layout(facts, project);
   // Password sign-in is stored through init's own SQL adapter; other stores keep the credentials skeleton.
   const passwords =
