@@ -4,6 +4,7 @@
  * listed by --list, run only when --only names its ids (run/select.ts).
  */
 import type { ContractCase } from "../spec/case.js";
+import { accountTokenCases } from "./account-tokens.js";
 import { accountCases } from "./accounts.js";
 import { authenticatorCases } from "./authenticators.js";
 import { flowCases } from "./flows.js";
@@ -26,4 +27,5 @@ export const allCases: ContractCase[] = [
   ...flowCases,
   ...servicePathCases,
   ...lifetimeCases,
+  ...accountTokenCases,
 ];
