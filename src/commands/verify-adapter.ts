@@ -10,7 +10,7 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { newNonce, newSeed } from "../contract/access/random.js";
-import { allCases } from "../contract/cases/index.js";
+import { selectableCases } from "../contract/cases/index.js";
 import { accountTokenMethods } from "../contract/spec/adapter.js";
 
 /** --require tokens: the opt-in group account.tokens.*, whose ids start so. */
@@ -215,7 +215,7 @@ function listCases(cases: ContractCase[]): string {
 export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseVerifyAdapterOptions(input);
   if (options.list) {
-    io.out.write(listCases(allCases));
+    io.out.write(listCases(selectableCases));
     return ExitCode.ok;
   }
   const outputs = planOutputs(options.reporter, options.outputFile, io.cwd);
@@ -224,7 +224,9 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
   // The selection is checked before the module loads: a typo in --only costs nothing.
   // --require tokens: the opt-in group of what token rotation adds runs with the rest, and its methods must be there.
   const tokens = [input.require].flat().some((v) => typeof v === "string" && v.split(",").includes(tokensGroup));
-  const cases = tokens ? allCases.map((c) => (c.id.startsWith(tokensCases) ? { ...c, optIn: false } : c)) : allCases;
+  const cases = tokens
+    ? selectableCases.map((c) => (c.id.startsWith(tokensCases) ? { ...c, optIn: false } : c))
+    : selectableCases;
   const selection = await selectRun(cases, options.only, options.skip, explore ? [explorePart] : []);
   const opened = await openWorker(
     { type: "load", modulePath: options.module, cwd: io.cwd, exportName: options.export },

@@ -1,7 +1,8 @@
 /**
  * Every case, in the order a run takes them. A group of checks beyond what
- * the service needs of every adapter is added as `...optInCases(itsCases)`:
- * listed by --list, run only when --only names its ids (run/select.ts).
+ * the service needs of every adapter is one of `optInGroups` (made with
+ * optInCases): listed by --list, run only when --only (or verify-adapter's
+ * --require tokens) names its ids (run/select.ts).
  */
 import type { ContractCase } from "../spec/case.js";
 import { accountTokenCases } from "./account-tokens.js";
@@ -27,5 +28,10 @@ export const allCases: ContractCase[] = [
   ...flowCases,
   ...servicePathCases,
   ...lifetimeCases,
-  ...accountTokenCases,
 ];
+
+/** The opt-in groups (optInCases): run only when named, so never part of a run of `allCases`. */
+export const optInGroups: ContractCase[] = [...accountTokenCases];
+
+/** What --only, --skip and --list choose from: every case and the opt-in groups. */
+export const selectableCases: ContractCase[] = [...allCases, ...optInGroups];
