@@ -11,7 +11,7 @@
 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Auth, type AuthConfig, setEnvDefaults } from "@auth/core";
+import { Auth, type AuthConfig, customFetch, setEnvDefaults } from "@auth/core";
 import { describe, expect, test } from "vitest";
 import { plainConfig } from "../../src/frameworks/framework.js";
 import { generateConfig } from "../../src/planners/auth-config.js";
@@ -146,6 +146,42 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
       rotationUrl,
     };
   }
+
+  test(
+    "discovery, refresh and revocation go through the provider's customFetch, never the global fetch",
+    async () => {
+      const a = await app("database");
+      await a.signIn();
+      const origin = new URL(a.server.issuer).origin;
+      const network = globalThis.fetch;
+      const sent: string[] = [];
+      (a.config.providers[0] as unknown as Record<symbol, typeof fetch>)[customFetch] = (input, init) => {
+        sent.push(`${init?.method ?? "GET"} ${new URL(input instanceof Request ? input.url : input).pathname}`);
+        return network(input, init);
+      };
+      const leaked: string[] = [];
+      globalThis.fetch = (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : input);
+        if (url.origin === origin) {
+          leaked.push(url.pathname);
+          return Promise.reject(new Error(`global fetch to ${url.pathname}`));
+        }
+        return network(input, init);
+      };
+      defer(() => {
+        globalThis.fetch = network;
+      });
+      await untilExpired();
+      expect(await a.readSession()).not.toHaveProperty("error");
+      const id = await a.userId();
+      await a.config.events!.signOut!({ session: { userId: id, sessionToken: "x", expires: new Date() } });
+      expect(leaked).toEqual([]);
+      expect(sent).toEqual(["GET /.well-known/openid-configuration", "POST /token", "POST /token/revocation"]);
+      expect(refreshes(a.server)).toBe(1);
+      expect(a.server.revokedGrants.length).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
 
   const refreshes = (server: OidcServer) => server.grants.filter((g) => g === "refresh_token").length;
   const reused = (server: OidcServer) => server.errors.filter((e) => /already used|invalid_grant/i.test(e));
