@@ -83,6 +83,8 @@ export interface InitPlan {
   envWhere: Record<string, string>;
   /** Password sign-in was generated: the auth:add-user script exists. */
   passwords: boolean;
+  /** --federated-logout: the post-logout redirect URI to register at the providers. */
+  postLogoutRedirectUri?: string;
   /** What to do by hand: where a framework file was the user's own, and what the parts ask for. */
   manualSteps: string[];
   /** How the tables come to be: the SQL migrate applies, the step init leaves, what runs after the install. */
@@ -272,6 +274,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     envToFill: env.toFill,
     envWhere: env.where,
     passwords,
+    postLogoutRedirectUri: request.tokens?.federatedLogout ? request.postLogoutRedirectUri : undefined,
     manualSteps,
     storage: {
       schemaPath: stored.schemaPath,

@@ -139,6 +139,22 @@ describe("--refresh-tokens and --federated-logout", () => {
     expect(snapshot(dir)).toEqual({});
   });
 
+  it("init --federated-logout names the post-logout redirect URI to register and writes the variable", async () => {
+    const dir = tempDir("create-auth-tokens-init-");
+    const result = await inProcess(
+      ["init", "--yes", "--no-install", "--providers", "microsoft-entra-id", "--federated-logout"],
+      { cwd: dir },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(
+      /Register the post-logout redirect URI of "microsoft-entra-id" at the provider: http:\/\/localhost:3000\/$/m,
+    );
+    expect(read(dir, ".env.example")).toMatch(/^AUTH_POST_LOGOUT_REDIRECT_URI=http:\/\/localhost:3000\/$/m);
+    expect(read(dir, "auth.ts")).toMatch(/federatedSignOut: \[microsoftEntraId\],/);
+    expect(read(dir, "auth.ts")).toContain("export const signOutUrl = tokens.signOutUrl;");
+  });
+
   it("init --providers google,credentials --refresh-tokens: rotation wired into the config, Microsoft Entra ID asks for offline_access", async () => {
     const dir = tempDir("create-auth-tokens-init-");
     const result = await inProcess(
@@ -154,5 +170,6 @@ describe("--refresh-tokens and --federated-logout", () => {
     expect(config).toContain("events: tokens.events,");
     expect(read(dir, "providers/microsoft-entra-id.ts")).toContain("offline_access");
     expect(read(dir, "auth/adapter.ts")).toContain("async leaseAccount(");
+    expect(result.stdout).toMatch(/getAccessToken\(session\.user\.id, providerId\)/);
   });
 });
