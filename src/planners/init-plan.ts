@@ -123,7 +123,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
 
   if (request.tokens && !storage.module.accountTokens)
     throw new UsageError(
-      `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the ${storage.module.title} adapter does not update accounts yet (token rotation needs updateAccount, listAccountsByUserId and leaseAccount); use a --backend of create-auth's own (sqlite, postgres, mysql, memory). Nothing was written.`,
+      `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the ${storage.module.title} adapter does not update accounts yet (token rotation needs updateAccount, listAccountsByUserId and leaseAccount); use another --backend (sqlite, postgres, mysql, memory) or --orm. Nothing was written.`,
     );
   const { configPath, authDir } = framework.layout(facts, project);
   // Password sign-in is stored through init's own SQL adapter; other stores keep the credentials skeleton.
