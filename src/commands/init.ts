@@ -235,6 +235,8 @@ Examples:
   $ create-auth init --yes --dry-run
   $ create-auth init --yes --framework next --protect "/dashboard/:path*"
   $ create-auth init --yes --orm prisma --providers email --session database
+  $ create-auth init --yes --providers google,credentials --refresh-tokens
+  $ create-auth init --yes --providers microsoft-entra-id --refresh-tokens --federated-logout
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
 terminal, a missing answer is an error naming the flags (or pass --yes).
