@@ -9,16 +9,13 @@ import { relative } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { builtinProviders } from "../catalog/builtin-providers.js";
-import type { TokenChoice } from "../families/family.js";
 import {
-  type AnyParsedProvider,
   emailService,
   missingFor,
   parseResolved,
   questionsFor,
   type ResolvedName,
   resolveProviderName,
-  tokenFacts,
 } from "../families/index.js";
 import { kindCatalog } from "../families/registry.js";
 import { detectFramework } from "../frameworks/registry.js";
@@ -84,31 +81,6 @@ async function completeOptions(
   return given;
 }
 
-/** --refresh-tokens and --federated-logout; in a terminal, asked for a provider that signs in with OAuth. */
-async function tokenChoice(
-  provider: AnyParsedProvider,
-  options: { refreshTokens?: boolean | undefined; federatedLogout?: boolean | undefined },
-  io: Io,
-): Promise<TokenChoice> {
-  const choice = { refresh: options.refreshTokens ?? false, federatedLogout: options.federatedLogout ?? false };
-  const facts = tokenFacts(provider);
-  const unasked = [
-    ...(options.refreshTokens === undefined && !facts.noRefresh
-      ? [{ key: "refresh", flag: "--refresh-tokens", description: "Refresh its access tokens when they expire" }]
-      : []),
-    ...(options.federatedLogout === undefined && !facts.noEndSession
-      ? [{ key: "federatedLogout", flag: "--federated-logout", description: "Sign out at the provider too" }]
-      : []),
-  ];
-  if (!io.interactive || unasked.length === 0) return choice;
-  const { askOptions } = await import("../prompts/provider-options.js");
-  const answers = await askOptions(unasked.map((q) => ({ ...q, values: ["no", "yes"], default: "no" })));
-  return {
-    refresh: answers.refresh === undefined ? choice.refresh : answers.refresh === "yes",
-    federatedLogout: answers.federatedLogout === undefined ? choice.federatedLogout : answers.federatedLogout === "yes",
-  };
-}
-
 export async function runAddProvider(input: AddProviderInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseOptions(addProviderOptions, input, {
     packageManager: packageManagers.join(", "),
@@ -138,8 +110,13 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
     given = rest;
   }
   const provider = parseResolved(resolved, await completeOptions(kindName, resolved, given, io));
-  const tokens = await tokenChoice(provider, options, io);
-  const { checkTokenSupport, postLogoutRedirectUri } = await import("./token-support.js");
+  const { askTokens, checkTokenSupport, postLogoutRedirectUri, withTokens } = await import("./token-support.js");
+  // In a terminal the questions offer only what the provider can do; a flag asking the impossible is refused.
+  const tokens = await askTokens(
+    withTokens([provider]),
+    { refresh: options.refreshTokens, federatedLogout: options.federatedLogout },
+    io.interactive,
+  );
   const tokenNotes = await checkTokenSupport([provider], tokens);
 
   // The module whose object literal holds `providers`: auth.config.ts in a split config, authOptions in v4.

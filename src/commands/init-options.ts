@@ -156,18 +156,13 @@ export const initOptions = defineOptions({
       initial: () => "jwt",
     },
   },
+  // Asked after the providers, and only when one of them signs in through OAuth (init.ts).
   refreshTokens: {
     flag: "--refresh-tokens",
     description:
       "refresh the OAuth providers' access tokens when they expire: tokens stay on the stored account, getAccessToken() for your API calls",
     schema: yesNo.optional(),
     expects: "yes or no",
-    question: {
-      message: "Refresh the OAuth providers' access tokens when they expire? (--refresh-tokens)",
-      choices: () =>
-        choice(["no", "yes"], { yes: "asks each OAuth provider for a refresh token; not GitHub OAuth Apps or VK" }),
-      initial: () => "no",
-    },
   },
   federatedLogout: {
     flag: "--federated-logout",
@@ -175,12 +170,6 @@ export const initOptions = defineOptions({
       "sign out at the OAuth providers too: revoke their refresh tokens, end their session through their end-session endpoint",
     schema: yesNo.optional(),
     expects: "yes or no",
-    question: {
-      message: "Sign out at the OpenID providers too? (--federated-logout)",
-      choices: () =>
-        choice(["no", "yes"], { yes: "providers with an end-session endpoint: not Google, GitHub or Discord" }),
-      initial: () => "no",
-    },
   },
   tablePrefix: {
     flag: "--table-prefix <prefix>",

@@ -144,10 +144,14 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   const named = resolveProviders(done.providers as string[]);
   conflicts({ backend: done.backend, dialect: options.dialect, session: done.session, kinds: [...named.keys()] });
   const providers = await parsedProviders(named, io.interactive && !options.yes);
-  const tokens = { refresh: done.refreshTokens === true, federatedLogout: done.federatedLogout === true };
-  const { checkTokenSupport, withTokens } = await import("./token-support.js");
+  const { askTokens, checkTokenSupport, withTokens } = await import("./token-support.js");
   // Tokens are asked of the providers that sign in through OAuth; email, passwords and passkeys have none.
   const tokenProviders = withTokens(providers);
+  const tokens = await askTokens(
+    tokenProviders,
+    { refresh: done.refreshTokens, federatedLogout: done.federatedLogout },
+    io.interactive && !options.yes,
+  );
   if ((tokens.refresh || tokens.federatedLogout) && tokenProviders.length === 0)
     throw new UsageError(
       `${tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: none of --providers signs in through OAuth (github, google, oidc…); nothing was written.`,

@@ -7,7 +7,13 @@
  */
 
 import type { TokenChoice } from "../families/family.js";
-import { type AnyParsedProvider, discoveryUrl, hasProviderTokens, tokenRefusal } from "../families/index.js";
+import {
+  type AnyParsedProvider,
+  discoveryUrl,
+  hasProviderTokens,
+  tokenFacts,
+  tokenRefusal,
+} from "../families/index.js";
 import { UsageError } from "../lib/errors.js";
 import { postLogoutVariable } from "../planners/auth-config.js";
 
@@ -67,4 +73,34 @@ export async function checkTokenSupport(
       );
   }
   return notes;
+}
+
+/**
+ * The flags, and in a terminal the questions for what they left open: only
+ * where every provider with tokens can do it (a flag that asks the
+ * impossible is refused by checkTokenSupport instead).
+ */
+export async function askTokens(
+  providers: readonly AnyParsedProvider[],
+  given: { refresh?: boolean | undefined; federatedLogout?: boolean | undefined },
+  ask: boolean,
+): Promise<TokenChoice> {
+  const choice = { refresh: given.refresh ?? false, federatedLogout: given.federatedLogout ?? false };
+  if (!ask || providers.length === 0) return choice;
+  const facts = providers.map(tokenFacts);
+  const questions = [
+    ...(given.refresh === undefined && facts.every((f) => !f.noRefresh)
+      ? [{ key: "refresh", flag: "--refresh-tokens", description: "Refresh their access tokens when they expire" }]
+      : []),
+    ...(given.federatedLogout === undefined && facts.every((f) => !f.noEndSession)
+      ? [{ key: "federatedLogout", flag: "--federated-logout", description: "Sign out at the provider too" }]
+      : []),
+  ];
+  if (questions.length === 0) return choice;
+  const { askOptions } = await import("../prompts/provider-options.js");
+  const answers = await askOptions(questions.map((q) => ({ ...q, values: ["no", "yes"], default: "no" })));
+  return {
+    refresh: answers.refresh === undefined ? choice.refresh : answers.refresh === "yes",
+    federatedLogout: answers.federatedLogout === undefined ? choice.federatedLogout : answers.federatedLogout === "yes",
+  };
 }
