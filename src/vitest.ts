@@ -8,7 +8,7 @@ import picomatch from "picomatch";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { describeLeftovers } from "./contract/access/ledger.js";
 import { newNonce, newSeed } from "./contract/access/random.js";
-import { allCases } from "./contract/cases/index.js";
+import { selectableCases } from "./contract/cases/index.js";
 import { explore, formatSnippet } from "./contract/explore/run.js";
 import { type CaseResult, runContract } from "./contract/run/runner.js";
 import { selectWith } from "./contract/run/select.js";
@@ -87,7 +87,7 @@ export function adapterContract(
 ): void {
   const seed = options.seed ?? newSeed();
   const timeout = options.timeout ?? 5000;
-  const { cases } = selectWith(picomatch, allCases, options.only ?? [], options.skip ?? []);
+  const { cases } = selectWith(picomatch, selectableCases, options.only ?? [], options.skip ?? []);
   const results = new Results();
 
   describe(options.name ?? `adapter contract (seed ${seed})`, () => {

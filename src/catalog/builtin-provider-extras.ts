@@ -46,6 +46,13 @@ export interface BuiltinExtras {
    * where @auth/core's own return type does not fit its Provider type.
    */
   typeAs?: { name: string; why: string };
+  /** Token facts its Auth.js module does not carry: see TokenFacts in families/family.ts. */
+  tokens?: {
+    noRefresh?: string;
+    noEndSession?: string;
+    /** Authorization parameters (deep-merged by Auth.js into the built-in's) that make it issue a refresh token. */
+    refreshParams?: Readonly<Record<string, string>>;
+  };
   /** A kind of this project serves this name (its module does more than the built-in). */
   servedBy?: ProviderKind;
 }
@@ -56,6 +63,9 @@ export const builtinExtras: Readonly<Record<string, BuiltinExtras>> = {
   github: {
     console: "https://github.com/settings/developers",
     popular: 1,
+    tokens: {
+      noRefresh: "GitHub OAuth Apps issue no refresh tokens (their tokens do not expire)",
+    },
     options: [
       {
         key: "enterpriseUrl",
@@ -68,7 +78,15 @@ export const builtinExtras: Readonly<Record<string, BuiltinExtras>> = {
       },
     ],
   },
-  google: { console: "https://console.cloud.google.com/apis/credentials", popular: 2 },
+  google: {
+    console: "https://console.cloud.google.com/apis/credentials",
+    popular: 2,
+    tokens: {
+      // https://developers.google.com/identity/protocols/oauth2/web-server#offline
+      refreshParams: { access_type: "offline", prompt: "consent" },
+      noEndSession: "Google publishes no end_session_endpoint in its discovery document",
+    },
+  },
   apple: {
     console: "https://developer.apple.com/account/resources/identifiers/list/serviceId",
     popular: 3,
@@ -83,6 +101,7 @@ export const builtinExtras: Readonly<Record<string, BuiltinExtras>> = {
   "microsoft-entra-id": {
     console: "https://entra.microsoft.com/#view/Microsoft_AAD_RegisteredApps/ApplicationsListBlade",
     popular: 5,
+    tokens: { refreshParams: { scope: "openid profile email User.Read offline_access" } },
     options: [
       {
         key: "tenant",

@@ -88,6 +88,18 @@ export const addProviderOptions = defineOptions({
     schema: z.enum(packageManagers).optional(),
     expects: packageManagers.join(", "),
   },
+  refreshTokens: {
+    flag: "--refresh-tokens",
+    description:
+      "refresh its access tokens when they expire (asks the provider for a refresh token; see README: access-token rotation)",
+    schema: z.boolean().optional(),
+  },
+  federatedLogout: {
+    flag: "--federated-logout",
+    description:
+      "sign out at the provider too: revoke its refresh token, and send the browser to its end-session endpoint",
+    schema: z.boolean().optional(),
+  },
   dryRun: {
     flag: "--dry-run",
     description: "print the diff of every change and write nothing",

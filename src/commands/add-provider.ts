@@ -93,6 +93,14 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
     given = rest;
   }
   const provider = parseResolved(resolved, await completeOptions(kindName, resolved, given, io));
+  const { askTokens, checkTokenSupport, postLogoutRedirectUri, withTokens } = await import("./token-support.js");
+  // In a terminal the questions offer only what the provider can do; a flag asking the impossible is refused.
+  const tokens = await askTokens(
+    withTokens([provider]),
+    { refresh: options.refreshTokens, federatedLogout: options.federatedLogout },
+    io.interactive,
+  );
+  const tokenNotes = await checkTokenSupport([provider], tokens);
 
   // The module whose object literal holds `providers`: auth.config.ts in a split config, authOptions in v4.
   const setup = await findAuthSetup(io.cwd, { config: options.config });
@@ -108,6 +116,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
       provider,
       framework,
       force: options.force,
+      tokens,
     });
     const show = (path: string) => relative(io.cwd, path) || path;
     if (plan.status === "refused") {
@@ -143,9 +152,16 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
       );
       if (snippet.registerAt) lines.push(`Register it at: ${snippet.registerAt}`);
     }
+    if (tokens.federatedLogout)
+      lines.push(
+        "",
+        "Register this post-logout redirect URI at the provider (where it sends the browser after its own sign-out):",
+        `  ${postLogoutRedirectUri(options.baseUrl, io.env, framework.app.port)}`,
+      );
     const fillIn = fillInSteps(plan.envToFill);
     if (fillIn.length) lines.push("", ...fillIn);
     const notes = [
+      ...tokenNotes,
       ...snippet.steps,
       ...plan.notices,
       ...(resolved.kind === "email" ? [describeEmailSupport(configPath, plan.configText)] : []),
@@ -182,6 +198,8 @@ Examples:
   $ create-auth add-provider social --domain vk.com
   $ create-auth add-provider oidc --id corp --name "Corp SSO" --issuer https://login.corp.example
   $ create-auth add-provider oauth --id acme --authorization https://acme.example/oauth/authorize --token https://acme.example/oauth/token --userinfo https://acme.example/api/me
+  $ create-auth add-provider google --refresh-tokens
+  $ create-auth add-provider keycloak --issuer https://sso.example.com/realms/main --refresh-tokens --federated-logout
   $ create-auth add-provider email --from "Sign in <no-reply@example.com>"
   $ create-auth add-provider credentials --dry-run
   $ create-auth add-provider passkey --config src/server/auth.ts

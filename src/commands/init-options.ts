@@ -40,6 +40,9 @@ const pathList = z
   )
   .refine((list) => list.length > 0 && list.every((m) => m.startsWith("/")));
 
+/** A flag (true) or a prompt's answer ("yes"/"no"). */
+const yesNo = z.union([z.boolean(), z.enum(["yes", "no"])]).transform((v) => v === true || v === "yes");
+
 export const initOptions = defineOptions({
   folder: {
     argument: "[folder]",
@@ -159,6 +162,21 @@ export const initOptions = defineOptions({
         choice(["jwt", "database"], { jwt: "a signed cookie (default)", database: "stored through the adapter" }),
       initial: () => "jwt",
     },
+  },
+  // Asked after the providers, and only when one of them signs in through OAuth (init.ts).
+  refreshTokens: {
+    flag: "--refresh-tokens",
+    description:
+      "refresh the OAuth providers' access tokens when they expire: tokens stay on the stored account, getAccessToken() for your API calls",
+    schema: yesNo.optional(),
+    expects: "yes or no",
+  },
+  federatedLogout: {
+    flag: "--federated-logout",
+    description:
+      "sign out at the OAuth providers too: revoke their refresh tokens, end their session through their end-session endpoint",
+    schema: yesNo.optional(),
+    expects: "yes or no",
   },
   tablePrefix: {
     flag: "--table-prefix <prefix>",

@@ -61,6 +61,12 @@ export async function nextSteps(
     lines.push(
       `Register the callback URL of "${s.id}" at the provider: ${callbackUrl(s.id, undefined, io.env, { port: app.port, basePath })}`,
     );
+  for (const s of redirecting.filter((r) => r.tokens?.federatedLogout))
+    lines.push(`Register the post-logout redirect URI of "${s.id}" at the provider: ${plan.postLogoutRedirectUri}`);
+  if (redirecting.some((s) => s.tokens?.refresh))
+    lines.push(
+      'Read a fresh access token for your own API calls with getAccessToken(session.user.id, providerId) from the auth config; session.error is "RefreshTokenError" when the provider refused a refresh',
+    );
   if ("verify-adapter" in plan.scripts) lines.push("Check the adapter against the contract: npm run verify-adapter");
   lines.push(
     ...plan.snippets.flatMap((s) =>

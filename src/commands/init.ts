@@ -195,6 +195,23 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   );
   conflicts({ backend: done.backend, dialect: options.dialect, session: done.session, kinds: [...named.keys()] });
   const providers = await parsedProviders(named, io.interactive && !options.yes);
+  const { askTokens, checkTokenSupport, withTokens } = await import("./token-support.js");
+  // Tokens are asked of the providers that sign in through OAuth; email, passwords and passkeys have none.
+  const tokenProviders = withTokens(providers);
+  const tokens = await askTokens(
+    tokenProviders,
+    { refresh: done.refreshTokens, federatedLogout: done.federatedLogout },
+    io.interactive && !options.yes && !v4,
+  );
+  if (v4 && (tokens.refresh || tokens.federatedLogout))
+    throw new UsageError(
+      `${tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the generated token rotation needs next-auth v5; run create-auth upgrade first. Nothing was written.`,
+    );
+  if ((tokens.refresh || tokens.federatedLogout) && tokenProviders.length === 0)
+    throw new UsageError(
+      `${tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: none of --providers signs in through OAuth (github, google, oidc…); nothing was written.`,
+    );
+  const tokenNotes = await checkTokenSupport(tokenProviders, tokens);
 
   const [{ planInit }, { applyPlan }, { withProjectLock }] = await Promise.all([
     import("../planners/init-plan.js"),
@@ -222,7 +239,16 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
           framework,
           storage: storage.resolve(done.backend, done.schema, options.dialect),
           protect: options.protect,
+          tokens: tokens.refresh || tokens.federatedLogout ? tokens : undefined,
+          postLogoutRedirectUri: tokens.federatedLogout
+            ? (await import("./token-support.js")).postLogoutRedirectUri(
+                undefined,
+                io.env,
+                framework.framework.app.port,
+              )
+            : undefined,
         });
+    planned.notices.unshift(...tokenNotes);
     if (options.dryRun) {
       io.out.write(await reportPlan(planned, root, true));
       return undefined;
@@ -282,6 +308,8 @@ Examples:
   $ create-auth init --yes --dry-run
   $ create-auth init --yes --framework next --protect "/dashboard/:path*"
   $ create-auth init --yes --orm prisma --providers email --session database
+  $ create-auth init --yes --providers google,credentials --refresh-tokens
+  $ create-auth init --yes --providers microsoft-entra-id --refresh-tokens --federated-logout
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
 terminal, a missing answer is an error naming the flags (or pass --yes).

@@ -10,7 +10,13 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { newNonce, newSeed } from "../contract/access/random.js";
-import { allCases } from "../contract/cases/index.js";
+import { selectableCases } from "../contract/cases/index.js";
+import { accountTokenMethods } from "../contract/spec/adapter.js";
+
+/** --require tokens: the opt-in group account.tokens.*, whose ids start so. */
+const tokensGroup = "tokens";
+const tokensCases = "account.tokens.";
+
 import { openWorker } from "../contract/isolation/supervisor.js";
 import { fileReporters, type ReporterName, reporterNames, reporters } from "../contract/reporters/index.js";
 import { defaultExploreBudget, parseExploreBudget } from "../contract/run/exploration.js";
@@ -68,14 +74,14 @@ export const verifyAdapterOptions = defineOptions({
   },
   require: {
     flag: "--require <capabilities>",
-    description: `fail when a capability is missing: ${capabilityNames.join(", ")} or all`,
+    description: `fail when a capability is missing: ${capabilityNames.join(", ")} or all; tokens also runs the account.tokens.* checks of what token rotation adds (updateAccount, listAccountsByUserId, leaseAccount)`,
     schema: list
       .default([])
-      .pipe(z.array(z.enum(["all", ...capabilityNames])))
+      .pipe(z.array(z.enum(["all", ...capabilityNames, tokensGroup])))
       .transform((names): CapabilityName[] =>
-        names.includes("all") ? [...capabilityNames] : (names as CapabilityName[]),
+        names.includes("all") ? [...capabilityNames] : (names.filter((n) => n !== tokensGroup) as CapabilityName[]),
       ),
-    expects: `${capabilityNames.join(", ")} or all`,
+    expects: `${capabilityNames.join(", ")}, all or tokens`,
     parse: repeatable,
   },
   timeout: { ...ms("timeout", 5000), description: "time limit for each case in milliseconds (default: 5000)" },
@@ -209,14 +215,19 @@ function listCases(cases: ContractCase[]): string {
 export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = parseVerifyAdapterOptions(input);
   if (options.list) {
-    io.out.write(listCases(allCases));
+    io.out.write(listCases(selectableCases));
     return ExitCode.ok;
   }
   const outputs = planOutputs(options.reporter, options.outputFile, io.cwd);
   const budget = parseExploreBudget(options.explore);
   const explore = budget && { ...budget, depth: options.exploreDepth };
   // The selection is checked before the module loads: a typo in --only costs nothing.
-  const selection = await selectRun(allCases, options.only, options.skip, explore ? [explorePart] : []);
+  // --require tokens: the opt-in group of what token rotation adds runs with the rest, and its methods must be there.
+  const tokens = [input.require].flat().some((v) => typeof v === "string" && v.split(",").includes(tokensGroup));
+  const cases = tokens
+    ? selectableCases.map((c) => (c.id.startsWith(tokensCases) ? { ...c, optIn: false } : c))
+    : selectableCases;
+  const selection = await selectRun(cases, options.only, options.skip, explore ? [explorePart] : []);
   const opened = await openWorker(
     { type: "load", modulePath: options.module, cwd: io.cwd, exportName: options.export },
     { setupMs: options.setupTimeout, teardownMs: options.teardownTimeout },
@@ -224,6 +235,14 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
   );
   if (opened.kind === "load-error") throw new LoadError(opened.message, { hint: opened.hint });
   const { session } = opened;
+  const lacking = tokens ? accountTokenMethods.filter((m) => !session.port.methods.has(m)) : [];
+  if (lacking.length) {
+    await session.close();
+    throw new CliError(`--require tokens: the adapter has no ${lacking.join(", ")}.`, {
+      exitCode: ExitCode.failed,
+      hint: "Token rotation needs updateAccount, listAccountsByUserId and leaseAccount; the adapters create-auth init generates have them.",
+    });
+  }
 
   const stream = io.out as NodeJS.WriteStream;
   const context = {

@@ -16,7 +16,7 @@ import { toFlag } from "../lib/options.js";
 import { hideUrlCredentials } from "../lib/redact.js";
 import { type EnvVariable, type ProviderSnippet, part } from "../render/parts.js";
 import { jsLiteral, renderTemplate } from "../render/templates.js";
-import type { KindOption } from "./family.js";
+import type { KindOption, TokenChoice, TokenFacts } from "./family.js";
 import { bindingName } from "./render.js";
 import { dotenvSafe, mailbox, urlProblem } from "./shared.js";
 
@@ -133,10 +133,25 @@ interface Property {
 const fromEnv = (name: string, fallback?: string) =>
   fallback === undefined ? `process.env.${name}` : `process.env.${name} || ${jsLiteral(fallback)}`;
 
+/** What a built-in can do with tokens: the catalog's facts, else what its type implies. */
+export function builtinTokenFacts(p: BuiltinProvider): TokenFacts {
+  if (!isOAuth(p)) return { noRefresh: "signs in without OAuth tokens", noEndSession: "has no provider session" };
+  return {
+    noRefresh: p.tokens?.noRefresh,
+    noEndSession:
+      p.tokens?.noEndSession ??
+      (p.type === "oauth"
+        ? "is an OAuth 2.0 provider without OpenID Connect: it has no end-session endpoint"
+        : undefined),
+    refreshParams: p.tokens?.refreshParams,
+  };
+}
+
 function properties(
   p: BuiltinProvider,
   o: BuiltinOptions,
   nextAuthV4 = false,
+  tokens?: TokenChoice,
 ): { props: Property[]; env: EnvVariable[] } {
   const root = envRoot(p.id);
   const props: Property[] = [];
@@ -152,6 +167,9 @@ function properties(
     );
     variable(p.env.id!, `OAuth client ID of ${p.name}`);
     variable(p.env.secret!, `${p.name}: ${p.secret ?? "OAuth client secret"} (a secret: never commit it)`);
+    const refreshParams = tokens?.refresh ? p.tokens?.refreshParams : undefined;
+    // Auth.js deep-merges these into the built-in's own authorization parameters.
+    if (refreshParams) props.push({ key: "authorization", value: `{ params: ${jsLiteral(refreshParams)} }` });
     if (o.issuer !== undefined) {
       const value = fromEnv(p.env.issuer!, o.issuer);
       const typed = p.issuerType && !nextAuthV4;
@@ -199,6 +217,7 @@ export interface BuiltinContext {
   importExtension?: "" | ".js";
   /** The project runs next-auth v4: only the providers v4 ships, typed as v4 reads them. */
   nextAuthV4?: boolean;
+  tokens?: TokenChoice;
 }
 
 export async function planBuiltin(
@@ -214,7 +233,7 @@ export async function planBuiltin(
     throw new UsageError(
       `${p.name} is not among next-auth v4's providers (next-auth/providers/${p.module} came with v5); upgrade first with create-auth upgrade.`,
     );
-  const { props, env } = properties(p, o, context.nextAuthV4);
+  const { props, env } = properties(p, o, context.nextAuthV4, context.tokens);
   const authPackage = context.authPackage ?? "@auth/core";
   const specifier = `${authPackage}/providers/${p.module}`;
   const contents = await renderTemplate("providers/builtin.ts.hbs", {
@@ -246,6 +265,7 @@ export async function planBuiltin(
     entry: binding,
     hasCallback: isOAuth(p),
     registerAt: isOAuth(p) ? (p.console ?? p.docs) : undefined,
+    ...(context.tokens && isOAuth(p) ? { tokens: context.tokens } : {}),
     steps: [
       ...(p.type === "email" ? [emailNote] : []),
       ...(p.notes ?? []),

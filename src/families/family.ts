@@ -25,7 +25,26 @@ export interface KindOption {
   settledBy?: readonly string[];
 }
 
+/**
+ * What a provider does beyond signing in, for --refresh-tokens and
+ * --federated-logout: the reason it cannot (one line, after the provider's
+ * name), and the authorization parameters that make it hand out a refresh token.
+ */
+export interface TokenFacts {
+  noRefresh?: string;
+  noEndSession?: string;
+  refreshParams?: Readonly<Record<string, string>>;
+}
+
+/** --refresh-tokens and --federated-logout, as the commands pass them to the plans. */
+export interface TokenChoice {
+  refresh: boolean;
+  federatedLogout: boolean;
+}
+
 export interface GenerateContext {
+  /** Access-token rotation and federated sign-out asked for this provider. */
+  tokens?: TokenChoice;
   /** Extension of relative imports in the user's project: ".js" under NodeNext resolution, else "". */
   importExtension?: "" | ".js";
   /**
@@ -68,6 +87,8 @@ export interface ProviderFamily<K extends string = string, S extends z.ZodTypeAn
   schema: S;
   /** Options needed beyond the `required` ones when their alternatives are not given either (e.g. --issuer or --well-known). */
   alternatives?: (has: (key: string) => boolean) => string[];
+  /** What it can do with tokens beyond sign-in; without it, neither refresh nor federated sign-out. */
+  tokens?(options: z.output<S>): TokenFacts;
   /** Pure: validated options in, files to render out. A method, so a family of one schema is a family of any. */
   plan(options: z.output<S>, names: PlanNames, context: GenerateContext): FamilyPlan;
 }

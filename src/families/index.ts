@@ -10,8 +10,8 @@ import { type BuiltinProvider, findBuiltin, generatedBuiltins } from "../catalog
 import { UsageError } from "../lib/errors.js";
 import { closestWord } from "../lib/suggest.js";
 import type { ProviderSnippet } from "../render/parts.js";
-import { type BuiltinParsed, builtinMissing, parseBuiltin, planBuiltin } from "./builtin.js";
-import type { GenerateContext, KindOption } from "./family.js";
+import { type BuiltinParsed, builtinMissing, builtinTokenFacts, parseBuiltin, planBuiltin } from "./builtin.js";
+import type { GenerateContext, KindOption, TokenChoice, TokenFacts } from "./family.js";
 import {
   kindCatalog,
   kindEntry,
@@ -92,4 +92,44 @@ export async function generateSnippet(provider: AnyParsedProvider, context: Snip
   }
   const { generateProvider } = await import("./render.js");
   return generateProvider(provider.kind, provider.options, context);
+}
+
+/** Whether the provider signs in through OAuth (and so has tokens at all): a built-in of those types, a family that says. */
+export function hasProviderTokens(provider: AnyParsedProvider): boolean {
+  if (provider.kind === "builtin") {
+    const type = findBuiltin(provider.options.module)!.type;
+    return type === "oauth" || type === "oidc";
+  }
+  return kindEntry(provider.kind).tokens !== undefined;
+}
+
+/** What the provider can do with tokens (refresh, end-session), from its family or the built-in catalog. */
+export function tokenFacts(provider: AnyParsedProvider): TokenFacts {
+  if (provider.kind === "builtin") return builtinTokenFacts(findBuiltin(provider.options.module)!);
+  const family = kindEntry(provider.kind);
+  const facts = family.tokens?.(provider.options as never);
+  return (
+    facts ?? {
+      noRefresh: `${family.title} sign-in has no OAuth tokens to refresh`,
+      noEndSession: `${family.title} sign-in has no provider session to end`,
+    }
+  );
+}
+
+/** The one-line refusal when the provider cannot do what `choice` asks, else undefined. */
+export function tokenRefusal(provider: AnyParsedProvider, choice: TokenChoice): string | undefined {
+  const facts = tokenFacts(provider);
+  const name = provider.kind === "builtin" ? findBuiltin(provider.options.module)!.name : provider.options.id;
+  if (choice.refresh && facts.noRefresh) return `--refresh-tokens: ${name} cannot: ${facts.noRefresh}.`;
+  if (choice.federatedLogout && facts.noEndSession) return `--federated-logout: ${name} cannot: ${facts.noEndSession}.`;
+  return undefined;
+}
+
+/** Where an OpenID provider's discovery document is, when the options say (the oidc kind, a built-in given --issuer). */
+export function discoveryUrl(provider: AnyParsedProvider): string | undefined {
+  const options = provider.options as { issuer?: string; wellKnown?: string };
+  if (options.wellKnown) return options.wellKnown;
+  const oidc =
+    provider.kind === "oidc" || (provider.kind === "builtin" && findBuiltin(provider.options.module)!.type === "oidc");
+  return oidc && options.issuer ? `${options.issuer.replace(/\/$/, "")}/.well-known/openid-configuration` : undefined;
 }

@@ -54,5 +54,9 @@ export const oauthFamily = defineFamily({
   ],
   schema: oauthSchema,
   alternatives: (has) => (has("issuer") || has("authorization") ? [] : ["authorization"]),
-  plan: (options, names) => planOAuth("oauth", options, names),
+  tokens: () => ({
+    noEndSession:
+      "plain OAuth 2.0 has no end-session endpoint (the oidc kind reads one from the provider's discovery document)",
+  }),
+  plan: (options, names, context) => planOAuth("oauth", options, names, context),
 });

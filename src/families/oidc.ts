@@ -51,5 +51,8 @@ export const oidcFamily = defineFamily({
   ],
   schema: oidcSchema,
   alternatives: (has) => (has("issuer") || has("wellKnown") ? [] : ["issuer"]),
-  plan: (options, names) => planOAuth("oidc", options, names),
+  // OpenID Connect Core §11: offline_access asks for a refresh token, and needs prompt=consent to be honoured.
+  // Whether the provider has an end-session endpoint is in its discovery document.
+  tokens: () => ({ refreshParams: { prompt: "consent" } }),
+  plan: (options, names, context) => planOAuth("oidc", options, names, context),
 });

@@ -98,5 +98,6 @@ export async function generateProvider<K extends ProviderKind>(
     imports: [{ from: `./providers/${parsed.id}${ext}`, named: [binding] }],
     entry: binding,
     hasCallback: p.hasCallback,
+    ...(context.tokens && p.hasCallback ? { tokens: context.tokens } : {}),
   };
 }

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { hideUrlCredentials } from "../lib/redact.js";
 import { portProblem } from "../lib/urls.js";
 import type { EnvVariable } from "../render/parts.js";
-import { type FamilyPlan, type KindOption, opt, type PlanNames } from "./family.js";
+import { type FamilyPlan, type GenerateContext, type KindOption, opt, type PlanNames } from "./family.js";
 
 export const quoted = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : String(value));
 
@@ -242,7 +242,13 @@ interface OAuthPlanOptions {
 }
 
 /** The oauth and oidc kinds' plan: one module from the kind's template, the client's env and the issuer's. */
-export function planOAuth(kind: "oauth" | "oidc", o: OAuthPlanOptions, names: PlanNames): FamilyPlan {
+export function planOAuth(
+  kind: "oauth" | "oidc",
+  o: OAuthPlanOptions & { scope?: string | undefined },
+  names: PlanNames,
+  context: GenerateContext = {},
+): FamilyPlan {
+  const refresh = context.tokens?.refresh === true;
   const p = envPrefix(o.id);
   const issuer = o.issuer
     ? {
@@ -261,6 +267,12 @@ export function planOAuth(kind: "oauth" | "oidc", o: OAuthPlanOptions, names: Pl
       userinfo: "userinfo" in o ? o.userinfo : undefined,
       wellKnown: "wellKnown" in o ? o.wellKnown : undefined,
       style: o.brandColor !== undefined || o.logo !== undefined,
+      // OpenID Connect asks for a refresh token with offline_access (Core §11), granted with prompt=consent.
+      refreshTokens: refresh && kind === "oidc",
+      scope:
+        refresh && kind === "oidc" && o.scope !== undefined && !o.scope.split(" ").includes("offline_access")
+          ? `${o.scope} offline_access`
+          : o.scope,
       envIssuer: issuer?.name,
       profileType: `${pascal(names.binding)}Profile`,
       missingIdError: `Provider "${o.id}": the profile has neither "sub" nor "id"; adapt profile() in ${names.file}`,

@@ -137,5 +137,12 @@ export const socialFamily = defineFamily({
   // The generated profile schemas use the zod API common to v3 and v4.
   dependencies: ["zod"],
   schema: socialSchema,
+  tokens: (o) => ({
+    noRefresh:
+      o.flow === "oauth"
+        ? "VK's classic OAuth dialog issues no refresh tokens"
+        : "VK ID refreshes with the device_id of the sign-in, which the generated module does not keep yet",
+    noEndSession: "VK has no OpenID Connect end-session endpoint",
+  }),
   plan: (o, names) => planVk(o, names),
 });

@@ -25,6 +25,19 @@ export interface ConfigInput {
   verifyCommand: string;
   /** The framework's pieces of the module. */
   shape: ConfigShape;
+  /** With a federated sign-out: the post-logout redirect URI, the example of its variable. */
+  postLogoutRedirectUri?: string;
+}
+
+/** The variable the config reads the post-logout redirect URI from (add-provider writes the same). */
+export const postLogoutVariable = "AUTH_POST_LOGOUT_REDIRECT_URI";
+
+/** The token-rotation wiring of the config: the providers refreshed and signed out of, by their entries. */
+function rotation(providers: ProviderSnippet[]) {
+  const refresh = providers.filter((p) => p.tokens?.refresh).map((p) => p.entry);
+  const federatedSignOut = providers.filter((p) => p.tokens?.federatedLogout).map((p) => p.entry);
+  if (refresh.length === 0 && federatedSignOut.length === 0) return undefined;
+  return { refresh, federatedSignOut, postLogoutVariable: federatedSignOut.length ? postLogoutVariable : undefined };
 }
 
 export async function generateConfig(input: ConfigInput): Promise<PlannedFile[]> {
@@ -34,7 +47,15 @@ export async function generateConfig(input: ConfigInput): Promise<PlannedFile[]>
     ...input.providers.flatMap((p) => p.imports.map(importLine)),
     `import { createAdapter } from "${adapterFrom}";`,
   ];
+  const tokens = rotation(input.providers);
+  // Beside the adapter whose extra operations it uses.
+  const rotationPath = posix.join(posix.dirname(input.adapterPath), "token-rotation.ts");
+  if (tokens) {
+    const from = specifier(input.configPath, rotationPath, input.importExtension);
+    imports.push(`import { createTokenRotation } from "${from}";`);
+  }
   const contents = await renderTemplate("config/auth.ts.hbs", {
+    tokens,
     ...input.shape,
     frameworkImports: input.shape.imports,
     imports,
@@ -50,5 +71,8 @@ export async function generateConfig(input: ConfigInput): Promise<PlannedFile[]>
   const providerFiles = input.providers.flatMap((p) =>
     p.files.map((f) => ({ path: posix.join(dir, f.path), contents: f.contents })),
   );
-  return [{ path: input.configPath, contents }, ...providerFiles];
+  const rotationFiles = tokens
+    ? [{ path: rotationPath, contents: await renderTemplate("config/token-rotation.ts.hbs", {}) }]
+    : [];
+  return [{ path: input.configPath, contents }, ...providerFiles, ...rotationFiles];
 }

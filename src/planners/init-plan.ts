@@ -8,8 +8,10 @@
  */
 import { join, posix } from "node:path";
 import type { Dialect } from "../catalog/sql-dialects.js";
-import type { AnyParsedProvider } from "../families/index.js";
+import type { TokenChoice } from "../families/family.js";
+import { type AnyParsedProvider, hasProviderTokens } from "../families/index.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
+import { UsageError } from "../lib/errors.js";
 import {
   databaseEnvFile,
   type EnvToFill,
@@ -28,7 +30,14 @@ import { usualConfigPlaces } from "../workspace/find-config.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import type { ProjectView } from "../workspace/project-view.js";
-import { generateConfig } from "./auth-config.js";
+import { generateConfig, postLogoutVariable } from "./auth-config.js";
+
+const postLogoutEnv = (example = "http://localhost:3000/") => ({
+  name: postLogoutVariable,
+  description:
+    "Where the provider sends the browser after its sign-out (registered there as a post-logout redirect URI)",
+  example,
+});
 
 /** Where the auth data lives, as init settled it. */
 export interface StorageChoice {
@@ -51,6 +60,10 @@ export interface InitRequest {
   storage: StorageChoice;
   /** Paths whose visitors must be signed in. */
   protect?: string[];
+  /** --refresh-tokens, --federated-logout: for the providers that sign in through OAuth. */
+  tokens?: TokenChoice;
+  /** Where a provider sends the browser after its own sign-out (--federated-logout). */
+  postLogoutRedirectUri?: string;
 }
 
 export interface InitPlan {
@@ -70,6 +83,8 @@ export interface InitPlan {
   envWhere: Record<string, string>;
   /** Password sign-in was generated: the auth:add-user script exists. */
   passwords: boolean;
+  /** --federated-logout: the post-logout redirect URI to register at the providers. */
+  postLogoutRedirectUri?: string;
   /** What to do by hand: where a framework file was the user's own, and what the parts ask for. */
   manualSteps: string[];
   /** How the tables come to be: the SQL migrate applies, the step init leaves, what runs after the install. */
@@ -106,6 +121,10 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       'TypeORM entities need "experimentalDecorators": true and "emitDecoratorMetadata": true in your tsconfig.json (left as it is).',
     );
 
+  if (request.tokens && !storage.module.accountTokens)
+    throw new UsageError(
+      `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the ${storage.module.title} adapter does not update accounts yet (token rotation needs updateAccount, listAccountsByUserId and leaseAccount); use another --backend (sqlite, postgres, mysql, memory) or --orm. Nothing was written.`,
+    );
   const { configPath, authDir } = framework.layout(facts, project);
   // Password sign-in is stored through init's own SQL adapter; other stores keep the credentials skeleton.
   const passwords =
@@ -141,6 +160,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         basePath: framework.basePath,
         importExtension: ext,
         passwordsModule: stored.passwordsPath ? specifier(providerFile, stored.passwordsPath, "") : undefined,
+        tokens: request.tokens && hasProviderTokens(p) ? request.tokens : undefined,
       }),
     ),
   );
@@ -154,6 +174,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     importExtension: ext,
     verifyCommand: "verify-adapter" in scripts ? "npm run verify-adapter" : "npx create-auth verify-adapter",
     shape: wiring.config,
+    postLogoutRedirectUri: request.postLogoutRedirectUri,
   });
 
   // The wiring imports the config init writes; when the project keeps a config of its own, the wiring is theirs to add.
@@ -168,6 +189,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     ownConfig ? { ...wiring, files: wiring.files.filter((f) => !(f.path in wiring.instructions)) } : wiring,
     ...placedSnippets,
     { files: otherConfig ? [] : config },
+    part({ env: request.tokens?.federatedLogout ? [postLogoutEnv(request.postLogoutRedirectUri)] : [] }),
     { files: tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : [] },
   );
   if (otherConfig)
@@ -252,6 +274,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     envToFill: env.toFill,
     envWhere: env.where,
     passwords,
+    postLogoutRedirectUri: request.tokens?.federatedLogout ? request.postLogoutRedirectUri : undefined,
     manualSteps,
     storage: {
       schemaPath: stored.schemaPath,

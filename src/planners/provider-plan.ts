@@ -5,11 +5,14 @@
  * (the merge init uses). Nothing here writes; a refusal leaves every file
  * as it is.
  */
+
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import type { TokenChoice } from "../families/family.js";
 import type { AnyParsedProvider } from "../families/index.js";
 import type { FrameworkModule } from "../frameworks/framework.js";
 import { frameworkByAuthPackage } from "../frameworks/registry.js";
+import { UsageError } from "../lib/errors.js";
 import { type EnvToFill, gitignore, planEnvWrites, readEnvForWriting } from "../render/env-files.js";
 import { mergePackageJson } from "../render/package-json.js";
 import type { ProviderSnippet } from "../render/parts.js";
@@ -17,6 +20,7 @@ import { detectPackageVersion } from "../workspace/package-version.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
+import { postLogoutVariable } from "./auth-config.js";
 
 export interface AddProviderRequest {
   /** Absolute path of the auth config to edit. */
@@ -28,6 +32,8 @@ export interface AddProviderRequest {
   framework: FrameworkModule;
   /** Replace a provider with the same id and its generated files. */
   force: boolean;
+  /** --refresh-tokens, --federated-logout. */
+  tokens?: TokenChoice;
 }
 
 export type AddProviderPlan =
@@ -143,6 +149,35 @@ export function placeSnippet(generated: ProviderSnippet, configDir: string, modu
   };
 }
 
+/** The variable a federated sign-out reads: where the provider sends the browser after its own sign-out. */
+export const postLogoutEnv = {
+  name: postLogoutVariable,
+  description:
+    "Where the provider sends the browser after its sign-out (registered there as a post-logout redirect URI)",
+  example: "http://localhost:3000/",
+};
+
+/**
+ * token-rotation.ts beside the provider modules (a copy the user edited is
+ * kept), and what to add to the config to wire it: its callbacks and events
+ * are the config's own, which this edit does not rewrite.
+ */
+async function rotationModule(modulesDir: string, configDir: string, snippet: ProviderSnippet) {
+  const { renderTemplate } = await import("../render/templates.js");
+  const path = join(modulesDir, "token-rotation.ts");
+  const change =
+    readIfExists(path) === null ? changeFile(path, await renderTemplate("config/token-rotation.ts.hbs", {})) : null;
+  const from = moduleSpecifier(configDir, path);
+  const lists = [
+    snippet.tokens?.refresh ? `refresh: [${snippet.entry}]` : "",
+    snippet.tokens?.federatedLogout
+      ? `federatedSignOut: [${snippet.entry}], postLogoutRedirectUri: process.env.${postLogoutEnv.name}`
+      : "",
+  ].filter(Boolean);
+  const wiring = `Wire token rotation into your auth config (its callbacks and events are yours, so they were not edited): import { createTokenRotation } from "${from}"; const tokens = createTokenRotation({ adapter, ${lists.join(", ")} }) with the config's adapter; in callbacks, session: ({ session, user, token }) => tokens.refreshOnRead(session, user?.id ?? token?.sub) and redirect: tokens.redirect; and events: tokens.events. The adapter needs updateAccount, listAccountsByUserId and leaseAccount (create-auth init's adapters have them). See README: access-token rotation.`;
+  return { change, wiring };
+}
+
 export async function planAddProvider(request: AddProviderRequest): Promise<AddProviderPlan> {
   const { configPath, root, provider } = request;
   const [{ generateSnippet }, { addProviderToConfig }] = await Promise.all([
@@ -158,12 +193,18 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   const modulesDir = providerModulesDir(realpathSync(root), configDir);
   const providerFile = join(modulesDir, "providers", "x.ts");
   const framework = authPackageFramework(root, request.framework);
+  const nextAuthV4 = runsNextAuthV4(root, framework);
+  if (nextAuthV4 && (request.tokens?.refresh || request.tokens?.federatedLogout))
+    throw new UsageError(
+      `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the generated token rotation needs next-auth v5; run create-auth upgrade first. Nothing was written.`,
+    );
   const generated = await generateSnippet(provider, {
-    nextAuthV4: runsNextAuthV4(root, framework),
+    nextAuthV4,
     authPackage: framework.authPackage,
     basePath: framework.basePath,
     importExtension: importExtension(root),
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
+    tokens: request.tokens,
   });
   const snippet = placeSnippet(generated, configDir, modulesDir);
   const configText = readIfExists(configPath) ?? "";
@@ -181,7 +222,12 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     if (change?.before != null && !request.force) return { status: "exists", path: change.path };
     if (change) changes.push(change);
   }
-  const env = envChanges(root, request.framework, snippet);
+  const rotation = snippet.tokens ? await rotationModule(modulesDir, configDir, snippet) : undefined;
+  if (rotation?.change) changes.push(rotation.change);
+  const env = envChanges(root, request.framework, {
+    ...snippet,
+    env: [...snippet.env, ...(snippet.tokens?.federatedLogout ? [postLogoutEnv] : [])],
+  });
   changes.push(...env.changes);
   const packages = packageChanges(root, snippet);
   if (packages.change) changes.push(packages.change);
@@ -190,7 +236,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     snippet,
     changes,
     packageJsonChanged: packages.change !== null,
-    notices: [...env.notices, ...packages.notices],
+    notices: [...env.notices, ...packages.notices, ...(rotation ? [rotation.wiring] : [])],
     envToFill: env.toFill,
     configText: edit.status === "unchanged" ? configText : edit.text,
     configChanged: edit.status !== "unchanged",

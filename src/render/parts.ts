@@ -124,4 +124,6 @@ export interface ProviderSnippet extends GeneratedPart {
   hasCallback: boolean;
   /** Where the callback URL is registered: the provider's developer console, else its Auth.js docs page. */
   registerAt?: string;
+  /** Its access tokens are refreshed (refresh) and its own session ends on sign-out (federatedLogout). */
+  tokens?: { refresh: boolean; federatedLogout: boolean };
 }

@@ -5,6 +5,7 @@ export const memoryStorage = defineStorage({
   id: "memory",
   title: "memory",
   hint: "in-process, for tests",
+  accountTokens: true,
   chosenBy: "backend",
   assume: () => ({}),
   plan: (request) => planOwnTemplate("memory", request),

@@ -57,6 +57,8 @@ export interface StorageModule<F = unknown> {
   dialect?: Dialect;
   /** A store in the project itself, no server: init creates its tables as soon as the driver is installed. */
   embedded?: boolean;
+  /** Its adapter has updateAccount, listAccountsByUserId and leaseAccount: access-token rotation can use it. */
+  accountTokens?: boolean;
   /** What its store writes into the project that must not be committed. */
   ignored?: readonly IgnoreEntry[];
   /** How the project shows it (an ORM's schema, config or package), with why. */

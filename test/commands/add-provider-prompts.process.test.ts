@@ -43,9 +43,13 @@ describe("add-provider in a terminal", () => {
       [
         ["(--id)", ..."corp", enter],
         ["(--issuer)", ..."https://login.corp.example", enter],
+        // An OpenID provider may do both: "no" preselected.
+        ["(--refresh-tokens)", enter],
+        ["(--federated-logout)", enter],
       ],
     );
     expect(screen).toMatch(/provider id, part of the callback URL .*\(--id\)/);
+    expect(screen).toMatch(/Sign out at the provider too \(--federated-logout\)/);
     expect(screen).toMatch(/issuer URL .*\(--issuer\)/);
     expect(result.exitCode).toBe(0);
     expect(read("src/providers/corp.ts")).toContain("https://login.corp.example");

@@ -46,12 +46,17 @@ describe("init in a terminal", () => {
       [
         ["(--id)", ..."corp", enter],
         ["(--issuer)", ..."https://login.corp.example", enter],
+        // An OpenID provider may do both: asked after its options, "no" preselected.
+        ["(--refresh-tokens)", enter],
+        ["(--federated-logout)", enter],
       ],
     );
     expect(screen).toMatch(/\(--id\)/);
     expect(screen).toMatch(/\(--issuer\)/);
+    expect(screen).toMatch(/Refresh their access tokens when they expire \(--refresh-tokens\)/);
     expect(result.exitCode).toBe(0);
     expect(read("providers/corp.ts")).toContain("https://login.corp.example");
+    expect(read("auth.ts")).not.toContain("createTokenRotation");
     expect(screen).toContain("http://localhost:3000/api/auth/callback/corp");
   }, 60_000);
 

@@ -34,6 +34,12 @@ export interface OidcServerOptions {
   profileClaimsIn?: "id_token" | "userinfo";
   /** Issuer identifier with a trailing slash ("https://tenant.auth0.com/" style); discovery stays at /.well-known/... */
   issuerTrailingSlash?: boolean;
+  /**
+   * Refresh tokens (offline_access with prompt=consent), rotated at each use,
+   * a reused one revoking the grant; access tokens living `accessTokenTtl`
+   * seconds; revocation (RFC 7009) and RP-initiated logout to `postLogoutRedirectUri`.
+   */
+  tokens?: { accessTokenTtl: number; postLogoutRedirectUri: string };
 }
 
 export interface OidcLogEntry {
@@ -52,6 +58,12 @@ export interface OidcServer {
   exchanges: { clientId: string; codeVerifier: boolean }[];
   /** Errors oidc-provider reported (invalid_grant, invalid_client...), with its own description. */
   errors: string[];
+  /** grant_type of every successful token request, in order ("authorization_code", "refresh_token"). */
+  grants: string[];
+  /** Grants revoked: by revocation, by a reused refresh token, by sign-out. */
+  revokedGrants: string[];
+  /** End-session requests that ended the OP's session (RP-initiated logout completed). */
+  endedSessions: number;
   close(): Promise<void>;
 }
 
@@ -60,6 +72,10 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
   const logins: OidcServer["logins"] = [];
   const errors: string[] = [];
   const exchanges: OidcServer["exchanges"] = [];
+  const grants: string[] = [];
+  const revokedGrants: string[] = [];
+  let endedSessions = 0;
+  const tokens = options.tokens;
   // The issuer must be known before the provider exists, so bind first and plug the handler in after.
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => void res.writeHead(503).end();
   const server = await listen((req, res) => handle(req, res));
@@ -77,19 +93,35 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
         client_secret: options.clientSecret,
         redirect_uris: [options.redirectUri],
         response_types: ["code"],
-        grant_types: ["authorization_code"],
+        grant_types: tokens ? ["authorization_code", "refresh_token"] : ["authorization_code"],
         // Auth.js's default client authentication (callback.js: undefined → client_secret_basic).
         token_endpoint_auth_method: "client_secret_basic",
+        ...(tokens ? { post_logout_redirect_uris: [tokens.postLogoutRedirectUri] } : {}),
       },
     ],
+    // Every use of a refresh token returns a new one; the used one is consumed, and presenting it again
+    // revokes the whole grant (oidc-provider's refresh_token grant).
+    rotateRefreshToken: true,
     jwks: { keys: [jwk as never] },
     cookies: { keys: [randomBytes(32).toString("hex")] },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
     // true = OIDC Core §5.4 to the letter: with an access token, scope claims only at userinfo.
     conformIdTokenClaims: (options.profileClaimsIn ?? "id_token") === "userinfo",
     // Explicit lifetimes: the defaults print a "you SHOULD change it" notice for each artifact.
-    ttl: { AccessToken: 3600, AuthorizationCode: 60, IdToken: 3600, Interaction: 600, Session: 3600, Grant: 3600 },
-    features: { devInteractions: { enabled: false } },
+    ttl: {
+      AccessToken: tokens?.accessTokenTtl ?? 3600,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+      RefreshToken: 3600,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: Boolean(tokens) },
+      rpInitiatedLogout: { enabled: Boolean(tokens) },
+    },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx, id) =>
       id === account.sub
@@ -118,6 +150,9 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
         errors.push(`${event}: ${error.message}${error.error_description ? ` (${error.error_description})` : ""}`);
     });
   }
+  provider.on("grant.success", (ctx) => void grants.push(String(ctx.oidc.params?.grant_type)));
+  provider.on("grant.revoked", (_ctx, grantId: string) => void revokedGrants.push(grantId));
+  provider.on("end_session.success", () => void endedSessions++);
   provider.on("grant.success", (ctx) => {
     exchanges.push({
       clientId: String(ctx.oidc.client?.clientId),
@@ -163,7 +198,19 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     callback(req, res);
   };
 
-  return { issuer, log, logins, exchanges, errors, close: server.close };
+  return {
+    issuer,
+    log,
+    logins,
+    exchanges,
+    errors,
+    grants,
+    revokedGrants,
+    get endedSessions() {
+      return endedSessions;
+    },
+    close: server.close,
+  };
 }
 
 /**

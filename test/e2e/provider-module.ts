@@ -14,6 +14,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Provider } from "@auth/core/providers";
 import ts from "typescript";
+import type { GenerateContext } from "../../src/families/family.js";
 import { type ProviderKind, parseProviderOptions } from "../../src/families/registry.js";
 import { generateProvider } from "../../src/families/render.js";
 import type { ImportSpec, ProviderSnippet } from "../../src/render/parts.js";
@@ -89,9 +90,13 @@ export async function importSnippet(snippet: ProviderSnippet): Promise<LoadedPro
  * option parsing and generator, with NodeNext-style ".js" import specifiers
  * (the stricter of the two styles the generator emits).
  */
-export async function generated(kind: ProviderKind, flags: Record<string, unknown>): Promise<LoadedProvider> {
+export async function generated(
+  kind: ProviderKind,
+  flags: Record<string, unknown>,
+  context: GenerateContext = {},
+): Promise<LoadedProvider> {
   const options = parseProviderOptions(kind, flags);
-  const snippet = await generateProvider(kind, options, { importExtension: ".js" });
+  const snippet = await generateProvider(kind, options, { importExtension: ".js", ...context });
   return importSnippet(snippet);
 }
 

@@ -151,7 +151,8 @@ describe.each(cases)("init on $fixture ($database)", ({ fixture, database, schem
     // What init generated, as the user runs it.
     const script = await execa(
       "npm",
-      ["run", "--silent", "verify-adapter", "--", "--reporter", "json", "--seed", "7"],
+      // --require tokens: the operations token rotation adds are checked too, on the same database.
+      ["run", "--silent", "verify-adapter", "--", "--reporter", "json", "--seed", "7", "--require", "tokens"],
       {
         cwd: dir,
         env: { ...env, NO_COLOR: "1" },
@@ -164,6 +165,9 @@ describe.each(cases)("init on $fixture ($database)", ({ fixture, database, schem
       exploration?: { failure?: { message: string; steps: string[] } };
     };
     expect(report.cases.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([]);
+    expect(report.cases.filter((c) => c.id.startsWith("account.tokens.")).map((c) => c.status)).toEqual(
+      Array(4).fill("passed"),
+    );
     expect(report.ok, JSON.stringify(report.exploration?.failure)).toBe(true);
     expect(script.exitCode).toBe(0);
 

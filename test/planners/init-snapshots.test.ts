@@ -34,12 +34,22 @@ const checkout = root.replace(/[\\/]+$/, "");
 const masked = (text: string) =>
   text.replace(/^(AUTH_SECRET=).+$/m, "$1<secret>").replaceAll(`file:${checkout}`, "file:<create-auth>");
 
-async function plan(framework: string, storageId: string): Promise<string> {
+/** --refresh-tokens --federated-logout with an OpenID provider that offers both. */
+const tokens = {
+  providers: { credentials: {}, keycloak: { issuer: "https://sso.example.com/realms/main" } },
+  choice: { refresh: true, federatedLogout: true },
+};
+
+async function plan(framework: string, storageId: string, withTokens = false): Promise<string> {
   const dir = projectFor(framework);
   const project = new ProjectView(dir);
   const storage = storageModules.find((s) => s.id === storageId)!;
-  const providers = ["credentials", "email", "github"].map((n) => parseResolved(resolveProviderName(n), {}));
+  const named: Record<string, Record<string, unknown>> = withTokens
+    ? tokens.providers
+    : { credentials: {}, email: {}, github: {} };
+  const providers = Object.entries(named).map(([n, o]) => parseResolved(resolveProviderName(n), o));
   const planned = await planInit({
+    ...(withTokens ? { tokens: tokens.choice, postLogoutRedirectUri: "http://localhost:3000/" } : {}),
     root: dir,
     project,
     providers,
@@ -63,5 +73,11 @@ describe("init's plan, whole, per framework × storage", () => {
   const pairs = frameworkIds.flatMap((f) => storageModules.map((s) => [f, s.id] as const));
   it.each(pairs)("%s × %s", async (framework, storage) => {
     await expect(await plan(framework, storage)).toMatchFileSnapshot(`__snapshots__/init/${framework}-${storage}.txt`);
+  });
+  // The rotation lives in the config's callbacks and events and token-rotation.ts: each framework's whole plan with it.
+  it.each(frameworkIds)("%s × sqlite, --refresh-tokens --federated-logout", async (framework) => {
+    await expect(await plan(framework, "sqlite", true)).toMatchFileSnapshot(
+      `__snapshots__/init/${framework}-sqlite-tokens.txt`,
+    );
   });
 });

@@ -32,7 +32,7 @@ const hasOwn = Object.hasOwn;
 type Row = Record<string, unknown>;
 
 /** The kind of record each method answers with (§4.2). */
-const answerKinds: Record<AdapterMethod, ModelName | "sessionAndUser" | "authenticators"> = {
+const answerKinds: Record<AdapterMethod, ModelName | "sessionAndUser" | "authenticators" | "accounts" | "value"> = {
   createUser: "user",
   getUser: "user",
   getUserByEmail: "user",
@@ -52,6 +52,9 @@ const answerKinds: Record<AdapterMethod, ModelName | "sessionAndUser" | "authent
   getAuthenticator: "authenticator",
   updateAuthenticatorCounter: "authenticator",
   listAuthenticatorsByUserId: "authenticators",
+  updateAccount: "account",
+  listAccountsByUserId: "accounts",
+  leaseAccount: "value",
 };
 
 /** Reading the result threw (a getter, a Proxy): to the service that is the call throwing. */
@@ -121,6 +124,9 @@ function copyOf(method: AdapterMethod, value: unknown): unknown {
   const kind = answerKinds[method];
   if (kind === "authenticators")
     return isArray(value) ? value.map((item) => recordCopy(item, "authenticator")) : plainCopy(value, 0);
+  if (kind === "accounts")
+    return isArray(value) ? value.map((item) => recordCopy(item, "account")) : plainCopy(value, 0);
+  if (kind === "value") return plainCopy(value, 0);
   if (kind !== "sessionAndUser") return recordCopy(value, kind);
   if (value === null || typeof value !== "object") return value;
   const pair = (!isProxy(value) && isPlain(value) ? plainCopy(value, 0) : ownScalars(value)) as Row;

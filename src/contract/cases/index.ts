@@ -1,9 +1,11 @@
 /**
  * Every case, in the order a run takes them. A group of checks beyond what
- * the service needs of every adapter is added as `...optInCases(itsCases)`:
- * listed by --list, run only when --only names its ids (run/select.ts).
+ * the service needs of every adapter is one of `optInGroups` (made with
+ * optInCases): listed by --list, run only when --only (or verify-adapter's
+ * --require tokens) names its ids (run/select.ts).
  */
 import type { ContractCase } from "../spec/case.js";
+import { accountTokenCases } from "./account-tokens.js";
 import { accountCases } from "./accounts.js";
 import { authenticatorCases } from "./authenticators.js";
 import { flowCases } from "./flows.js";
@@ -27,3 +29,9 @@ export const allCases: ContractCase[] = [
   ...servicePathCases,
   ...lifetimeCases,
 ];
+
+/** The opt-in groups (optInCases): run only when named, so never part of a run of `allCases`. */
+export const optInGroups: ContractCase[] = [...accountTokenCases];
+
+/** What --only, --skip and --list choose from: every case and the opt-in groups. */
+export const selectableCases: ContractCase[] = [...allCases, ...optInGroups];

@@ -26,7 +26,14 @@ export const adapterMethods = [
   "updateAuthenticatorCounter",
 ] as const;
 
-export type AdapterMethod = (typeof adapterMethods)[number];
+/**
+ * Operations some adapters add beyond the 19 (§4.2 lets an adapter be
+ * extended): what access-token rotation uses. Only the opt-in group
+ * account.tokens.* calls them, so they never change the verdict on the 19.
+ */
+export const accountTokenMethods = ["updateAccount", "listAccountsByUserId", "leaseAccount"] as const;
+
+export type AdapterMethod = (typeof adapterMethods)[number] | (typeof accountTokenMethods)[number];
 
 export type AnyAdapter = Partial<Record<AdapterMethod, (...args: any[]) => unknown>>;
 
@@ -35,5 +42,5 @@ export function hasMethod(adapter: AnyAdapter, method: AdapterMethod): boolean {
 }
 
 export function presentMethods(adapter: AnyAdapter): AdapterMethod[] {
-  return adapterMethods.filter((method) => hasMethod(adapter, method));
+  return [...adapterMethods, ...accountTokenMethods].filter((method) => hasMethod(adapter, method));
 }

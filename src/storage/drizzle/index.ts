@@ -115,6 +115,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
   id: "drizzle",
   title: "Drizzle",
   hint: "your Drizzle schema and db, @auth/drizzle-adapter",
+  accountTokens: true,
   chosenBy: "orm",
   detect(project) {
     const facts = readDrizzleProject(project);

@@ -83,6 +83,7 @@ export const prismaStorage = defineStorage<PrismaProject>({
   id: "prisma",
   title: "Prisma",
   hint: "your schema.prisma and client, @auth/prisma-adapter",
+  accountTokens: true,
   chosenBy: "orm",
   detect(project) {
     const facts = readPrismaProject(project);

@@ -76,6 +76,8 @@ export const authModels: Model[] = [
       { name: "scope", type: "String", optional: true },
       { name: "id_token", type: "String", optional: true, long: true },
       { name: "session_state", type: "String", optional: true, long: true },
+      // Access-token rotation: "<expiry ms>:<holder>" while one process refreshes this account's tokens.
+      { name: "refresh_lease", type: "String", optional: true },
       ...stamps,
     ],
     belongsToUser: true,

@@ -32,6 +32,7 @@ export function sqlBackend(backend: SqlBackend): StorageModule<Record<string, ne
     id: backend.id,
     title: backend.id,
     hint: backend.hint,
+    accountTokens: true,
     chosenBy: "backend",
     dialect,
     ignored: backend.ignored,

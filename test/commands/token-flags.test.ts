@@ -1,0 +1,175 @@
+/**
+ * --refresh-tokens and --federated-logout on add-provider and init, in
+ * process as CI runs them: a provider that cannot do what is asked is refused
+ * in one line with the reason, exit 2, nothing written; one that can is
+ * configured to get a refresh token, and the output names the post-logout
+ * redirect URI to register.
+ */
+import { cpSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { useCleanup } from "../e2e/cleanup.js";
+import { startOidcServer } from "../e2e/oidc-server.js";
+import { fixture, inProcess, snapshot, tempDir } from "../helpers.js";
+
+function project(): string {
+  const dir = tempDir("create-auth-tokens-");
+  cpSync(fixture("projects", "next-app"), dir, { recursive: true });
+  return dir;
+}
+
+const read = (dir: string, path: string) => readFileSync(join(dir, path), "utf8");
+const account = { sub: "u-1", email: "a@corp.example", name: "A", picture: "https://corp.example/a.png" };
+
+describe("--refresh-tokens and --federated-logout", () => {
+  const defer = useCleanup();
+
+  /** An OpenID provider on loopback; with `tokens`, refresh tokens and an end-session endpoint, else neither. */
+  async function provider(tokens: boolean) {
+    const server = await startOidcServer({
+      clientId: "c",
+      clientSecret: "s",
+      redirectUri: "http://localhost:3000/api/auth/callback/corp",
+      account,
+      ...(tokens ? { tokens: { accessTokenTtl: 60, postLogoutRedirectUri: "http://localhost:3000/" } } : {}),
+    });
+    defer(() => server.close());
+    return server;
+  }
+
+  it.each([
+    [
+      ["github", "--refresh-tokens"],
+      /^error: --refresh-tokens: GitHub cannot: GitHub OAuth Apps issue no refresh tokens/,
+    ],
+    [
+      ["google", "--federated-logout"],
+      /^error: --federated-logout: Google cannot: Google publishes no end_session_endpoint/,
+    ],
+    [["discord", "--federated-logout"], /^error: --federated-logout: Discord cannot: .*no end-session endpoint/],
+    [
+      ["social", "--refresh-tokens"],
+      /^error: --refresh-tokens: vk cannot: VK's classic OAuth dialog issues no refresh tokens/,
+    ],
+    [["credentials", "--refresh-tokens"], /^error: --refresh-tokens: credentials cannot: .*no OAuth tokens/],
+  ])("add-provider %j is refused in one line, exit 2, nothing written", async (args, message) => {
+    const dir = project();
+    const before = snapshot(dir);
+    const result = await inProcess(["add-provider", ...args, "--no-install"], { cwd: dir });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split("\n")[0]).toMatch(message);
+    expect(result.stderr.split("\n").filter((l) => l.startsWith("error:"))).toHaveLength(1);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("add-provider oidc --federated-logout: refused when the discovery document names no end_session_endpoint", async () => {
+    const server = await provider(false);
+    const dir = project();
+    const before = snapshot(dir);
+    const result = await inProcess(
+      ["add-provider", "oidc", "--id", "corp", "--issuer", server.issuer, "--federated-logout", "--no-install"],
+      { cwd: dir },
+    );
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(
+      /^error: --federated-logout: corp cannot: its discovery document \(.*\) names no end_session_endpoint\.$/m,
+    );
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("add-provider oidc --refresh-tokens --federated-logout: offline_access with prompt=consent, the rotation module, the URI to register", async () => {
+    const server = await provider(true);
+    const dir = project();
+    const result = await inProcess(
+      [
+        "add-provider",
+        "oidc",
+        "--id",
+        "corp",
+        "--issuer",
+        server.issuer,
+        "--refresh-tokens",
+        "--federated-logout",
+        "--base-url",
+        "https://app.example.com",
+        "--no-install",
+      ],
+      { cwd: dir },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(read(dir, "src/providers/corp.ts")).toContain(
+      'authorization: { params: { scope: "openid profile email offline_access", prompt: "consent" } },',
+    );
+    expect(read(dir, "src/token-rotation.ts")).toContain("export function createTokenRotation(");
+    expect(read(dir, ".env.example")).toMatch(/^AUTH_POST_LOGOUT_REDIRECT_URI=http:\/\/localhost:3000\/$/m);
+    expect(result.stdout).toMatch(
+      /^Register this post-logout redirect URI at the provider .*:\n {2}https:\/\/app\.example\.com\/$/m,
+    );
+    expect(result.stdout).toMatch(/^note: Wire token rotation into your auth config .*createTokenRotation/m);
+    // The discovery document was read to check the provider offers what was asked.
+    expect(server.log.some((e) => e.path === "/.well-known/openid-configuration")).toBe(true);
+  });
+
+  it("add-provider google --refresh-tokens: access_type=offline and prompt=consent", async () => {
+    const dir = project();
+    const result = await inProcess(["add-provider", "google", "--refresh-tokens", "--no-install"], { cwd: dir });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(read(dir, "src/providers/google.ts")).toContain(
+      'authorization: { params: { access_type: "offline", prompt: "consent" } },',
+    );
+  });
+
+  it.each([
+    [["--providers", "github,google", "--refresh-tokens"], /^error: --refresh-tokens: GitHub cannot/],
+    [
+      ["--providers", "credentials", "--federated-logout"],
+      /^error: --federated-logout: none of --providers signs in through OAuth/,
+    ],
+    [
+      ["--providers", "google", "--refresh-tokens", "--backend", "skeleton"],
+      /^error: --refresh-tokens: the skeleton adapter does not update accounts yet/,
+    ],
+  ])("init %j is refused in one line, exit 2, nothing written", async (args, message) => {
+    const dir = tempDir("create-auth-tokens-init-");
+    const result = await inProcess(["init", "--yes", "--no-install", ...args], { cwd: dir });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr.split("\n")[0]).toMatch(message);
+    expect(snapshot(dir)).toEqual({});
+  });
+
+  it("init --federated-logout names the post-logout redirect URI to register and writes the variable", async () => {
+    const dir = tempDir("create-auth-tokens-init-");
+    const result = await inProcess(
+      ["init", "--yes", "--no-install", "--providers", "microsoft-entra-id", "--federated-logout"],
+      { cwd: dir },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toMatch(
+      /Register the post-logout redirect URI of "microsoft-entra-id" at the provider: http:\/\/localhost:3000\/$/m,
+    );
+    expect(read(dir, ".env.example")).toMatch(/^AUTH_POST_LOGOUT_REDIRECT_URI=http:\/\/localhost:3000\/$/m);
+    expect(read(dir, "auth.ts")).toMatch(/federatedSignOut: \[microsoftEntraId\],/);
+    expect(read(dir, "auth.ts")).toContain("export const signOutUrl = tokens.signOutUrl;");
+  });
+
+  it("init --providers google,credentials --refresh-tokens: rotation wired into the config, Microsoft Entra ID asks for offline_access", async () => {
+    const dir = tempDir("create-auth-tokens-init-");
+    const result = await inProcess(
+      ["init", "--yes", "--no-install", "--providers", "google,microsoft-entra-id,credentials", "--refresh-tokens"],
+      { cwd: dir },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const config = read(dir, "auth.ts");
+    expect(config).toContain('import { createTokenRotation } from "./auth/token-rotation.js";');
+    expect(config).toMatch(/refresh: \[google, microsoftEntraId\],/);
+    expect(config).toContain("return tokens.refreshOnRead(session, id);");
+    expect(config).toContain("events: tokens.events,");
+    expect(read(dir, "providers/microsoft-entra-id.ts")).toContain("offline_access");
+    expect(read(dir, "auth/adapter.ts")).toContain("async leaseAccount(");
+    expect(result.stdout).toMatch(/getAccessToken\(session\.user\.id, providerId\)/);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * Federated sign-out in Next.js, in Chromium: a fresh App Router app, `init
+ * --yes --providers credentials,google --refresh-tokens` (the rotation wired
+ * into the config), `add-provider oidc --refresh-tokens --federated-logout`
+ * against a real OpenID Provider (oidc-provider) on loopback, and the two
+ * lines its output says to add to the config. A page signs out with a server
+ * action, as the README shows: Auth.js's own signOut({ redirectTo:
+ * signOutUrl(...) }). The browser ends the app session, reaches the
+ * provider's end_session endpoint with a valid id_token_hint, confirms, and
+ * comes back to the post-logout redirect URI; the provider's session and
+ * grant are gone.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { describe, expect, test } from "vitest";
+import { root } from "../helpers.js";
+import {
+  appEnv,
+  buildNextWithoutDatabase,
+  freePort,
+  freshApp,
+  nextBin,
+  sessionOf,
+  startServer,
+  useBrowserAndMail,
+} from "./apps.js";
+import { useCleanup } from "./cleanup.js";
+import { startOidcServer } from "./oidc-server.js";
+
+const bin = join(root, "bin/create-auth.js");
+const shared = useBrowserAndMail();
+const client = { clientId: "next-app", clientSecret: "next-app-secret" };
+const account = { sub: "u-7", email: "dana@corp.example", name: "Dana", picture: "https://corp.example/d.png" };
+
+/** A page that shows who is signed in and signs out everywhere (README: federated sign-out). */
+const accountPage = `import { auth, signOut, signOutUrl } from "@/auth";
+
+export default async function Account() {
+  const session = await auth();
+  async function signOutEverywhere() {
+    "use server";
+    const current = await auth();
+    const to = current?.user?.id ? await signOutUrl(current.user.id) : null;
+    await signOut({ redirectTo: to ?? "/" });
+  }
+  return (
+    <main>
+      <p id="who">{session?.user?.email ?? "signed out"}</p>
+      <form action={signOutEverywhere}>
+        <button id="sign-out" type="submit">Sign out</button>
+      </form>
+    </main>
+  );
+}
+`;
+
+describe("Next.js: federated sign-out in Chromium", () => {
+  const defer = useCleanup();
+
+  test("signOut with signOutUrl() ends the app session, then the provider's, with a valid id_token_hint", async () => {
+    const port = await freePort();
+    const origin = `http://localhost:${port}`;
+    const op = await startOidcServer({
+      ...client,
+      redirectUri: `${origin}/api/auth/callback/corp`,
+      account,
+      tokens: { accessTokenTtl: 3600, postLogoutRedirectUri: `${origin}/` },
+    });
+    defer(() => op.close());
+
+    const dir = await freshApp("next", defer);
+    const cli = (args: string[]) => execa("node", [bin, ...args], { cwd: dir, env: appEnv(), reject: false });
+    const init = await cli(["init", "--yes", "--providers", "credentials,google", "--refresh-tokens"]);
+    expect(init.exitCode, `${init.stdout}\n${init.stderr}`).toBe(0);
+    const added = await cli([
+      "add-provider",
+      "oidc",
+      "--id",
+      "corp",
+      "--issuer",
+      op.issuer,
+      "--refresh-tokens",
+      "--federated-logout",
+      "--base-url",
+      origin,
+      "--no-install",
+    ]);
+    expect(added.exitCode, `${added.stdout}\n${added.stderr}`).toBe(0);
+    expect(added.stdout).toContain(`${origin}/`);
+    expect(added.stdout).toMatch(/note: Wire token rotation into your auth config/);
+
+    // What the note says to add, in a config init already wired: corp among the providers refreshed and signed out of.
+    const configPath = join(dir, "auth.ts");
+    const config = readFileSync(configPath, "utf8");
+    expect(config).toContain("refresh: [google],");
+    writeFileSync(
+      configPath,
+      config
+        .replace(
+          "refresh: [google],",
+          "refresh: [google, corp],\n  federatedSignOut: [corp],\n  postLogoutRedirectUri: process.env.AUTH_POST_LOGOUT_REDIRECT_URI,",
+        )
+        .replace(
+          "export const getAccessToken = tokens.getAccessToken;",
+          "export const getAccessToken = tokens.getAccessToken;\nexport const signOutUrl = tokens.signOutUrl;",
+        ),
+    );
+    mkdirSync(join(dir, "app/account"), { recursive: true });
+    writeFileSync(join(dir, "app/account/page.tsx"), accountPage);
+
+    const built = await buildNextWithoutDatabase(dir, "auth.db");
+    expect(built.exitCode, built.output).toBe(0);
+    const server = await startServer(["node", nextBin(dir), "start", "-p", String(port)], {
+      cwd: dir,
+      port,
+      env: appEnv({
+        AUTH_CORP_ID: client.clientId,
+        AUTH_CORP_SECRET: client.clientSecret,
+        AUTH_GOOGLE_ID: "unused",
+        AUTH_GOOGLE_SECRET: "unused",
+        AUTH_POST_LOGOUT_REDIRECT_URI: `${origin}/`,
+      }),
+    });
+    defer(() => server.stop());
+
+    const page = await (await shared.browser.newContext()).newPage();
+    defer(() => page.context().close());
+    await page.goto(`${origin}/api/auth/signin`);
+    await page.locator('form[action$="/api/auth/signin/corp"] button').click();
+    await page.waitForURL((url) => url.origin === origin && !url.pathname.startsWith("/api/auth"));
+    expect((await sessionOf(page, `${origin}/api/auth`))?.user?.email).toBe(account.email);
+    expect(op.logins.map((l) => l.scope.split(" ").includes("offline_access"))).toEqual([true]);
+
+    await page.goto(`${origin}/account`);
+    await expect(page.locator("#who").textContent()).resolves.toBe(account.email);
+    await page.locator("#sign-out").click();
+    // At the provider: its logout confirmation, which a bad id_token_hint would have replaced by an error.
+    await page.waitForURL((url) => url.origin === new URL(op.issuer).origin);
+    const atProvider = new URL(page.url());
+    expect(
+      op.log.some((e) => e.path === "/session/end" && e.query.id_token_hint && e.query.client_id === client.clientId),
+    ).toBe(true);
+    expect(atProvider.pathname).toMatch(/^\/session\/end/);
+    await page.locator('button[name="logout"][value="yes"]').click();
+    await page.waitForURL(`${origin}/`);
+
+    expect(op.endedSessions).toBe(1);
+    expect(op.revokedGrants.length).toBeGreaterThan(0);
+    expect(await sessionOf(page, `${origin}/api/auth`)).toBeNull();
+    expect(op.errors).toEqual([]);
+    expect(server.output()).not.toMatch(/\[auth\]\[error\]/);
+  }, 600_000);
+});

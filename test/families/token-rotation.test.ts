@@ -1,0 +1,337 @@
+/**
+ * Access-token rotation and federated sign-out, as init generates them
+ * (--refresh-tokens --federated-logout), through the real Auth() against a
+ * real OpenID Provider (oidc-provider): access tokens living 12 seconds,
+ * refresh tokens rotated at every use (a reused one revokes the grant),
+ * revocation and RP-initiated logout. The config under test is the one init
+ * writes (framework "none"), with the generated oidc provider, the generated
+ * in-memory adapter and token-rotation.ts, each compiled and imported as an
+ * app would.
+ */
+
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Auth, type AuthConfig, customFetch, setEnvDefaults } from "@auth/core";
+import { describe, expect, test } from "vitest";
+import { plainConfig } from "../../src/frameworks/framework.js";
+import { generateConfig } from "../../src/planners/auth-config.js";
+import { renderTemplate } from "../../src/render/templates.js";
+import { AFTER_SIGN_IN, APP_ORIGIN, BASE_PATH, callbackUrlFor, SESSION_COOKIE } from "../e2e/auth-harness.js";
+import { Browser } from "../e2e/browser.js";
+import { useCleanup } from "../e2e/cleanup.js";
+import { type OidcAccount, type OidcServer, startOidcServer } from "../e2e/oidc-server.js";
+import { generated, withEnv, writeModule } from "../e2e/provider-module.js";
+
+const client = { clientId: "corp-portal", clientSecret: "corp-portal-secret" };
+const account: OidcAccount = {
+  sub: "u-1",
+  email: "jane@corp.example",
+  name: "Jane",
+  picture: "https://corp.example/j.png",
+};
+const POST_LOGOUT = `${APP_ORIGIN}/`;
+/** Access tokens live this long; the generated module refreshes 10 s before expiry, so 2 s after issue. */
+const ACCESS_TTL = 12;
+const TIMEOUT = 60_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Long enough for the access token to count as expired (refreshed 10 s early). */
+const untilExpired = () => sleep((ACCESS_TTL - 10) * 1000 + 300);
+
+type Strategy = "jwt" | "database";
+
+interface StoredAccount {
+  access_token?: string;
+  refresh_token?: string;
+  id_token?: string;
+  expires_at?: number;
+}
+
+describe("generated token rotation and federated sign-out through Auth()", () => {
+  const defer = useCleanup();
+
+  async function app(strategy: Strategy) {
+    const server = await startOidcServer({
+      ...client,
+      redirectUri: callbackUrlFor("corp"),
+      account,
+      tokens: { accessTokenTtl: ACCESS_TTL, postLogoutRedirectUri: POST_LOGOUT },
+    });
+    defer(() => server.close());
+    const env = {
+      AUTH_CORP_ID: client.clientId,
+      AUTH_CORP_SECRET: client.clientSecret,
+      AUTH_SECRET: "e2e-secret-that-is-long-enough-for-jose-0123456789",
+      AUTH_POST_LOGOUT_REDIRECT_URI: POST_LOGOUT,
+    };
+    defer(withEnv(env));
+    const loaded = await generated(
+      "oidc",
+      { id: "corp", issuer: server.issuer },
+      { tokens: { refresh: true, federatedLogout: true } },
+    );
+    defer(loaded.cleanup);
+    // The config init writes, beside its adapter (memory) and token-rotation.ts.
+    const files = await generateConfig({
+      configPath: "app-auth.ts",
+      providers: [loaded.snippet],
+      adapterPath: "auth/adapter.ts",
+      session: strategy,
+      storage: "memory",
+      importExtension: ".js",
+      verifyCommand: "npm run verify-adapter",
+      shape: plainConfig(),
+      postLogoutRedirectUri: POST_LOGOUT,
+    });
+    writeModule(loaded.dir, "auth/adapter.ts", await renderTemplate("adapters/memory.ts.hbs", {}));
+    for (const file of files.filter((f) => !f.path.startsWith("providers/")))
+      writeModule(loaded.dir, file.path, file.contents);
+    const generatedConfig = await loaded.module<{
+      authConfig: AuthConfig;
+      signOutUrl(userId: string): Promise<string | null>;
+      getAccessToken(userId: string, provider: string): Promise<string | null>;
+    }>("app-auth.ts");
+    const adapter = generatedConfig.authConfig.adapter!;
+    const errors: string[] = [];
+    const config: AuthConfig = {
+      ...generatedConfig.authConfig,
+      trustHost: true,
+      basePath: BASE_PATH,
+      logger: { error: (e) => void errors.push(String(e)), warn: () => {}, debug: () => {} },
+    };
+    setEnvDefaults(env, config);
+    const handle = (request: Request) => Auth(request, config);
+    const browser = new Browser({ origin: APP_ORIGIN, handle });
+
+    const stored = async () => (await adapter.getAccount!(account.sub, "corp")) as unknown as StoredAccount;
+    const userId = async () =>
+      (await adapter.getUserByAccount!({ provider: "corp", providerAccountId: account.sub }))!.id;
+
+    async function signIn() {
+      const csrf = (await (await browser.request(`${APP_ORIGIN}${BASE_PATH}/csrf`)).json()) as { csrfToken: string };
+      const start = await browser.request(`${APP_ORIGIN}${BASE_PATH}/signin/corp`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrfToken: csrf.csrfToken, callbackUrl: AFTER_SIGN_IN }),
+      });
+      const leftAuth = (next: URL) => next.origin === APP_ORIGIN && !next.pathname.startsWith(BASE_PATH);
+      const { url } = await browser.follow(start, `${APP_ORIGIN}${BASE_PATH}/signin/corp`, leftAuth);
+      expect(url.href, `${browser.trace()}\n${errors.join("\n")}\n${server.errors.join("\n")}`).toBe(AFTER_SIGN_IN);
+    }
+
+    /** GET /session as a page would, keeping (or, `dropCookies`, dropping) what it sets. */
+    async function readSession({ dropCookies = false } = {}) {
+      const url = `${APP_ORIGIN}${BASE_PATH}/session`;
+      if (!dropCookies) return (await (await browser.request(url)).json()) as { error?: string; user?: unknown };
+      const cookie = Object.entries(browser.cookies(APP_ORIGIN))
+        .map(([name, value]) => `${name}=${value}`)
+        .join("; ");
+      // A server component's read: the response's Set-Cookie never reaches the browser.
+      return (await (await handle(new Request(url, { headers: { cookie } }))).json()) as { error?: string };
+    }
+
+    const rotationUrl = pathToFileURL(join(loaded.dir, "auth/token-rotation.js")).href;
+    return {
+      server,
+      browser,
+      handle,
+      adapter,
+      stored,
+      userId,
+      signIn,
+      readSession,
+      errors,
+      generatedConfig,
+      config,
+      rotationUrl,
+    };
+  }
+
+  test(
+    "discovery, refresh and revocation go through the provider's customFetch, never the global fetch",
+    async () => {
+      const a = await app("database");
+      await a.signIn();
+      const origin = new URL(a.server.issuer).origin;
+      const network = globalThis.fetch;
+      const sent: string[] = [];
+      (a.config.providers[0] as unknown as Record<symbol, typeof fetch>)[customFetch] = (input, init) => {
+        sent.push(`${init?.method ?? "GET"} ${new URL(input instanceof Request ? input.url : input).pathname}`);
+        return network(input, init);
+      };
+      const leaked: string[] = [];
+      globalThis.fetch = (input, init) => {
+        const url = new URL(input instanceof Request ? input.url : input);
+        if (url.origin === origin) {
+          leaked.push(url.pathname);
+          return Promise.reject(new Error(`global fetch to ${url.pathname}`));
+        }
+        return network(input, init);
+      };
+      defer(() => {
+        globalThis.fetch = network;
+      });
+      await untilExpired();
+      expect(await a.readSession()).not.toHaveProperty("error");
+      const id = await a.userId();
+      await a.config.events!.signOut!({ session: { userId: id, sessionToken: "x", expires: new Date() } });
+      expect(leaked).toEqual([]);
+      expect(sent).toEqual(["GET /.well-known/openid-configuration", "POST /token", "POST /token/revocation"]);
+      expect(refreshes(a.server)).toBe(1);
+      expect(a.server.revokedGrants.length).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
+
+  const refreshes = (server: OidcServer) => server.grants.filter((g) => g === "refresh_token").length;
+  const reused = (server: OidcServer) => server.errors.filter((e) => /already used|invalid_grant/i.test(e));
+
+  describe.each<Strategy>(["jwt", "database"])("%s sessions", (strategy) => {
+    test(
+      "the provider is asked for a refresh token; two expiries in a row are refreshed on session reads",
+      async () => {
+        const a = await app(strategy);
+        await a.signIn();
+        // offline_access with prompt=consent is what makes an OpenID provider hand out a refresh token.
+        expect(a.server.logins[0]?.scope.split(" ")).toContain("offline_access");
+        const first = await a.stored();
+        expect(first.refresh_token).toEqual(expect.any(String));
+        expect(a.browser.cookies(APP_ORIGIN)[SESSION_COOKIE]!.length).toBeLessThan(2000);
+
+        await untilExpired();
+        expect(await a.readSession()).not.toHaveProperty("error");
+        const second = await a.stored();
+        expect(second.access_token).not.toBe(first.access_token);
+        expect(second.refresh_token).not.toBe(first.refresh_token);
+        expect(second.expires_at).toBeGreaterThan(Date.now() / 1000);
+
+        await untilExpired();
+        expect(await a.readSession()).not.toHaveProperty("error");
+        const third = await a.stored();
+        expect(third.refresh_token).not.toBe(second.refresh_token);
+        expect(refreshes(a.server)).toBe(2);
+        expect(reused(a.server)).toEqual([]);
+        // Not expired: a read leaves the tokens alone, and getAccessToken hands out the stored one.
+        expect(await a.readSession()).not.toHaveProperty("error");
+        expect(await a.generatedConfig.getAccessToken(await a.userId(), "corp")).toBe(third.access_token);
+        expect(refreshes(a.server)).toBe(2);
+      },
+      TIMEOUT,
+    );
+
+    test(
+      "two simultaneous reads after expiry present the refresh token once; so do two processes sharing the database",
+      async () => {
+        const a = await app(strategy);
+        await a.signIn();
+        await untilExpired();
+        const [one, two] = await Promise.all([a.readSession(), a.readSession()]);
+        expect(one).not.toHaveProperty("error");
+        expect(two).not.toHaveProperty("error");
+        expect(refreshes(a.server)).toBe(1);
+
+        // A second process: its own instance of the module (its own single flight), the same stored account.
+        await untilExpired();
+        const { createTokenRotation } = await import(`${a.rotationUrl}?second-process`);
+        const other = createTokenRotation({ adapter: a.adapter, refresh: [a.config.providers[0]] });
+        const id = await a.userId();
+        const [mine, theirs] = await Promise.all([
+          a.generatedConfig.getAccessToken(id, "corp"),
+          other.getAccessToken(id, "corp") as Promise<string | null>,
+        ]);
+        expect(mine).toEqual(expect.any(String));
+        expect(theirs).toBe(mine);
+        expect(refreshes(a.server)).toBe(2);
+        expect(reused(a.server)).toEqual([]);
+      },
+      TIMEOUT,
+    );
+
+    test(
+      "a read whose Set-Cookie is dropped (a server component) does not break the next read",
+      async () => {
+        const a = await app(strategy);
+        await a.signIn();
+        await untilExpired();
+        expect(await a.readSession({ dropCookies: true })).not.toHaveProperty("error");
+        expect(await a.readSession()).not.toHaveProperty("error");
+        await untilExpired();
+        expect(await a.readSession()).not.toHaveProperty("error");
+        expect(refreshes(a.server)).toBe(2);
+        expect(reused(a.server)).toEqual([]);
+      },
+      TIMEOUT,
+    );
+
+    test(
+      "sign-out revokes the grant and sends the browser to end_session with a valid id_token_hint; signing in again refreshes",
+      async () => {
+        const a = await app(strategy);
+        await a.signIn();
+        const before = await a.stored();
+        const redirectTo = await a.generatedConfig.signOutUrl(await a.userId());
+        const endSession = new URL(redirectTo!);
+        expect(endSession.origin + endSession.pathname).toBe(`${a.server.issuer}/session/end`);
+        expect(Object.fromEntries(endSession.searchParams)).toEqual({
+          id_token_hint: before.id_token,
+          client_id: client.clientId,
+          post_logout_redirect_uri: POST_LOGOUT,
+        });
+
+        // Auth.js's own sign-out, as signOut({ redirectTo }) posts it.
+        const csrf = (await (await a.browser.request(`${APP_ORIGIN}${BASE_PATH}/csrf`)).json()) as {
+          csrfToken: string;
+        };
+        const signOut = await a.browser.request(`${APP_ORIGIN}${BASE_PATH}/signout`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ csrfToken: csrf.csrfToken, callbackUrl: redirectTo! }),
+        });
+        expect(signOut.status).toBe(302);
+        expect(signOut.headers.get("location")).toBe(redirectTo);
+        expect(a.browser.cookies(APP_ORIGIN)[SESSION_COOKIE]).toBeUndefined();
+        // Revoked (RFC 7009): the refresh token no longer works at the provider.
+        expect(a.server.revokedGrants.length).toBeGreaterThan(0);
+        const retry = await fetch(`${a.server.issuer}/token`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`,
+          },
+          body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: before.refresh_token! }),
+        });
+        expect(retry.status).toBe(400);
+        expect(((await retry.json()) as { error: string }).error).toBe("invalid_grant");
+        // That refusal is the one error the provider may report from here on.
+        const errorsSoFar = a.server.errors.length;
+
+        // The browser at the provider: the hint is accepted (a bad one is an error page), the user confirms.
+        const page = await a.browser.request(redirectTo!);
+        const html = await page.text();
+        expect(page.status, html).toBe(200);
+        const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+        const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
+        expect(action && xsrf, html).toBeTruthy();
+        const confirmed = await a.browser.request(new URL(action!, a.server.issuer), {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ xsrf: xsrf!, logout: "yes" }),
+        });
+        expect(confirmed.headers.get("location")).toBe(POST_LOGOUT);
+        expect(a.server.endedSessions).toBe(1);
+
+        // Signing in again: the provider asks for a login (its session ended), and the fresh tokens reach the account.
+        await a.signIn();
+        expect(a.server.logins.map((l) => l.prompt)).toEqual(["login", "login"]);
+        const after = await a.stored();
+        expect(after.refresh_token).not.toBe(before.refresh_token);
+        expect(after.access_token).not.toBe(before.access_token);
+        await untilExpired();
+        expect(await a.readSession()).not.toHaveProperty("error");
+        expect(refreshes(a.server)).toBe(1);
+        expect(a.server.errors.slice(errorsSoFar)).toEqual([]);
+      },
+      TIMEOUT,
+    );
+  });
+});
