@@ -147,6 +147,20 @@ describe("init in a next-auth v4 project", () => {
     );
     expect(snapshot(dir)).toEqual(before);
   });
+
+  it.each([
+    ["init", "--yes", "--no-install", "--providers", "google"],
+    ["add-provider", "google", "--no-install"],
+  ])("%s --refresh-tokens is refused: the generated rotation is v5 code", async (...command) => {
+    const dir = v4App();
+    const before = snapshot(dir);
+    const result = await inProcess([...command, "--refresh-tokens"], { cwd: dir });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(
+      /^error: --refresh-tokens: the generated token rotation needs next-auth v5; run create-auth upgrade first/,
+    );
+    expect(snapshot(dir)).toEqual(before);
+  });
 });
 
 describe("init's providers question in a next-auth v4 project", () => {
