@@ -31,6 +31,10 @@ export async function runMigrate(input: MigrateInput, io: Io = processIo()): Pro
   const options = migrateOptions.parse(input);
   const root = resolve(io.cwd, options.dir);
   const { applySchema, findSchemaScripts } = await import("../workspace/migrate.js");
+  // The env files in the order the project's framework loads them.
+  const { detectFramework } = await import("../frameworks/registry.js");
+  const { ProjectView } = await import("../workspace/project-view.js");
+  const { framework } = detectFramework(new ProjectView(root));
   let schema = options.schema;
   if (!schema) {
     const found = findSchemaScripts(root);
@@ -38,15 +42,11 @@ export async function runMigrate(input: MigrateInput, io: Io = processIo()): Pro
       throw new UsageError(
         found.length
           ? `Several auth schemas here (${found.join(", ")}); name the one to apply: create-auth migrate ${found[0]}`
-          : `No auth schema in ${root} (looked for auth/schema.<dialect>.sql); run create-auth init first, or name the file.`,
+          : `No auth schema in ${root} (looked for the schema.<dialect>.sql init writes beside the auth modules); run create-auth init first, or name the file.`,
       );
     }
     schema = found[0]!;
   }
-  // The env files in the order the project's framework loads them.
-  const { detectFramework } = await import("../frameworks/registry.js");
-  const { ProjectView } = await import("../workspace/project-view.js");
-  const { framework } = detectFramework(new ProjectView(root));
   const result = await applySchema(root, schema, io.env, framework.envOrder);
   const shown = result.dialect === "sqlite" ? relative(io.cwd, result.target) || result.target : result.target;
   io.out.write(

@@ -57,7 +57,14 @@ export interface WalkResult {
   truncated: boolean;
 }
 
+const setupSource = (name: string) => sourceFile.test(name) && !notSetup.test(name);
+
 export function listSourceFiles(root: string, limits: WalkLimits = defaultWalkLimits): WalkResult {
+  return listFiles(root, setupSource, limits);
+}
+
+/** The files of one package whose name `wanted` accepts, within the same limits and skips as its source. */
+export function listFiles(root: string, wanted: (name: string) => boolean, limits = defaultWalkLimits): WalkResult {
   const result: WalkResult = { files: [], packages: [], truncated: false };
   const visit = (dir: string, depth: number) => {
     let entries: Dirent[];
@@ -69,7 +76,7 @@ export function listSourceFiles(root: string, limits: WalkLimits = defaultWalkLi
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const folders: string[] = [];
     for (const entry of entries) {
-      if (entry.isFile() && sourceFile.test(entry.name) && !notSetup.test(entry.name)) {
+      if (entry.isFile() && wanted(entry.name)) {
         if (result.files.length >= limits.maxFiles) {
           result.truncated = true;
           return;
