@@ -32,6 +32,11 @@ export interface FrameworkRequest<F> {
   alias: string | undefined;
   /** --protect: path patterns whose visitors must be signed in. */
   protect?: string[];
+  /**
+   * --federated-logout: the config exports signOutRequest(request, userIdOf), and the wiring passes
+   * every request to Auth.js through it, so a plain sign-out goes on to the provider's end-session endpoint.
+   */
+  federatedSignOut?: boolean;
 }
 
 /** The auth module's framework-specific pieces, filled into templates/config/auth.ts.hbs. */

@@ -79,6 +79,7 @@ export async function webStandardPart(
             : false,
         protect: request.protect?.map(pathPattern) ?? false,
         protectList: request.protect?.join(",") ?? "",
+        federatedSignOut: request.federatedSignOut ?? false,
       }),
     },
   ];

@@ -150,6 +150,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       importExtension: ext,
       alias: project.alias,
       protect: request.protect,
+      federatedSignOut: Boolean(request.tokens?.federatedLogout && request.providers.some(hasProviderTokens)),
     }),
   ]);
   const providerFile = posix.join(posix.dirname(configPath), "providers", "x.ts");

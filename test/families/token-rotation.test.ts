@@ -50,7 +50,11 @@ interface StoredAccount {
 describe("generated token rotation and federated sign-out through Auth()", () => {
   const defer = useCleanup();
 
-  async function app(strategy: Strategy) {
+  /**
+   * `wiring: "web"`: the requests go through handleAuth() of the Web-standard
+   * session module init writes for Astro, Nuxt, Hono... instead of Auth() itself.
+   */
+  async function app(strategy: Strategy, { wiring = "auth" }: { wiring?: "auth" | "web" } = {}) {
     const server = await startOidcServer({
       ...client,
       redirectUri: callbackUrlFor("corp"),
@@ -63,6 +67,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
       AUTH_CORP_SECRET: client.clientSecret,
       AUTH_SECRET: "e2e-secret-that-is-long-enough-for-jose-0123456789",
       AUTH_POST_LOGOUT_REDIRECT_URI: POST_LOGOUT,
+      AUTH_TRUST_HOST: "true",
     };
     defer(withEnv(env));
     const loaded = await generated(
@@ -80,7 +85,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
       storage: "memory",
       importExtension: ".js",
       verifyCommand: "npm run verify-adapter",
-      shape: plainConfig(),
+      shape: plainConfig({ options: [`basePath: ${JSON.stringify(BASE_PATH)},`] }),
       postLogoutRedirectUri: POST_LOGOUT,
     });
     writeModule(loaded.dir, "auth/adapter.ts", await renderTemplate("adapters/memory.ts.hbs", {}));
@@ -100,7 +105,17 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
       logger: { error: (e) => void errors.push(String(e)), warn: () => {}, debug: () => {} },
     };
     setEnvDefaults(env, config);
-    const handle = (request: Request) => Auth(request, config);
+    let handle = (request: Request) => Auth(request, config);
+    if (wiring === "web") {
+      const session = await renderTemplate("frameworks/web/session.ts.hbs", {
+        title: "a Web-standard framework",
+        basePath: BASE_PATH,
+        configModule: "./app-auth.js",
+        federatedSignOut: true,
+      });
+      writeModule(loaded.dir, "session.ts", session);
+      handle = (await loaded.module<{ handleAuth(request: Request): Promise<Response> }>("session.ts")).handleAuth;
+    }
     const browser = new Browser({ origin: APP_ORIGIN, handle });
 
     const stored = async () => (await adapter.getAccount!(account.sub, "corp")) as unknown as StoredAccount;
@@ -333,5 +348,87 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
       },
       TIMEOUT,
     );
+
+    describe("a plain sign-out through the Web-standard handleAuth()", () => {
+      async function postSignOut(a: Awaited<ReturnType<typeof app>>, fields: Record<string, string>, headers = {}) {
+        const csrf = (await (await a.browser.request(`${APP_ORIGIN}${BASE_PATH}/csrf`)).json()) as {
+          csrfToken: string;
+        };
+        return a.browser.request(`${APP_ORIGIN}${BASE_PATH}/signout`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+          body: new URLSearchParams({ csrfToken: csrf.csrfToken, ...fields }),
+        });
+      }
+
+      test(
+        "the sign-out page's form (its CSRF token, no callbackUrl) ends the app session and goes on to end_session with a valid id_token_hint",
+        async () => {
+          const a = await app(strategy, { wiring: "web" });
+          await a.signIn();
+          const { id_token } = await a.stored();
+          const signOut = await postSignOut(a, {});
+          expect(signOut.status).toBe(302);
+          const endSession = new URL(signOut.headers.get("location")!);
+          expect(endSession.origin + endSession.pathname).toBe(`${a.server.issuer}/session/end`);
+          expect(Object.fromEntries(endSession.searchParams)).toEqual({
+            id_token_hint: id_token,
+            client_id: client.clientId,
+            post_logout_redirect_uri: POST_LOGOUT,
+          });
+          expect(a.browser.cookies(APP_ORIGIN)[SESSION_COOKIE]).toBeUndefined();
+          expect(a.server.revokedGrants.length).toBeGreaterThan(0);
+
+          // The provider accepts the hint (a bad one is an error page) and ends its session.
+          const page = await a.browser.request(endSession.href);
+          const html = await page.text();
+          expect(page.status, html).toBe(200);
+          const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+          const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
+          expect(action && xsrf, html).toBeTruthy();
+          const confirmed = await a.browser.request(new URL(action!, a.server.issuer), {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ xsrf: xsrf!, logout: "yes" }),
+          });
+          expect(confirmed.headers.get("location")).toBe(POST_LOGOUT);
+          expect(a.server.endedSessions).toBe(1);
+        },
+        TIMEOUT,
+      );
+
+      test(
+        "a client's signOut() (the page as callbackUrl, the URL asked for as JSON) gets the end_session URL instead",
+        async () => {
+          const a = await app(strategy, { wiring: "web" });
+          await a.signIn();
+          const signOut = await postSignOut(
+            a,
+            { callbackUrl: `${APP_ORIGIN}/account` },
+            { "x-auth-return-redirect": "1" },
+          );
+          expect(signOut.status).toBe(200);
+          const { url } = (await signOut.json()) as { url: string };
+          expect(url).toBe(await a.generatedConfig.signOutUrl(await a.userId()));
+          expect(url.startsWith(`${a.server.issuer}/session/end?`)).toBe(true);
+          expect(a.browser.cookies(APP_ORIGIN)[SESSION_COOKIE]).toBeUndefined();
+        },
+        TIMEOUT,
+      );
+
+      test(
+        "with the provider out of reach, sign-out still ends the app session and goes to the usual page",
+        async () => {
+          const a = await app(strategy, { wiring: "web" });
+          await a.signIn();
+          await a.server.close();
+          const signOut = await postSignOut(a, { callbackUrl: `${APP_ORIGIN}/bye` });
+          expect(signOut.status).toBe(302);
+          expect(signOut.headers.get("location")).toBe(`${APP_ORIGIN}/bye`);
+          expect(a.browser.cookies(APP_ORIGIN)[SESSION_COOKIE]).toBeUndefined();
+        },
+        TIMEOUT,
+      );
+    });
   });
 });

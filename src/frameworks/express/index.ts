@@ -61,6 +61,10 @@ export const express = defineFramework<ExpressFacts>({
         wiring.steps.push(
           `To protect ${request.protect.join(", ")} in ${facts.serverFile}: after the mount, app.use() a middleware that calls next() when (await getSession(req, authConfig))?.user (getSession from @auth/express) and else redirects to /auth/signin?callbackUrl=<the page> (https://authjs.dev/getting-started/session-management/protecting?framework=express).`,
         );
+      if (request.federatedSignOut)
+        wiring.steps.push(
+          `For a sign-out that reaches the provider: before the mount, app.post("/auth/signout", express.urlencoded({ extended: true }), ...) a middleware that sets req.body.callbackUrl to await signOutUrl(userId) from ${configPath} (userId from getSession(req, authConfig)) when it is not null, then calls next() (see README: federated sign-out).`,
+        );
       return wiring;
     }
     wiring.files.push({
@@ -71,6 +75,7 @@ export const express = defineFramework<ExpressFacts>({
         port: express.app.port,
         protect: request.protect?.map(pathPattern) ?? false,
         protectList: request.protect?.join(",") ?? "",
+        federatedSignOut: request.federatedSignOut ?? false,
       }),
     });
     wiring.instructions[server] = `${mount}, after loading .env.local`;

@@ -99,10 +99,15 @@ export const next = defineFramework<NextFacts>({
           "https://authjs.dev/getting-started/installation?framework=next.js",
         ],
         first: [],
-        imports: ['import NextAuth, { type NextAuthConfig } from "next-auth";'],
+        imports: [
+          'import NextAuth, { type NextAuthConfig } from "next-auth";',
+          ...(request.federatedSignOut ? ['import { NextRequest } from "next/server";'] : []),
+        ],
         configType: "NextAuthConfig",
         options: [],
-        exports: ["export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);"],
+        exports: request.federatedSignOut
+          ? federatedSignOutExports
+          : ["export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);"],
       },
     };
     if (facts.pagesDir) await pagesRouter(wiring, facts, request.configPath);
@@ -140,6 +145,35 @@ export const next = defineFramework<NextFacts>({
     load: () => import("./doctor.js").then((m) => m.nextDoctor),
   },
 });
+
+/**
+ * With --federated-logout, both ways next-auth signs out go on to the
+ * provider's end-session endpoint: the route's POST /api/auth/signout (the
+ * sign-out page, next-auth/react's signOut()) and the server-side signOut()
+ * of server actions. Auth.js decides where its sign-out goes before it knows
+ * who signs out, so the user is read first.
+ */
+const federatedSignOutExports = [
+  "const nextAuth = NextAuth(authConfig);",
+  "export const { auth, signIn } = nextAuth;",
+  "",
+  "/** Auth.js's routes; a sign-out (POST /api/auth/signout) goes on to the provider's end-session endpoint. */",
+  "export const handlers = {",
+  "  GET: nextAuth.handlers.GET,",
+  "  POST: async (request: NextRequest) =>",
+  "    nextAuth.handlers.POST(new NextRequest(await signOutRequest(request, async () => (await auth())?.user?.id))),",
+  "};",
+  "",
+  "/** next-auth's signOut(); without a redirectTo, the browser goes on to the provider's end-session endpoint. */",
+  "export async function signOut<R extends boolean = true>(options?: { redirectTo?: string; redirect?: R }) {",
+  "  if (options?.redirectTo === undefined) {",
+  "    const userId = (await auth())?.user?.id;",
+  "    const redirectTo = userId ? await signOutUrl(userId).catch(() => null) : null;",
+  "    if (redirectTo) return nextAuth.signOut<R>({ ...options, redirectTo });",
+  "  }",
+  "  return nextAuth.signOut<R>(options);",
+  "}",
+];
 
 /**
  * Pages read the session with auth(ctx) in getServerSideProps; that server
