@@ -55,13 +55,24 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
           "// First: copies SvelteKit's private env into process.env, which the modules below read.",
           `import "${specifier(request.configPath, envPath, request.importExtension)}";`,
         ],
-        imports: ['import { SvelteKitAuth, type SvelteKitAuthConfig } from "@auth/sveltekit";'],
+        imports: [
+          'import { SvelteKitAuth, type SvelteKitAuthConfig } from "@auth/sveltekit";',
+          ...(request.federatedSignOut
+            ? [
+                'import { Auth, setEnvDefaults } from "@auth/core";',
+                'import type { Session } from "@auth/core/types";',
+                'import type { Action, Handle } from "@sveltejs/kit";',
+              ]
+            : []),
+        ],
         configType: "SvelteKitAuthConfig",
         options: [
           "// Trust the Host header, so `vite preview` and a Node server behind your proxy work (set ORIGIN in production).",
           "trustHost: true,",
         ],
-        exports: ["export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);"],
+        exports: request.federatedSignOut
+          ? federatedSignOutExports
+          : ["export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);"],
       },
     };
     const protect = request.protect?.length ? request.protect : undefined;
@@ -93,3 +104,46 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
     load: () => import("./doctor.js").then((m) => m.sveltekitDoctor),
   },
 });
+
+/**
+ * With --federated-logout, both ways Auth.js signs out in SvelteKit go on to
+ * the provider's end-session endpoint: POST /auth/signout (the sign-out page,
+ * a client's form), which the handle rewrites before Auth.js answers it, and
+ * the signOut form action. Auth.js decides where its sign-out goes before it
+ * knows who signs out, so the user is read first.
+ */
+const federatedSignOutExports = [
+  "const svelteKitAuth = SvelteKitAuth(authConfig);",
+  "export const { signIn } = svelteKitAuth;",
+  "",
+  "/** The user of the request's session, read as Auth.js reads it (before its handle has run). */",
+  "async function userIdOf(request: Request): Promise<string | undefined> {",
+  "  const config: SvelteKitAuthConfig = authConfig;",
+  "  setEnvDefaults(process.env, config);",
+  "  const url = new URL(`${config.basePath}/session`, request.url);",
+  '  const response = await Auth(new Request(url, { headers: { cookie: request.headers.get("cookie") ?? "" } }), config);',
+  "  return ((await response.json()) as Session | null)?.user?.id;",
+  "}",
+  "",
+  "/** Auth.js's handle; a sign-out (POST /auth/signout) goes on to the provider's end-session endpoint. */",
+  "export const handle: Handle = async ({ event, resolve }) => {",
+  '  if (event.request.method !== "POST" || event.url.pathname !== "/auth/signout") return svelteKitAuth.handle({ event, resolve });',
+  "  const request = await signOutRequest(event.request, () => userIdOf(event.request));",
+  "  return svelteKitAuth.handle({ event: { ...event, request }, resolve });",
+  "};",
+  "",
+  "/** Auth.js's sign-out form action; without a redirectTo, the browser goes on to the provider's end-session endpoint. */",
+  "export const signOut: Action = async (event) => {",
+  "  const form = await event.request.formData();",
+  '  if (!form.has("redirectTo")) {',
+  "    const userId = (await event.locals.auth())?.user?.id;",
+  "    const endSession = userId ? await signOutUrl(userId).catch(() => null) : null;",
+  '    if (endSession) form.set("redirectTo", endSession);',
+  "  }",
+  "  const headers = new Headers(event.request.headers);",
+  '  headers.delete("content-type");',
+  '  headers.delete("content-length");',
+  '  const request = new Request(event.request.url, { method: "POST", headers, body: form });',
+  "  return svelteKitAuth.signOut({ ...event, request });",
+  "};",
+];
