@@ -1,19 +1,25 @@
 /**
  * Federated sign-out in Next.js, in Chromium: a fresh App Router app, `init
- * --yes --providers credentials,google --refresh-tokens` (the rotation wired
- * into the config), `add-provider oidc --refresh-tokens --federated-logout`
- * against a real OpenID Provider (oidc-provider) on loopback, and the two
- * lines its output says to add to the config. A page signs out with a server
- * action, as the README shows: Auth.js's own signOut({ redirectTo:
- * signOutUrl(...) }). The browser ends the app session, reaches the
- * provider's end_session endpoint with a valid id_token_hint, confirms, and
- * comes back to the post-logout redirect URI; the provider's session and
- * grant are gone.
+ * --yes --providers credentials,google --refresh-tokens` (installs, creates
+ * the tables), then init's plan again with what a terminal would answer:
+ * an OpenID provider "corp", its issuer a real OpenID Provider (oidc-provider) on loopback,
+ * --refresh-tokens --federated-logout (init takes an issuer only in a
+ * terminal); nothing added by hand. A page signs out with a server action calling the
+ * config's plain signOut(), no redirectTo. The browser ends the app session,
+ * reaches the provider's end_session endpoint with a valid id_token_hint,
+ * confirms, and comes back to the post-logout redirect URI; the provider's
+ * session and grant are gone.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, test } from "vitest";
+import { parseResolved, resolveProviderName } from "../../src/families/index.js";
+import { chosenFramework } from "../../src/frameworks/registry.js";
+import { planInit } from "../../src/planners/init-plan.js";
+import { storageModules } from "../../src/storage/registry.js";
+import { applyPlan } from "../../src/workspace/plan.js";
+import { ProjectView } from "../../src/workspace/project-view.js";
 import { root } from "../helpers.js";
 import {
   appEnv,
@@ -33,16 +39,14 @@ const shared = useBrowserAndMail();
 const client = { clientId: "next-app", clientSecret: "next-app-secret" };
 const account = { sub: "u-7", email: "dana@corp.example", name: "Dana", picture: "https://corp.example/d.png" };
 
-/** A page that shows who is signed in and signs out everywhere (README: federated sign-out). */
-const accountPage = `import { auth, signOut, signOutUrl } from "@/auth";
+/** A page that shows who is signed in and signs out as any app does: signOut(), nothing more. */
+const accountPage = `import { auth, signOut } from "@/auth";
 
 export default async function Account() {
   const session = await auth();
   async function signOutEverywhere() {
     "use server";
-    const current = await auth();
-    const to = current?.user?.id ? await signOutUrl(current.user.id) : null;
-    await signOut({ redirectTo: to ?? "/" });
+    await signOut();
   }
   return (
     <main>
@@ -58,7 +62,7 @@ export default async function Account() {
 describe("Next.js: federated sign-out in Chromium", () => {
   const defer = useCleanup();
 
-  test("signOut with signOutUrl() ends the app session, then the provider's, with a valid id_token_hint", async () => {
+  test("a plain signOut() ends the app session, then the provider's, with a valid id_token_hint", async () => {
     const port = await freePort();
     const origin = `http://localhost:${port}`;
     const op = await startOidcServer({
@@ -73,39 +77,26 @@ describe("Next.js: federated sign-out in Chromium", () => {
     const cli = (args: string[]) => execa("node", [bin, ...args], { cwd: dir, env: appEnv(), reject: false });
     const init = await cli(["init", "--yes", "--providers", "credentials,google", "--refresh-tokens"]);
     expect(init.exitCode, `${init.stdout}\n${init.stderr}`).toBe(0);
-    const added = await cli([
-      "add-provider",
-      "oidc",
-      "--id",
-      "corp",
-      "--issuer",
-      op.issuer,
-      "--refresh-tokens",
-      "--federated-logout",
-      "--base-url",
-      origin,
-      "--no-install",
-    ]);
-    expect(added.exitCode, `${added.stdout}\n${added.stderr}`).toBe(0);
-    expect(added.stdout).toContain(`${origin}/`);
-    expect(added.stdout).toMatch(/note: Wire token rotation into your auth config/);
-
-    // What the note says to add, in a config init already wired: corp among the providers refreshed and signed out of.
-    const configPath = join(dir, "auth.ts");
-    const config = readFileSync(configPath, "utf8");
-    expect(config).toContain("refresh: [google],");
-    writeFileSync(
-      configPath,
-      config
-        .replace(
-          "refresh: [google],",
-          "refresh: [google, corp],\n  federatedSignOut: [corp],\n  postLogoutRedirectUri: process.env.AUTH_POST_LOGOUT_REDIRECT_URI,",
-        )
-        .replace(
-          "export const getAccessToken = tokens.getAccessToken;",
-          "export const getAccessToken = tokens.getAccessToken;\nexport const signOutUrl = tokens.signOutUrl;",
-        ),
-    );
+    const project = new ProjectView(dir);
+    const sqlite = storageModules.find((s) => s.id === "sqlite")!;
+    const planned = await planInit({
+      root: dir,
+      project,
+      providers: [
+        parseResolved(resolveProviderName("credentials"), {}),
+        parseResolved(resolveProviderName("oidc"), { id: "corp", issuer: op.issuer }),
+      ],
+      session: "database",
+      force: true,
+      framework: chosenFramework(project, "next"),
+      storage: { module: sqlite, facts: sqlite.assume(project), dialect: "sqlite", schema: "sql" },
+      tokens: { refresh: true, federatedLogout: true },
+      postLogoutRedirectUri: `${origin}/`,
+    });
+    applyPlan(planned.changes);
+    const config = readFileSync(join(dir, "auth.ts"), "utf8");
+    expect(config).toContain("federatedSignOut: [corp],");
+    expect(config).toContain("export async function signOut");
     mkdirSync(join(dir, "app/account"), { recursive: true });
     writeFileSync(join(dir, "app/account/page.tsx"), accountPage);
 
@@ -117,8 +108,6 @@ describe("Next.js: federated sign-out in Chromium", () => {
       env: appEnv({
         AUTH_CORP_ID: client.clientId,
         AUTH_CORP_SECRET: client.clientSecret,
-        AUTH_GOOGLE_ID: "unused",
-        AUTH_GOOGLE_SECRET: "unused",
         AUTH_POST_LOGOUT_REDIRECT_URI: `${origin}/`,
       }),
     });
