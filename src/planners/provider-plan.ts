@@ -174,7 +174,7 @@ async function rotationModule(modulesDir: string, configDir: string, snippet: Pr
       ? `federatedSignOut: [${snippet.entry}], postLogoutRedirectUri: process.env.${postLogoutEnv.name}`
       : "",
   ].filter(Boolean);
-  const wiring = `Wire token rotation into your auth config (its callbacks and events are yours, so they were not edited): import { createTokenRotation } from "${from}"; const tokens = createTokenRotation({ adapter, ${lists.join(", ")} }) with the config's adapter; in callbacks, session: ({ session, user, token }) => tokens.refreshOnRead(session, user?.id ?? token?.sub) and redirect: tokens.redirect; and events: tokens.events. The adapter needs updateAccount, listAccountsByUserId and leaseAccount (create-auth init's adapters have them). See README: access-token rotation.`;
+  const wiring = `Wire token rotation into your auth config (its callbacks and events are yours, so they were not edited): import { createTokenRotation } from "${from}"; const tokens = createTokenRotation({ adapter, ${lists.join(", ")} }) with the config's adapter; in callbacks, session: ({ session, user, token }) => tokens.refreshOnRead(session, user?.id ?? token?.sub) and redirect: tokens.redirect; and events: tokens.events.${snippet.tokens?.federatedLogout ? " For a plain sign-out to reach the provider, pass each request through await tokens.signOutRequest(request, readUserId) before Auth.js sees it, or give signOut() redirectTo: await tokens.signOutUrl(userId)." : ""} The adapter needs updateAccount, listAccountsByUserId and leaseAccount (create-auth init's adapters have them). See README: access-token rotation.`;
   return { change, wiring };
 }
 
