@@ -8,7 +8,8 @@
  * config's plain signOut(), no redirectTo. The browser ends the app session,
  * reaches the provider's end_session endpoint with a valid id_token_hint,
  * confirms, and comes back to the post-logout redirect URI; the provider's
- * session and grant are gone.
+ * session and grant are gone. Then the same through Auth.js's own sign-out
+ * page (its form POST to /api/auth/signout, only the CSRF token).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -136,6 +137,25 @@ describe("Next.js: federated sign-out in Chromium", () => {
 
     expect(op.endedSessions).toBe(1);
     expect(op.revokedGrants.length).toBeGreaterThan(0);
+    expect(await sessionOf(page, `${origin}/api/auth`)).toBeNull();
+    expect(op.errors).toEqual([]);
+
+    // Again, through Auth.js's own sign-out page: its form posts only the CSRF token to /api/auth/signout.
+    await page.goto(`${origin}/api/auth/signin`);
+    await page.locator('form[action$="/api/auth/signin/corp"] button').click();
+    await page
+      .waitForURL((url) => url.origin === origin && !url.pathname.startsWith("/api/auth"))
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}\nat ${page.url()}:\n${(await page.content()).slice(0, 2000)}`);
+      });
+    expect((await sessionOf(page, `${origin}/api/auth`))?.user?.email).toBe(account.email);
+    await page.goto(`${origin}/api/auth/signout`);
+    await page.locator('form[action$="/api/auth/signout"] button').click();
+    await page.waitForURL((url) => url.origin === new URL(op.issuer).origin);
+    expect(new URL(page.url()).pathname).toMatch(/^\/session\/end/);
+    await page.locator('button[name="logout"][value="yes"]').click();
+    await page.waitForURL(`${origin}/`);
+    expect(op.endedSessions).toBe(2);
     expect(await sessionOf(page, `${origin}/api/auth`)).toBeNull();
     expect(op.errors).toEqual([]);
     expect(server.output()).not.toMatch(/\[auth\]\[error\]/);

@@ -393,6 +393,23 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
           });
           expect(confirmed.headers.get("location")).toBe(POST_LOGOUT);
           expect(a.server.endedSessions).toBe(1);
+
+          // Auth.js kept the sign-out's callbackUrl in a cookie: a sign-in given none must land on the app, not sign out again.
+          const csrf = (await (await a.browser.request(`${APP_ORIGIN}${BASE_PATH}/csrf`)).json()) as {
+            csrfToken: string;
+          };
+          const start = await a.browser.request(`${APP_ORIGIN}${BASE_PATH}/signin/corp`, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({ csrfToken: csrf.csrfToken }),
+          });
+          const signedIn = await a.browser.follow(
+            start,
+            `${APP_ORIGIN}${BASE_PATH}/signin/corp`,
+            (next) => next.origin === APP_ORIGIN && !next.pathname.startsWith(BASE_PATH),
+          );
+          expect(signedIn.url.origin, a.browser.trace()).toBe(APP_ORIGIN);
+          expect(a.server.endedSessions).toBe(1);
         },
         TIMEOUT,
       );
