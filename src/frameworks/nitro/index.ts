@@ -7,11 +7,9 @@
  * session module imports the env loader by name.
  */
 import { containerFile } from "../../doctor/model/facts.js";
-import { specifier } from "../../render/modules.js";
-import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
+import { fileRoutedPart, protectFile } from "../file-routed.js";
 import { defineFramework, existingEntry } from "../framework.js";
-import { webStandardPart } from "../web-standard.js";
 
 export interface NitroFacts {
   config: string | undefined;
@@ -53,41 +51,20 @@ export const nitro = defineFramework<NitroFacts>({
   async plan(request) {
     const { srcDir } = request.facts;
     const route = under(srcDir, "routes/api/auth/[...].ts");
-    const middlewarePath = under(srcDir, "middleware/auth.ts");
-    const sessionPath = `${request.authDir}/session.ts`;
-    const ext = request.importExtension;
-    const wiring = await webStandardPart(request, {
+    const part = await fileRoutedPart(request, {
       title: "Nitro",
       basePath,
-      envOrder: "vite",
-      sessionPath,
-      loadEnvPath: `${request.authDir}/load-env.ts`,
-      envInSession: true,
-      header: [
-        `Nitro: ${route} hands requests under ${basePath} to Auth.js (handleAuth from ${sessionPath});`,
-        "getSession(event.req) reads the session in a route or middleware.",
-        "https://authjs.dev/reference/core",
-      ],
+      route: { path: route, template: "frameworks/nitro/route.ts.hbs" },
+      sessionRead: "getSession(event.req) reads the session in a route or middleware.",
     });
-    wiring.files.push({
-      path: route,
-      contents: await renderTemplate("frameworks/nitro/route.ts.hbs", {
-        basePath,
-        sessionModule: specifier(route, sessionPath, ext),
-      }),
+    if (!request.protect?.length) return part.wiring;
+    await protectFile(request, part, {
+      path: under(srcDir, "middleware/auth.ts"),
+      template: "frameworks/nitro/middleware.ts.hbs",
+      own: request.facts.ownMiddleware,
+      addIt: "add a middleware such as",
     });
-    const protect = request.protect ?? [];
-    if (!protect.length) return wiring;
-    const middleware = await renderTemplate("frameworks/nitro/middleware.ts.hbs", {
-      sessionModule: specifier(middlewarePath, sessionPath, ext),
-      sessionPath,
-    });
-    if (request.facts.ownMiddleware)
-      wiring.steps.push(
-        `${request.facts.ownMiddleware} is yours and was left alone; to protect ${protect.join(", ")}, add a middleware such as:\n${middleware}`,
-      );
-    else wiring.files.push({ path: middlewarePath, contents: middleware });
-    return wiring;
+    return part.wiring;
   },
   doctor: {
     env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },

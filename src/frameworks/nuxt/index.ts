@@ -7,11 +7,9 @@
  * the session module imports the env loader by name.
  */
 import { containerFile } from "../../doctor/model/facts.js";
-import { specifier } from "../../render/modules.js";
-import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
+import { fileRoutedPart, protectFile } from "../file-routed.js";
 import { defineFramework, existingEntry } from "../framework.js";
-import { webStandardPart } from "../web-standard.js";
 
 export interface NuxtFacts {
   config: string | undefined;
@@ -49,43 +47,23 @@ export const nuxt = defineFramework<NuxtFacts>({
   protects: true,
   layout: () => ({ configPath: `${serverDir}/auth.ts`, authDir: `${serverDir}/auth` }),
   async plan(request) {
-    const sessionPath = `${request.authDir}/session.ts`;
-    const ext = request.importExtension;
-    const wiring = await webStandardPart(request, {
+    const part = await fileRoutedPart(request, {
       title: "Nuxt",
       basePath,
-      envOrder: "vite",
-      sessionPath,
-      loadEnvPath: `${request.authDir}/load-env.ts`,
-      envInSession: true,
-      header: [
-        `Nuxt: ${route} hands requests under ${basePath} to Auth.js (handleAuth from ${sessionPath});`,
-        "getSession(toWebRequest(event)) reads the session in a server route or middleware.",
-        "https://authjs.dev/reference/core",
-      ],
+      route: { path: route, template: "frameworks/nuxt/route.ts.hbs" },
+      sessionRead: "getSession(toWebRequest(event)) reads the session in a server route or middleware.",
     });
-    wiring.files.push({
-      path: route,
-      contents: await renderTemplate("frameworks/nuxt/route.ts.hbs", {
-        basePath,
-        sessionModule: specifier(route, sessionPath, ext),
-      }),
+    if (!request.protect?.length) return part.wiring;
+    await protectFile(request, part, {
+      path: middlewarePath,
+      template: "frameworks/nuxt/middleware.ts.hbs",
+      own: request.facts.ownMiddleware,
+      addIt: "add a server middleware such as",
     });
-    const protect = request.protect ?? [];
-    if (!protect.length) return wiring;
-    const middleware = await renderTemplate("frameworks/nuxt/middleware.ts.hbs", {
-      sessionModule: specifier(middlewarePath, sessionPath, ext),
-      sessionPath,
-    });
-    if (request.facts.ownMiddleware)
-      wiring.steps.push(
-        `${request.facts.ownMiddleware} is yours and was left alone; to protect ${protect.join(", ")}, add a server middleware such as:\n${middleware}`,
-      );
-    else wiring.files.push({ path: middlewarePath, contents: middleware });
-    wiring.steps.push(
+    part.wiring.steps.push(
       "The server middleware guards each page request and API call; a page reached by client-side navigation is not re-checked (read the session from /api/auth/session in a route middleware for that).",
     );
-    return wiring;
+    return part.wiring;
   },
   doctor: {
     env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },

@@ -7,11 +7,9 @@
  * imports the env loader by name (kept by Nitro's build).
  */
 import { containerFile } from "../../doctor/model/facts.js";
-import { specifier } from "../../render/modules.js";
-import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
+import { fileRoutedPart, protectFile } from "../file-routed.js";
 import { defineFramework, existingEntry } from "../framework.js";
-import { webStandardPart } from "../web-standard.js";
 import { addMiddlewareOption } from "./vite-config.js";
 
 export interface SolidStartFacts {
@@ -53,42 +51,22 @@ export const solidStart = defineFramework<SolidStartFacts>({
   protects: true,
   layout: () => ({ configPath: "src/auth.ts", authDir: "src/auth" }),
   async plan(request) {
-    const sessionPath = `${request.authDir}/session.ts`;
-    const ext = request.importExtension;
-    const wiring = await webStandardPart(request, {
+    const part = await fileRoutedPart(request, {
       title: "SolidStart",
       basePath,
-      envOrder: "vite",
-      sessionPath,
-      loadEnvPath: `${request.authDir}/load-env.ts`,
-      envInSession: true,
-      header: [
-        `SolidStart: ${route} hands requests under ${basePath} to Auth.js (handleAuth from ${sessionPath});`,
-        "getSession(getRequestEvent()!.request) reads the session in a server function or API route.",
-        "https://authjs.dev/reference/core",
-      ],
+      route: { path: route, template: "frameworks/solid-start/route.ts.hbs" },
+      sessionRead: "getSession(getRequestEvent()!.request) reads the session in a server function or API route.",
     });
-    wiring.files.push({
-      path: route,
-      contents: await renderTemplate("frameworks/solid-start/route.ts.hbs", {
-        basePath,
-        sessionModule: specifier(route, sessionPath, ext),
-      }),
-    });
-    const protect = request.protect ?? [];
-    if (!protect.length) return wiring;
-    const middleware = await renderTemplate("frameworks/solid-start/middleware.ts.hbs", {
-      sessionModule: specifier(middlewarePath, sessionPath, ext),
-      sessionPath,
-    });
+    const { wiring } = part;
+    if (!request.protect?.length) return wiring;
     const { config, ownMiddleware } = request.facts;
-    if (ownMiddleware) {
-      wiring.steps.push(
-        `${ownMiddleware} is yours and was left alone; to protect ${protect.join(", ")}, add this middleware to its list:\n${middleware}`,
-      );
-      return wiring;
-    }
-    wiring.files.push({ path: middlewarePath, contents: middleware });
+    await protectFile(request, part, {
+      path: middlewarePath,
+      template: "frameworks/solid-start/middleware.ts.hbs",
+      own: ownMiddleware,
+      addIt: "add this middleware to its list",
+    });
+    if (ownMiddleware) return wiring;
     wiring.steps.push(
       "The middleware guards each page request; a page reached by client-side navigation is not re-checked (read the session in a server function the page calls for that).",
     );

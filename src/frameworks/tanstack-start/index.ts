@@ -6,11 +6,9 @@
  * session module imports the env loader by name (kept by Nitro's build).
  */
 import { containerFile } from "../../doctor/model/facts.js";
-import { specifier } from "../../render/modules.js";
-import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
+import { fileRoutedPart, protectFile } from "../file-routed.js";
 import { defineFramework, existingEntry } from "../framework.js";
-import { webStandardPart } from "../web-standard.js";
 
 export interface TanStackStartFacts {
   /** The package its imports come from: @tanstack/react-start (or solid-start). */
@@ -48,47 +46,29 @@ export const tanstackStart = defineFramework<TanStackStartFacts>({
   protects: true,
   layout: () => ({ configPath: "src/auth.ts", authDir: "src/auth" }),
   async plan(request) {
-    const sessionPath = `${request.authDir}/session.ts`;
-    const ext = request.importExtension;
     const { startPackage } = request.facts;
-    const routerPackage = startPackage.replace("-start", "-router");
-    const wiring = await webStandardPart(request, {
+    const part = await fileRoutedPart(request, {
       title: "TanStack Start",
       basePath,
-      envOrder: "vite",
-      sessionPath,
-      loadEnvPath: `${request.authDir}/load-env.ts`,
-      envInSession: true,
-      header: [
-        `TanStack Start: ${route} hands requests under ${basePath} to Auth.js (handleAuth from ${sessionPath});`,
-        "getSession(request) reads the session in a server route, server function or request middleware.",
-        "https://authjs.dev/reference/core",
-      ],
+      route: {
+        path: route,
+        template: "frameworks/tanstack-start/route.ts.hbs",
+        data: { routerPackage: startPackage.replace("-start", "-router") },
+      },
+      sessionRead: "getSession(request) reads the session in a server route, server function or request middleware.",
     });
-    wiring.files.push({
-      path: route,
-      contents: await renderTemplate("frameworks/tanstack-start/route.ts.hbs", {
-        basePath,
-        routerPackage,
-        sessionModule: specifier(route, sessionPath, ext),
-      }),
+    if (!request.protect?.length) return part.wiring;
+    await protectFile(request, part, {
+      path: startPath,
+      template: "frameworks/tanstack-start/start.ts.hbs",
+      data: { startPackage },
+      own: request.facts.ownStart,
+      addIt: `add the middleware of this ${startPath} to its requestMiddleware`,
     });
-    const protect = request.protect ?? [];
-    if (!protect.length) return wiring;
-    const start = await renderTemplate("frameworks/tanstack-start/start.ts.hbs", {
-      startPackage,
-      sessionPath,
-      sessionModule: specifier(startPath, sessionPath, ext),
-    });
-    if (request.facts.ownStart)
-      wiring.steps.push(
-        `${request.facts.ownStart} is yours and was left alone; to protect ${protect.join(", ")}, add the middleware of this ${startPath} to its requestMiddleware:\n${start}`,
-      );
-    else wiring.files.push({ path: startPath, contents: start });
-    wiring.steps.push(
+    part.wiring.steps.push(
       "The request middleware guards each page request; a page reached by client-side navigation is not re-checked (read the session in the route's beforeLoad through a server function for that).",
     );
-    return wiring;
+    return part.wiring;
   },
   doctor: {
     env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
