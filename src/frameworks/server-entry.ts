@@ -7,7 +7,7 @@
 import { posix } from "node:path";
 import type { EntryWiring } from "../ast/server-entry.js";
 import type { ProjectView } from "../workspace/project-view.js";
-import type { FrameworkPart } from "./framework.js";
+import type { FrameworkModule, FrameworkPart } from "./framework.js";
 
 export interface ServerEntry {
   /** Project-relative path of the module that starts the server. */
@@ -51,4 +51,35 @@ export async function mountInEntry(
   if (edit.status === "edited") wiringPart.edits.push({ path: entry.path, contents: edit.text });
   else if (edit.status === "refused")
     wiringPart.steps.push(`${entry.path} was left alone (${edit.reason}); in it, add:\n    ${manual}`);
+}
+
+/**
+ * What the server libraries on the generic wiring (Hono, Fastify, Elysia)
+ * declare alike: found by their package, their routes under /auth of a
+ * server they start themselves, and the auth module inside src/ when the
+ * server's code is there (tsc's inferred rootDir would otherwise move the
+ * build output).
+ */
+export function serverLibrary<F>(
+  packageName: string,
+  facts: (project: ProjectView) => F,
+): Omit<FrameworkModule<F>, "id" | "title" | "plan" | "doctor"> {
+  return {
+    // A library inside the full-stack frameworks (Next.js route handlers, Nuxt...): they win.
+    precedence: 3,
+    detect: (project) =>
+      project.has(packageName)
+        ? { facts: facts(project), reason: `${packageName} in package.json`, by: "dependency" }
+        : undefined,
+    assume: facts,
+    dependencies: [],
+    devDependencies: [],
+    app: { port: 3000, devCommand: "npm run dev" },
+    basePath: "/auth",
+    authPackage: "@auth/core",
+    envOrder: "next",
+    protects: true,
+    layout: (_facts, project) =>
+      project.srcDir ? { configPath: "src/auth.ts", authDir: "src/auth" } : { configPath: "auth.ts", authDir: "auth" },
+  };
 }

@@ -12,7 +12,7 @@ import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { defineFramework } from "../framework.js";
-import { findServerEntry, mountInEntry, type ServerEntry } from "../server-entry.js";
+import { findServerEntry, mountInEntry, type ServerEntry, serverLibrary } from "../server-entry.js";
 import { webStandardPart } from "../web-standard.js";
 
 export interface FastifyFacts {
@@ -40,21 +40,7 @@ const basePath = "/auth";
 export const fastify = defineFramework<FastifyFacts>({
   id: "fastify",
   title: "Fastify",
-  // A server library, as Hono: a full-stack framework beside it runs the server.
-  precedence: 3,
-  detect: (project) =>
-    project.has("fastify") ? { facts: facts(project), reason: "fastify in package.json", by: "dependency" } : undefined,
-  assume: facts,
-  dependencies: [],
-  devDependencies: [],
-  app: { port: 3000, devCommand: "npm run dev" },
-  basePath,
-  authPackage: "@auth/core",
-  envOrder: "next",
-  protects: true,
-  // Inside src/ when the server's code is there: tsc's inferred rootDir would otherwise move the build output.
-  layout: (_facts, project) =>
-    project.srcDir ? { configPath: "src/auth.ts", authDir: "src/auth" } : { configPath: "auth.ts", authDir: "auth" },
+  ...serverLibrary("fastify", facts),
   async plan(request) {
     const { entry, factory } = request.facts;
     const sessionPath = `${request.authDir}/session.ts`;

@@ -10,7 +10,7 @@ import { containerFile } from "../../doctor/model/facts.js";
 import { specifier } from "../../render/modules.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { defineFramework } from "../framework.js";
-import { findServerEntry, mountInEntry, type ServerEntry } from "../server-entry.js";
+import { findServerEntry, mountInEntry, type ServerEntry, serverLibrary } from "../server-entry.js";
 import { webStandardPart } from "../web-standard.js";
 
 export interface HonoFacts {
@@ -23,21 +23,7 @@ const basePath = "/auth";
 export const hono = defineFramework<HonoFacts>({
   id: "hono",
   title: "Hono",
-  // A library inside the full-stack frameworks (Next.js route handlers, Nuxt...): they win.
-  precedence: 3,
-  detect: (project) =>
-    project.has("hono") ? { facts: facts(project), reason: "hono in package.json", by: "dependency" } : undefined,
-  assume: facts,
-  dependencies: [],
-  devDependencies: [],
-  app: { port: 3000, devCommand: "npm run dev" },
-  basePath,
-  authPackage: "@auth/core",
-  envOrder: "next",
-  protects: true,
-  // Inside src/ when the server's code is there: tsc's inferred rootDir would otherwise move the build output.
-  layout: (_facts, project) =>
-    project.srcDir ? { configPath: "src/auth.ts", authDir: "src/auth" } : { configPath: "auth.ts", authDir: "auth" },
+  ...serverLibrary("hono", facts),
   async plan(request) {
     const { entry } = request.facts;
     const entryDir = posix.dirname(entry?.path ?? request.configPath);
