@@ -1,36 +1,9 @@
 /** doctor for Hono: where the server module hands requests to Auth.js, and whether AUTH_URL agrees. */
-import { join } from "node:path";
-import { mountPath } from "../../doctor/model/facts.js";
-import { defineCheck } from "../../doctor/model/finding.js";
-import { authMounts } from "../doctor-mounts.js";
-import type { WiringDoctor } from "../framework.js";
-import { findServerEntry } from "../server-entry.js";
+import { entryMountDoctor } from "../entry-mount-doctor.js";
 
-const mountMissing = defineCheck(
-  "hono.mount-missing",
-  "error",
-  'Hono: the server module hands no route to Auth.js (app.on(["GET", "POST"], "/auth/*", ...)).',
-);
-
-export const honoDoctor: WiringDoctor = {
-  checks: [mountMissing],
-  read({ root, project, reader }) {
-    const entry = findServerEntry(project);
-    const module = entry ? reader.read(join(root, entry.path)) : null;
-    const mounts = module
-      ? authMounts(module, ["on", "all", "get", "post", "route", "mount"], /\b(?:handleAuth|Auth)\(/)
-      : [];
-    return { entry: entry?.path, ...(mounts[0] ? { mount: { path: mounts[0], file: entry!.path } } : {}) };
-  },
-  run(facts) {
-    if (facts.wiring.mount) return [];
-    const entry = facts.wiring.entry as string | undefined;
-    return [
-      mountMissing.report(
-        `${entry ?? "The server module"} hands no request to Auth.js, so ${mountPath(facts)}/signin and every callback answer 404.`,
-        `After the app is created: app.on(["GET", "POST"], "${mountPath(facts)}/*", (c) => handleAuth(c.req.raw)), with handleAuth from the session module create-auth init writes (or Auth(request, authConfig) from @auth/core).`,
-        entry,
-      ),
-    ];
-  },
-};
+export const honoDoctor = entryMountDoctor({
+  id: "hono",
+  title: "Hono",
+  example: 'app.on(["GET", "POST"], "/auth/*", ...)',
+  fix: (path) => `After the app is created: app.on(["GET", "POST"], "${path}/*", (c) => handleAuth(c.req.raw))`,
+});
