@@ -15,6 +15,7 @@ import { UsageError } from "../lib/errors.js";
 import {
   databaseEnvFile,
   type EnvToFill,
+  type EnvWritePlan,
   gitignore,
   newSecret,
   planEnvWrites,
@@ -29,6 +30,7 @@ import type { StorageModule, StoragePart } from "../storage/storage.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
+import type { EnvOrder, ProjectEnv } from "../workspace/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
 import { generateConfig, postLogoutVariable } from "./auth-config.js";
 
@@ -245,25 +247,17 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     root,
   );
   notices.push(...pkg.kept);
-  const env = planEnvWrites({
-    env: readEnvForWriting(root, framework.envOrder),
+  const env = planProjectMerges({
+    root,
     envOrder: framework.envOrder,
-    variables: merged.env,
-    heading: "Auth (added by create-auth init)",
-    secret: newSecret(),
-    // The database's variables go where the project's ORM tool reads its own (Prisma and drizzle-kit: .env).
-    database: { names: stored.env.map((v) => v.name), file: databaseEnvFile(storage.module.chosenBy === "orm") },
+    merged,
+    databaseVariables: stored.env.map((v) => v.name),
+    orm: storage.module.chosenBy === "orm",
+    packageJson: pkg.text,
+    secret: () => newSecret(),
   });
+  changes.push(...env.changes);
   notices.push(...env.notices);
-  const merges: [string, string][] = [
-    ["package.json", pkg.text],
-    ...env.files.map((f): [string, string] => [f.name, f.after]),
-    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), [...merged.ignored, ...env.created])],
-  ];
-  for (const [path, text] of merges) {
-    const change = changeFile(join(root, path), text);
-    if (change) changes.push(change);
-  }
   return {
     changes,
     leftAlone,
@@ -284,4 +278,40 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       embedded: storage.module.embedded === true,
     },
   };
+}
+
+/**
+ * The env files, package.json and .gitignore beside init's own files: the
+ * merged parts' variables where the project keeps its env (the database's
+ * where its ORM tool reads them: Prisma and drizzle-kit read .env), a fresh
+ * secret unless `secret` finds the project has one, and the env files made
+ * ignored.
+ */
+export function planProjectMerges(request: {
+  root: string;
+  envOrder: EnvOrder;
+  merged: Pick<GeneratedPart, "env" | "ignored">;
+  databaseVariables: string[];
+  orm: boolean;
+  packageJson: string;
+  /** A new secret, or undefined when the project already has one. */
+  secret(env: ProjectEnv): string | undefined;
+}): Pick<EnvWritePlan, "notices" | "toFill" | "where"> & { changes: FileChange[] } {
+  const { root, merged } = request;
+  const projectEnv = readEnvForWriting(root, request.envOrder);
+  const env = planEnvWrites({
+    env: projectEnv,
+    envOrder: request.envOrder,
+    variables: merged.env,
+    heading: "Auth (added by create-auth init)",
+    secret: request.secret(projectEnv),
+    database: { names: request.databaseVariables, file: databaseEnvFile(request.orm) },
+  });
+  const merges: [string, string][] = [
+    ["package.json", request.packageJson],
+    ...env.files.map((f): [string, string] => [f.name, f.after]),
+    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), [...merged.ignored, ...env.created])],
+  ];
+  const changes = merges.flatMap(([path, text]) => changeFile(join(root, path), text) ?? []);
+  return { changes, notices: env.notices, toFill: env.toFill, where: env.where };
 }

@@ -10,21 +10,14 @@ import { dirname, join, relative } from "node:path";
 import type { AnyParsedProvider } from "../families/index.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
 import { UsageError } from "../lib/errors.js";
-import {
-  databaseEnvFile,
-  type EnvToFill,
-  gitignore,
-  newSecret,
-  planEnvWrites,
-  readEnvForWriting,
-} from "../render/env-files.js";
+import { type EnvToFill, newSecret } from "../render/env-files.js";
 import { specifier } from "../render/modules.js";
 import { mergePackageJson } from "../render/package-json.js";
 import { mergeParts, type ProviderSnippet } from "../render/parts.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
-import { type InitPlan, type StorageChoice, schemaPart } from "./init-plan.js";
+import { type InitPlan, planProjectMerges, type StorageChoice, schemaPart } from "./init-plan.js";
 import { placeSnippet, providerModulesDir } from "./provider-plan.js";
 
 export interface V4InitRequest {
@@ -157,27 +150,19 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     root,
   );
   notices.push(...pkg.kept);
-  const projectEnv = readEnvForWriting(root, framework.envOrder);
-  // v4 reads NEXTAUTH_SECRET, else AUTH_SECRET: a fresh one only when the project has neither.
-  const hasSecret = ["NEXTAUTH_SECRET", "AUTH_SECRET"].some((name) => projectEnv.get(name)?.value);
-  const env = planEnvWrites({
-    env: projectEnv,
+  const env = planProjectMerges({
+    root,
     envOrder: framework.envOrder,
-    variables: merged.env,
-    heading: "Auth (added by create-auth init)",
-    secret: hasSecret ? undefined : newSecret(),
-    database: { names: stored.env.map((v) => v.name), file: databaseEnvFile(storage.module.chosenBy === "orm") },
+    merged,
+    databaseVariables: stored.env.map((v) => v.name),
+    orm: storage.module.chosenBy === "orm",
+    packageJson: pkg.text,
+    // v4 reads NEXTAUTH_SECRET, else AUTH_SECRET: a fresh one only when the project has neither.
+    secret: (projectEnv) =>
+      ["NEXTAUTH_SECRET", "AUTH_SECRET"].some((name) => projectEnv.get(name)?.value) ? undefined : newSecret(),
   });
+  changes.push(...env.changes);
   notices.push(...env.notices);
-  const merges: [string, string][] = [
-    ["package.json", pkg.text],
-    ...env.files.map((f): [string, string] => [f.name, f.after]),
-    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), [...merged.ignored, ...env.created])],
-  ];
-  for (const [path, after] of merges) {
-    const change = changeFile(join(root, path), after);
-    if (change) changes.push(change);
-  }
   const envToFill: EnvToFill[] = env.toFill;
   return {
     changes,
