@@ -1,5 +1,5 @@
 /** doctor for Elysia: where the server module hands requests to Auth.js, and whether AUTH_URL agrees. */
-import { entryMountDoctor } from "../entry-mount-doctor.js";
+import { entryMountDoctor } from "../doctor-entry-mount.js";
 
 export const elysiaDoctor = entryMountDoctor({
   id: "elysia",

@@ -1,5 +1,5 @@
 /** doctor for Hono: where the server module hands requests to Auth.js, and whether AUTH_URL agrees. */
-import { entryMountDoctor } from "../entry-mount-doctor.js";
+import { entryMountDoctor } from "../doctor-entry-mount.js";
 
 export const honoDoctor = entryMountDoctor({
   id: "hono",
