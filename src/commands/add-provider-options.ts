@@ -12,7 +12,7 @@ import type { KindOption } from "../families/family.js";
 import { kindCatalog } from "../families/registry.js";
 import { defineOptions, type OptionRow } from "../lib/command-options.js";
 import { appUrlProblem } from "../lib/urls.js";
-import { packageManagers } from "../workspace/package-manager.js";
+import { packageManagerOption } from "../workspace/package-manager.js";
 
 const kindNames = kindCatalog.map((k) => [k.kind, ...(k.aliases ?? [])].join("|")).join(", ");
 
@@ -82,12 +82,7 @@ export const addProviderOptions = defineOptions({
     description: "add the provider's packages to package.json without installing them",
     schema: z.boolean().default(true),
   },
-  packageManager: {
-    flag: "--package-manager <name>",
-    description: `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
-    schema: z.enum(packageManagers).optional(),
-    expects: packageManagers.join(", "),
-  },
+  packageManager: packageManagerOption,
   refreshTokens: {
     flag: "--refresh-tokens",
     description:

@@ -12,7 +12,7 @@ import { frameworkById, frameworkIds } from "../frameworks/registry.js";
 import { commaList, defineOptions } from "../lib/command-options.js";
 import { backends, orms, storageById } from "../storage/registry.js";
 import { schemaFlavours } from "../storage/schemas.js";
-import { packageManagers } from "../workspace/package-manager.js";
+import { packageManagerOption } from "../workspace/package-manager.js";
 
 /** What the questions show: what detection found, and the ORM already chosen. */
 export interface InitQuestionContext {
@@ -200,12 +200,7 @@ export const initOptions = defineOptions({
     schema: z.boolean().default(false),
   },
   install: { flag: "--no-install", description: "do not install the dependencies", schema: z.boolean().default(true) },
-  packageManager: {
-    flag: "--package-manager <name>",
-    description: `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
-    schema: z.enum(packageManagers).optional(),
-    expects: packageManagers.join(", "),
-  },
+  packageManager: packageManagerOption,
   force: {
     flag: "--force",
     description:

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { defineOptions } from "../lib/command-options.js";
 import { CliError, ExitCode, type ExitCodeValue } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
-import { packageManagers } from "../workspace/package-manager.js";
+import { packageManagerOption } from "../workspace/package-manager.js";
 
 export const upgradeOptions = defineOptions({
   config: {
@@ -30,12 +30,7 @@ export const upgradeOptions = defineOptions({
     description: "change package.json without installing",
     schema: z.boolean().default(true),
   },
-  packageManager: {
-    flag: "--package-manager <name>",
-    description: `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
-    schema: z.enum(packageManagers).optional(),
-    expects: packageManagers.join(", "),
-  },
+  packageManager: packageManagerOption,
 });
 
 export type UpgradeInput = z.input<typeof upgradeOptions.schema>;

@@ -4,8 +4,10 @@
  * manager that launched us (`npm create auth`, `pnpm create auth`... set
  * npm_config_user_agent); then npm, which ships with Node.
  */
+
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
 import { CliError, ExitCode } from "../lib/errors.js";
 import type { Io } from "../lib/io.js";
 
@@ -101,3 +103,11 @@ export async function installDependencies(root: string, flag: PackageManager | u
   if (progress) progress.done(`Installed with ${detected.manager}`);
   else io.out.write(`Installed with ${detected.manager}.\n`);
 }
+
+/** The --package-manager row every installing command's options table shares. */
+export const packageManagerOption = {
+  flag: "--package-manager <name>",
+  description: `${packageManagers.join(", ")} (default: from the lockfile, else the one running create-auth, else npm)`,
+  schema: z.enum(packageManagers).optional(),
+  expects: packageManagers.join(", "),
+};
