@@ -1,9 +1,9 @@
 /**
  * Access-token rotation and federated sign-out, as init generates them
  * (--refresh-tokens --federated-logout), through the real Auth() against a
- * real OpenID Provider (oidc-provider): access tokens living 12 seconds,
- * refresh tokens rotated at every use (a reused one revokes the grant),
- * revocation and RP-initiated logout. The config under test is the one init
+ * real OpenID Provider (oidc-provider): access tokens living 12 seconds of a
+ * clock the test moves on, refresh tokens rotated at every use (a reused one
+ * revokes the grant), revocation and RP-initiated logout. The config under test is the one init
  * writes (framework "none"), with the generated oidc provider, the generated
  * in-memory adapter and token-rotation.ts, each compiled and imported as an
  * app would.
@@ -12,7 +12,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Auth, type AuthConfig, customFetch, setEnvDefaults } from "@auth/core";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { plainConfig } from "../../src/frameworks/framework.js";
 import { generateConfig } from "../../src/planners/auth-config.js";
 import { renderTemplate } from "../../src/render/templates.js";
@@ -34,9 +34,12 @@ const POST_LOGOUT = `${APP_ORIGIN}/`;
 const ACCESS_TTL = 12;
 const TIMEOUT = 60_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Long enough for the access token to count as expired (refreshed 10 s early). */
-const untilExpired = () => sleep((ACCESS_TTL - 10) * 1000 + 300);
+/**
+ * The clock moves on far enough for the access token to count as expired (it is refreshed 10 s early). The
+ * process's clock is the one the provider, Auth.js and the generated module all read, so jumping it ahead
+ * is what waiting would do, without the wait; it keeps running between jumps.
+ */
+const untilExpired = () => vi.setSystemTime(Date.now() + (ACCESS_TTL - 10) * 1000 + 300);
 
 type Strategy = "jwt" | "database";
 
@@ -55,6 +58,8 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
    * session module init writes for Astro, Nuxt, Hono... instead of Auth() itself.
    */
   async function app(strategy: Strategy, { wiring = "auth" }: { wiring?: "auth" | "web" } = {}) {
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    defer(() => vi.useRealTimers());
     const server = await startOidcServer({
       ...client,
       redirectUri: callbackUrlFor("corp"),
@@ -186,7 +191,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
       defer(() => {
         globalThis.fetch = network;
       });
-      await untilExpired();
+      untilExpired();
       expect(await a.readSession()).not.toHaveProperty("error");
       const id = await a.userId();
       await a.config.events!.signOut!({ session: { userId: id, sessionToken: "x", expires: new Date() } });
@@ -213,14 +218,14 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
         expect(first.refresh_token).toEqual(expect.any(String));
         expect(a.browser.cookies(APP_ORIGIN)[SESSION_COOKIE]!.length).toBeLessThan(2000);
 
-        await untilExpired();
+        untilExpired();
         expect(await a.readSession()).not.toHaveProperty("error");
         const second = await a.stored();
         expect(second.access_token).not.toBe(first.access_token);
         expect(second.refresh_token).not.toBe(first.refresh_token);
         expect(second.expires_at).toBeGreaterThan(Date.now() / 1000);
 
-        await untilExpired();
+        untilExpired();
         expect(await a.readSession()).not.toHaveProperty("error");
         const third = await a.stored();
         expect(third.refresh_token).not.toBe(second.refresh_token);
@@ -239,14 +244,14 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
       async () => {
         const a = await app(strategy);
         await a.signIn();
-        await untilExpired();
+        untilExpired();
         const [one, two] = await Promise.all([a.readSession(), a.readSession()]);
         expect(one).not.toHaveProperty("error");
         expect(two).not.toHaveProperty("error");
         expect(refreshes(a.server)).toBe(1);
 
         // A second process: its own instance of the module (its own single flight), the same stored account.
-        await untilExpired();
+        untilExpired();
         const { createTokenRotation } = await import(`${a.rotationUrl}?second-process`);
         const other = createTokenRotation({ adapter: a.adapter, refresh: [a.config.providers[0]] });
         const id = await a.userId();
@@ -267,10 +272,10 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
       async () => {
         const a = await app(strategy);
         await a.signIn();
-        await untilExpired();
+        untilExpired();
         expect(await a.readSession({ dropCookies: true })).not.toHaveProperty("error");
         expect(await a.readSession()).not.toHaveProperty("error");
-        await untilExpired();
+        untilExpired();
         expect(await a.readSession()).not.toHaveProperty("error");
         expect(refreshes(a.server)).toBe(2);
         expect(reused(a.server)).toEqual([]);
@@ -341,7 +346,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
         const after = await a.stored();
         expect(after.refresh_token).not.toBe(before.refresh_token);
         expect(after.access_token).not.toBe(before.access_token);
-        await untilExpired();
+        untilExpired();
         expect(await a.readSession()).not.toHaveProperty("error");
         expect(refreshes(a.server)).toBe(1);
         expect(a.server.errors.slice(errorsSoFar)).toEqual([]);
