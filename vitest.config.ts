@@ -49,6 +49,9 @@ const layerOptions: Partial<Record<(typeof layers)[number], typeof sharedModules
 
 export default defineConfig({
   test: {
+    // Transformed modules kept on disk between runs (node_modules/.experimental-vitest-cache): the inner
+    // loop re-runs one file without transforming src/ again. A CI run starts clean, so it is left out there.
+    experimental: { fsModuleCache: !process.env.CI },
     setupFiles: ["test/setup/temp-dirs.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
