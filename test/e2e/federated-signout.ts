@@ -7,7 +7,7 @@
  * Chromium a sign-in at the provider followed by a plain sign-out, checked
  * hop by hop up to the provider's end_session endpoint and back.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Page, Request } from "playwright-core";
 import { expect } from "vitest";
@@ -42,16 +42,23 @@ export const corpEnv = (origin: string): Record<string, string> => ({
   AUTH_POST_LOGOUT_REDIRECT_URI: `${origin}/`,
 });
 
+/** The files init writes that a later init takes for the project's own, by framework. */
+const reinitEntries: Record<string, string> = { express: "server.ts", qwik: "src/routes/plugin@auth.ts" };
+
 /**
  * init's plan over an app init has already set up with --refresh-tokens (its tables have the refresh lease):
- * credentials and corp, --refresh-tokens --federated-logout, the same --protect, JWT sessions (init --yes's);
+ * credentials, `alsoProviders` and corp, --refresh-tokens --federated-logout, the same --protect, JWT sessions (init --yes's);
  * returns the auth config's text.
  */
 export async function planFederatedInit(
   dir: string,
   framework: string,
-  options: { issuer: string; origin: string; protect?: string[] },
+  options: { issuer: string; origin: string; protect?: string[]; alsoProviders?: string[] },
 ): Promise<string> {
+  // The plan again as on the fresh app: the first init's entry file would count as the project's own, which
+  // init leaves alone (naming the lines to add instead).
+  const entry = reinitEntries[framework];
+  if (entry) rmSync(join(dir, entry));
   const project = new ProjectView(dir);
   const sqlite = storageModules.find((s) => s.id === "sqlite")!;
   const planned = await planInit({
@@ -59,6 +66,7 @@ export async function planFederatedInit(
     project,
     providers: [
       parseResolved(resolveProviderName("credentials"), {}),
+      ...(options.alsoProviders ?? []).map((name) => parseResolved(resolveProviderName(name), {})),
       parseResolved(resolveProviderName("oidc"), { id: "corp", issuer: options.issuer }),
     ],
     session: "jwt",
