@@ -311,16 +311,17 @@ export async function buildApp(name: AppName, dir: string) {
   });
 }
 
-/** The app's production server (appProduction) on its Node and a free port, stopped when the test ends. */
+/** The app's production server (appProduction) on its Node and `port` (a free one), stopped when the test ends. */
 export async function startApp(
   name: AppName,
   dir: string,
   env: Record<string, string>,
   defer: (fn: () => unknown) => void,
+  port?: number,
 ): Promise<RunningServer> {
   const script = appProduction[name]?.start;
   if (!script) throw new Error(`no production start known for ${name}`);
-  const port = await freePort();
+  port ??= await freePort();
   const server = await startServer(["npm", "run", script], {
     cwd: dir,
     port,

@@ -6,7 +6,9 @@
  * user added with `npm run auth:add-user`, the app built and started as in
  * production, then in Chromium: a signed-out visit to the dashboard sent to
  * sign in, a wrong and a right password, the dashboard served (the session
- * read on the server), sign-out, and an email-link sign-in.
+ * read on the server), sign-out, and an email-link sign-in; with
+ * `federatedSignOut`, a sign-in at an OpenID provider and a sign-out that
+ * reaches its end_session endpoint.
  */
 import { join } from "node:path";
 import { execa } from "execa";
@@ -18,6 +20,7 @@ import {
   appProduction,
   appRuntime,
   buildApp,
+  freePort,
   freshApp,
   type SmtpSink,
   sessionOf,
@@ -25,6 +28,13 @@ import {
   signInWithPassword,
   startApp,
 } from "./apps.js";
+import {
+  corpEnv,
+  expectFederatedSignOut,
+  planFederatedInit,
+  signOutOnAuthPage,
+  startCorp,
+} from "./federated-signout.js";
 
 export interface FlowOptions {
   app: AppName;
@@ -40,6 +50,12 @@ export interface FlowOptions {
   afterBuild?: (dir: string) => void;
   /** The dashboard names the signed-in user: the page read the session on the server. */
   dashboardShowsUser?: boolean;
+  /**
+   * Federated sign-out as well: init with --refresh-tokens, then init's plan again with an OpenID provider
+   * "corp" on loopback and --federated-logout (federated-signout.ts); at the end a sign-in at corp and a
+   * plain sign-out through Auth.js's sign-out page, which must reach corp's end_session endpoint.
+   */
+  federatedSignOut?: boolean;
 }
 
 const user = { email: "carol@example.com", password: "a long enough password" };
@@ -99,15 +115,27 @@ export async function signInFlow(
     return context.newPage();
   };
 
+  const port = await freePort();
+  const op = options.federatedSignOut ? await startCorp(`http://localhost:${port}`, basePath, tools.defer) : undefined;
   const dir = await freshApp(app, tools.defer);
   stage("copy");
+  const protect = "/dashboard/:path*";
   await initApp(app, dir, [
     "--providers",
-    "credentials,email",
+    // An OAuth provider, so that --refresh-tokens gives the tables the refresh lease; corp replaces it.
+    op ? "credentials,email,google" : "credentials,email",
     "--protect",
-    "/dashboard/:path*",
+    protect,
+    ...(op ? ["--refresh-tokens"] : []),
     ...(options.initArgs ?? []),
   ]);
+  if (op)
+    await planFederatedInit(dir, app, {
+      issuer: op.issuer,
+      origin: `http://localhost:${port}`,
+      protect: [protect],
+      alsoProviders: ["email"],
+    });
   await addUserOn(app, dir);
   options.afterInit?.(dir);
   stage("init");
@@ -125,7 +153,8 @@ export async function signInFlow(
     expect(checked.exitCode, checked.all).toBe(0);
   }
   stage("build");
-  const server = await startApp(app, dir, { EMAIL_SERVER: tools.mail.url }, tools.defer);
+  const env = { EMAIL_SERVER: tools.mail.url, ...(op ? corpEnv(`http://localhost:${port}`) : {}) };
+  const server = await startApp(app, dir, env, tools.defer, port);
   stage("start");
   const auth = `${server.origin}${basePath}`;
   const dashboard = `${server.origin}${appProduction[app]!.dashboard}`;
@@ -161,6 +190,14 @@ export async function signInFlow(
   const { session } = await signInWithEmailLink(linked, auth, tools.mail, bob);
   expect(session?.user).toMatchObject({ email: bob });
   expect((await visitDashboard(linked, dashboard, basePath)).signIn).toBe(false);
+  if (op)
+    await expectFederatedSignOut(await newPage(), {
+      origin: server.origin,
+      basePath,
+      op,
+      signOut: (page) => signOutOnAuthPage(page, auth),
+      output: server.output,
+    });
   stage("browser");
   // Auth.js logs the wrong password; nothing else may have gone wrong (its log is coloured).
   const log = server.output().replace(/\x1b\[[0-9;]*m/g, "");

@@ -4,7 +4,10 @@
  * the auth config imported on the server only) and protects /dashboard/;
  * the client and server builds pass with the database driver and mailer
  * kept out of the browser's bundle; node server/entry.node-server serves it,
- * and Chromium signs in by password and by email link.
+ * and Chromium signs in by password and by email link. With
+ * --refresh-tokens --federated-logout and an OpenID provider on loopback, the
+ * plugin's onRequest hands @auth/qwik the sign-out page's POST /auth/signout
+ * rewritten, so it reaches the provider's end_session endpoint.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,9 +30,15 @@ describe("Qwik City", () => {
   const tools = useBrowserAndMail();
   const defer = useCleanup();
 
-  test("init --yes --protect, vite builds, tsc, the Node server, then sign-in, the protected page and sign-out in Chromium", async () => {
+  test("init --yes --protect --refresh-tokens --federated-logout, vite builds, tsc, the Node server, then sign-in, the protected page, sign-out and federated sign-out in Chromium", async () => {
     const timings = await signInFlow(
-      { app: "qwik", basePath: "/auth", afterBuild: expectClientBuildServerFree, typecheckScript: "build.types" },
+      {
+        app: "qwik",
+        basePath: "/auth",
+        afterBuild: expectClientBuildServerFree,
+        typecheckScript: "build.types",
+        federatedSignOut: true,
+      },
       { ...tools, defer },
     );
     console.log(`[qwik] ${JSON.stringify(timings)} s`);

@@ -58,10 +58,18 @@ export const qwik = defineFramework<QwikFacts>({
           "// First: the env files into process.env (the Node server loads none), before the modules below read it.",
           `import "${specifier(request.configPath, loadEnv, ext)}";`,
         ],
-        imports: ['import type { QwikAuthConfig } from "@auth/qwik";'],
+        imports: [
+          ...(request.federatedSignOut
+            ? [
+                'import { Auth, type AuthConfig, setEnvDefaults } from "@auth/core";',
+                'import type { Session } from "@auth/core/types";',
+              ]
+            : []),
+          'import type { QwikAuthConfig } from "@auth/qwik";',
+        ],
         configType: "QwikAuthConfig",
         options: [],
-        exports: [],
+        exports: request.federatedSignOut ? federatedSignOutExports : [],
       },
     };
     const line = `export const { onRequest, useSession, useSignIn, useSignOut } = QwikAuth$(...) returning the authConfig of ${request.configPath}`;
@@ -75,6 +83,8 @@ export const qwik = defineFramework<QwikFacts>({
         configModule: specifier(plugin, request.configPath, ext),
         protect: protect?.map(pathPattern) ?? false,
         protectList: protect?.join(",") ?? "",
+        federatedSignOut: request.federatedSignOut ?? false,
+        ownOnRequest: Boolean(protect || request.federatedSignOut),
       }),
     });
     wiring.instructions[plugin] = line;
@@ -91,3 +101,27 @@ export const qwik = defineFramework<QwikFacts>({
     load: () => import("./doctor.js").then((m) => m.qwikDoctor),
   },
 });
+
+/**
+ * With --federated-logout, the plugin hands @auth/qwik a sign-out request (POST /auth/signout) rewritten by
+ * this: @auth/qwik passes the request to Auth.js as it came and reads no session for Auth.js's own routes,
+ * so the user is read here, as Auth.js reads it, with the config prepared as @auth/qwik prepares it.
+ */
+const federatedSignOutExports = [
+  "/**",
+  " * Auth.js's sign-out request with the provider's end-session URL as its callbackUrl, for the user of the",
+  " * request's session (@auth/qwik reads none for Auth.js's own routes); src/routes/plugin@auth.ts uses it.",
+  " */",
+  "export function federatedSignOutRequest(request: Request): Promise<Request> {",
+  "  return signOutRequest(request, async () => {",
+  "    // @auth/qwik types its config with a copy of @auth/core of its own: the object is the same either way.",
+  "    const config = authConfig as unknown as AuthConfig;",
+  "    // Prepared as @auth/qwik prepares it before each request: Auth.js at /auth, the rest from the env.",
+  '    config.basePath = "/auth";',
+  "    setEnvDefaults(process.env, config, true);",
+  '    const url = new URL("/auth/session", request.url);',
+  '    const response = await Auth(new Request(url, { headers: { cookie: request.headers.get("cookie") ?? "" } }), config);',
+  "    return ((await response.json()) as Session | null)?.user?.id;",
+  "  });",
+  "}",
+];
