@@ -41,6 +41,9 @@ const TIMEOUT = 60_000;
  */
 const untilExpired = () => vi.setSystemTime(Date.now() + (ACCESS_TTL - 10) * 1000 + 300);
 
+const claims = (jwt: string) =>
+  JSON.parse(Buffer.from(jwt.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+
 type Strategy = "jwt" | "database";
 
 interface StoredAccount {
@@ -199,6 +202,39 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
       expect(sent).toEqual(["GET /.well-known/openid-configuration", "POST /token", "POST /token/revocation"]);
       expect(refreshes(a.server)).toBe(1);
       expect(a.server.revokedGrants.length).toBeGreaterThan(0);
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "a refresh is refused when its ID token names another user; one for the same user replaces the stored one",
+    async () => {
+      const a = await app("database");
+      await a.signIn();
+      const before = await a.stored();
+      untilExpired();
+      expect(await a.readSession()).not.toHaveProperty("error");
+      const renewed = await a.stored();
+      // The refresh's own ID token, for the same user, is the one the next end-session redirect names.
+      expect(renewed.id_token).not.toBe(before.id_token);
+      expect(claims(renewed.id_token!)).toMatchObject({ sub: account.sub, aud: client.clientId });
+
+      // A token endpoint that answers with somebody else's ID token (a mix-up, a misconfigured proxy).
+      const network = globalThis.fetch;
+      (a.config.providers[0] as unknown as Record<symbol, typeof fetch>)[customFetch] = async (input, init) => {
+        const response = await network(input, init);
+        if (!String(init?.body).includes("grant_type=refresh_token")) return response;
+        const tokens = (await response.json()) as Record<string, string>;
+        const [head, , signature] = tokens.id_token!.split(".");
+        const other = { ...claims(tokens.id_token!), sub: "someone-else" };
+        const body = Buffer.from(JSON.stringify(other)).toString("base64url");
+        return Response.json({ ...tokens, id_token: `${head}.${body}.${signature}` });
+      };
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+      untilExpired();
+      expect(await a.readSession()).toMatchObject({ error: "RefreshTokenError" });
+      expect(logged.mock.calls.join("\n")).toMatch(/corp's refreshed ID token names another user/);
+      expect((await a.stored()).id_token).toBe(renewed.id_token);
     },
     TIMEOUT,
   );
