@@ -47,13 +47,19 @@ const reinitEntries: Record<string, string> = { express: "server.ts", qwik: "src
 
 /**
  * init's plan over an app init has already set up with --refresh-tokens (its tables have the refresh lease):
- * credentials, `alsoProviders` and corp, --refresh-tokens --federated-logout, the same --protect, JWT sessions (init --yes's);
- * returns the auth config's text.
+ * credentials, `alsoProviders` and corp, --refresh-tokens --federated-logout, the same --protect, JWT sessions
+ * (init --yes's) unless `session` says otherwise; returns the auth config's text.
  */
 export async function planFederatedInit(
   dir: string,
   framework: string,
-  options: { issuer: string; origin: string; protect?: string[]; alsoProviders?: string[] },
+  options: {
+    issuer: string;
+    origin: string;
+    protect?: string[];
+    alsoProviders?: string[];
+    session?: "jwt" | "database";
+  },
 ): Promise<string> {
   // The plan again as on the fresh app: the first init's entry file would count as the project's own, which
   // init leaves alone (naming the lines to add instead).
@@ -69,7 +75,7 @@ export async function planFederatedInit(
       ...(options.alsoProviders ?? []).map((name) => parseResolved(resolveProviderName(name), {})),
       parseResolved(resolveProviderName("oidc"), { id: "corp", issuer: options.issuer }),
     ],
-    session: "jwt",
+    session: options.session ?? "jwt",
     force: true,
     framework: chosenFramework(project, framework),
     storage: { module: sqlite, facts: sqlite.assume(project), dialect: "sqlite", schema: "sql" },
@@ -123,10 +129,11 @@ export async function expectFederatedSignOut(
     });
   expect((await sessionOf(page, auth))?.user?.email).toBe(account.email);
 
-  // Every request of the page's own navigations, redirects included: the sign-out's chain of hops.
+  // The page's own navigations, redirects included, and its POSTs (a form's, or a server action's fetch):
+  // the sign-out's chain of hops.
   const chain: string[] = [];
   const record = (request: Request) =>
-    request.isNavigationRequest() &&
+    (request.isNavigationRequest() || request.method() === "POST") &&
     request.frame() === page.mainFrame() &&
     chain.push(`${request.method()} ${request.url()}`);
   page.on("request", record);
@@ -157,7 +164,7 @@ export async function expectFederatedSignOut(
   expect(op.endedSessions).toBe(ended + 1);
   expect(op.errors).toEqual([]);
   expect(await sessionOf(page, auth)).toBeNull();
-  // The app's sign-out POST redirected the browser straight to the provider, which sent it back home.
+  // The app's sign-out POST sent the browser straight to the provider, which sent it back home.
   const atProvider = chain.findIndex((hop) => hop.startsWith(`GET ${op.issuer}/session/end?`));
   expect(chain[atProvider - 1], chain.join("\n")).toMatch(new RegExp(`^POST ${origin}/`));
   expect(chain.at(-1)).toBe(`GET ${origin}/`);

@@ -11,16 +11,10 @@
  * session and grant are gone. Then the same through Auth.js's own sign-out
  * page (its form POST to /api/auth/signout, only the CSRF token).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, test } from "vitest";
-import { parseResolved, resolveProviderName } from "../../src/families/index.js";
-import { chosenFramework } from "../../src/frameworks/registry.js";
-import { planInit } from "../../src/planners/init-plan.js";
-import { storageModules } from "../../src/storage/registry.js";
-import { applyPlan } from "../../src/workspace/plan.js";
-import { ProjectView } from "../../src/workspace/project-view.js";
 import { root } from "../helpers.js";
 import {
   appEnv,
@@ -33,12 +27,17 @@ import {
   useBrowserAndMail,
 } from "./apps.js";
 import { useCleanup } from "./cleanup.js";
-import { startOidcServer } from "./oidc-server.js";
+import {
+  corpClient,
+  corpEnv,
+  expectFederatedSignOut,
+  planFederatedInit,
+  signOutOnAuthPage,
+  startCorp,
+} from "./federated-signout.js";
 
 const bin = join(root, "bin/create-auth.js");
 const shared = useBrowserAndMail();
-const client = { clientId: "next-app", clientSecret: "next-app-secret" };
-const account = { sub: "u-7", email: "dana@corp.example", name: "Dana", picture: "https://corp.example/d.png" };
 
 /** A page that shows who is signed in and signs out as any app does: signOut(), nothing more. */
 const accountPage = `import { auth, signOut } from "@/auth";
@@ -66,37 +65,14 @@ describe("Next.js: federated sign-out in Chromium", () => {
   test("a plain signOut() ends the app session, then the provider's, with a valid id_token_hint", async () => {
     const port = await freePort();
     const origin = `http://localhost:${port}`;
-    const op = await startOidcServer({
-      ...client,
-      redirectUri: `${origin}/api/auth/callback/corp`,
-      account,
-      tokens: { accessTokenTtl: 3600, postLogoutRedirectUri: `${origin}/` },
-    });
-    defer(() => op.close());
+    const auth = `${origin}/api/auth`;
+    const op = await startCorp(origin, "/api/auth", defer);
 
     const dir = await freshApp("next", defer);
     const cli = (args: string[]) => execa("node", [bin, ...args], { cwd: dir, env: appEnv(), reject: false });
     const init = await cli(["init", "--yes", "--providers", "credentials,google", "--refresh-tokens"]);
     expect(init.exitCode, `${init.stdout}\n${init.stderr}`).toBe(0);
-    const project = new ProjectView(dir);
-    const sqlite = storageModules.find((s) => s.id === "sqlite")!;
-    const planned = await planInit({
-      root: dir,
-      project,
-      providers: [
-        parseResolved(resolveProviderName("credentials"), {}),
-        parseResolved(resolveProviderName("oidc"), { id: "corp", issuer: op.issuer }),
-      ],
-      session: "database",
-      force: true,
-      framework: chosenFramework(project, "next"),
-      storage: { module: sqlite, facts: sqlite.assume(project), dialect: "sqlite", schema: "sql" },
-      tokens: { refresh: true, federatedLogout: true },
-      postLogoutRedirectUri: `${origin}/`,
-    });
-    applyPlan(planned.changes);
-    const config = readFileSync(join(dir, "auth.ts"), "utf8");
-    expect(config).toContain("federatedSignOut: [corp],");
+    const config = await planFederatedInit(dir, "next", { issuer: op.issuer, origin, session: "database" });
     expect(config).toContain("export async function signOut");
     mkdirSync(join(dir, "app/account"), { recursive: true });
     writeFileSync(join(dir, "app/account/page.tsx"), accountPage);
@@ -106,58 +82,30 @@ describe("Next.js: federated sign-out in Chromium", () => {
     const server = await startServer(["node", nextBin(dir), "start", "-p", String(port)], {
       cwd: dir,
       port,
-      env: appEnv({
-        AUTH_CORP_ID: client.clientId,
-        AUTH_CORP_SECRET: client.clientSecret,
-        AUTH_POST_LOGOUT_REDIRECT_URI: `${origin}/`,
-      }),
+      env: appEnv(corpEnv(origin)),
     });
     defer(() => server.stop());
 
     const page = await (await shared.browser.newContext()).newPage();
     defer(() => page.context().close());
-    await page.goto(`${origin}/api/auth/signin`);
-    await page.locator('form[action$="/api/auth/signin/corp"] button').click();
-    await page.waitForURL((url) => url.origin === origin && !url.pathname.startsWith("/api/auth"));
-    expect((await sessionOf(page, `${origin}/api/auth`))?.user?.email).toBe(account.email);
+    const federated = { origin, basePath: "/api/auth", op, output: () => server.output() };
+    // The account page's server action: the config's signOut(), no redirectTo.
+    await expectFederatedSignOut(page, {
+      ...federated,
+      signOut: async (page) => {
+        await page.goto(`${origin}/account`);
+        await expect(page.locator("#who").textContent()).resolves.toMatch(/@corp\.example$/);
+        await page.locator("#sign-out").click();
+      },
+    });
     expect(op.logins.map((l) => l.scope.split(" ").includes("offline_access"))).toEqual([true]);
-
-    await page.goto(`${origin}/account`);
-    await expect(page.locator("#who").textContent()).resolves.toBe(account.email);
-    await page.locator("#sign-out").click();
-    // At the provider: its logout confirmation, which a bad id_token_hint would have replaced by an error.
-    await page.waitForURL((url) => url.origin === new URL(op.issuer).origin);
-    const atProvider = new URL(page.url());
-    expect(
-      op.log.some((e) => e.path === "/session/end" && e.query.id_token_hint && e.query.client_id === client.clientId),
-    ).toBe(true);
-    expect(atProvider.pathname).toMatch(/^\/session\/end/);
-    await page.locator('button[name="logout"][value="yes"]').click();
-    await page.waitForURL(`${origin}/`);
-
-    expect(op.endedSessions).toBe(1);
+    expect(op.logins.map((l) => l.clientId)).toEqual([corpClient.clientId]);
     expect(op.revokedGrants.length).toBeGreaterThan(0);
-    expect(await sessionOf(page, `${origin}/api/auth`)).toBeNull();
-    expect(op.errors).toEqual([]);
 
     // Again, through Auth.js's own sign-out page: its form posts only the CSRF token to /api/auth/signout.
-    await page.goto(`${origin}/api/auth/signin`);
-    await page.locator('form[action$="/api/auth/signin/corp"] button').click();
-    await page
-      .waitForURL((url) => url.origin === origin && !url.pathname.startsWith("/api/auth"))
-      .catch(async (error: Error) => {
-        throw new Error(`${error.message}\nat ${page.url()}:\n${(await page.content()).slice(0, 2000)}`);
-      });
-    expect((await sessionOf(page, `${origin}/api/auth`))?.user?.email).toBe(account.email);
-    await page.goto(`${origin}/api/auth/signout`);
-    await page.locator('form[action$="/api/auth/signout"] button').click();
-    await page.waitForURL((url) => url.origin === new URL(op.issuer).origin);
-    expect(new URL(page.url()).pathname).toMatch(/^\/session\/end/);
-    await page.locator('button[name="logout"][value="yes"]').click();
-    await page.waitForURL(`${origin}/`);
+    await expectFederatedSignOut(page, { ...federated, signOut: (page) => signOutOnAuthPage(page, auth) });
     expect(op.endedSessions).toBe(2);
-    expect(await sessionOf(page, `${origin}/api/auth`)).toBeNull();
-    expect(op.errors).toEqual([]);
+    expect(await sessionOf(page, auth)).toBeNull();
     expect(server.output()).not.toMatch(/\[auth\]\[error\]/);
   }, 600_000);
 });
