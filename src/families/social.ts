@@ -137,11 +137,9 @@ export const socialFamily = defineFamily({
   // The generated profile schemas use the zod API common to v3 and v4.
   dependencies: ["zod"],
   schema: socialSchema,
+  // VK ID refreshes through its module's own refreshTokens (the sign-in's device_id), which token rotation calls.
   tokens: (o) => ({
-    noRefresh:
-      o.flow === "oauth"
-        ? "VK's classic OAuth dialog issues no refresh tokens"
-        : "VK ID refreshes with the device_id of the sign-in, which the generated module does not keep yet",
+    noRefresh: o.flow === "oauth" ? "VK's classic OAuth dialog issues no refresh tokens" : undefined,
     noEndSession: "VK has no OpenID Connect end-session endpoint",
   }),
   plan: (o, names) => planVk(o, names),

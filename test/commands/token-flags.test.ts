@@ -51,6 +51,14 @@ describe("--refresh-tokens and --federated-logout", () => {
       ["social", "--refresh-tokens"],
       /^error: --refresh-tokens: vk cannot: VK's classic OAuth dialog issues no refresh tokens/,
     ],
+    [
+      ["social", "--flow", "oauth", "--refresh-tokens"],
+      /^error: --refresh-tokens: vk cannot: VK's classic OAuth dialog issues no refresh tokens/,
+    ],
+    [
+      ["social", "--flow", "vkid", "--refresh-tokens", "--federated-logout"],
+      /^error: --federated-logout: vk cannot: VK has no OpenID Connect end-session endpoint/,
+    ],
     [["credentials", "--refresh-tokens"], /^error: --refresh-tokens: credentials cannot: .*no OAuth tokens/],
   ])("add-provider %j is refused in one line, exit 2, nothing written", async (args, message) => {
     const dir = project();
@@ -109,6 +117,22 @@ describe("--refresh-tokens and --federated-logout", () => {
     expect(result.stdout).toMatch(/^note: Wire token rotation into your auth config .*createTokenRotation/m);
     // The discovery document was read to check the provider offers what was asked.
     expect(server.log.some((e) => e.path === "/.well-known/openid-configuration")).toBe(true);
+  });
+
+  it("add-provider social --flow vkid --refresh-tokens: accepted, the module carries its own refresh, the rotation module written", async () => {
+    const dir = project();
+    const result = await inProcess(["add-provider", "social", "--flow", "vkid", "--refresh-tokens", "--no-install"], {
+      cwd: dir,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const module = read(dir, "src/providers/vk.ts");
+    expect(module).toMatch(/^ {2}refreshTokens,$/m);
+    expect(module).toContain("export async function refreshTokens(");
+    expect(read(dir, "src/token-rotation.ts")).toContain("const own = p.refreshTokens as ProviderRefresh | undefined;");
+    expect(result.stdout).toMatch(/^note: Wire token rotation into your auth config .*refresh: \[vk\]/m);
+    // No end-session endpoint was asked for, so no post-logout URI to register.
+    expect(result.stdout).not.toMatch(/post-logout redirect URI/);
   });
 
   it("add-provider google --refresh-tokens: access_type=offline and prompt=consent", async () => {

@@ -116,7 +116,8 @@ describe("generated VK ID provider through Auth()", () => {
         id_token: fake.issued.id[0],
         token_type: "bearer",
         scope: "vkid.personal_info email",
-        session_state: { device_id: fake.deviceIds[0] },
+        // JSON text: a text column (Prisma, Drizzle) keeps it as well as a JSON one.
+        session_state: JSON.stringify({ device_id: fake.deviceIds[0] }),
       });
       expect(account.expires_at).toBeGreaterThan(Date.now() / 1000 + 3000);
       if (strategy === "database") {
@@ -134,6 +135,13 @@ describe("generated VK ID provider through Auth()", () => {
         client_id: clientId,
       });
       await expect(module.refreshTokens(account)).rejects.toThrow(/refresh_token is invalid or was already used/);
+      // An account stored by an earlier module version holds session_state as an object: still read.
+      const earlier = { refresh_token: refreshed.refresh_token, session_state: { device_id: fake.deviceIds[0] } };
+      expect(await module.refreshTokens(earlier)).toMatchObject({ refresh_token: fake.issued.refresh[2] });
+      expect(fake.log.at(-1)!.form).toMatchObject({
+        device_id: fake.deviceIds[0],
+        refresh_token: refreshed.refresh_token,
+      });
     },
     FLOW_TIMEOUT,
   );

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ProviderSnippet } from "../../src/render/parts.js";
+import { renderTemplate } from "../../src/render/templates.js";
 import { root } from "../helpers.js";
 import { generateEvery, makeProject } from "./provider-project.js";
 
@@ -32,11 +33,13 @@ describe("generated provider modules", () => {
       "",
     );
     writeFileSync(join(dir, "auth.ts"), lines.join("\n"));
+    writeFileSync(join(dir, "token-rotation.ts"), await renderTemplate("config/token-rotation.ts.hbs", {}));
     // VK ID's wiring as an app writes it: a framework's Request subclass (Next.js's NextRequest) keeps its type.
     writeFileSync(
       join(dir, "vkid-route.ts"),
       [
-        'import { refreshTokens, runWithVkIdCallback, withVkIdCallback } from "./socialVkid/providers/vkid";',
+        'import { refreshTokens, runWithVkIdCallback, vkid, withVkIdCallback } from "./socialVkid/providers/vkid";',
+        'import { createTokenRotation, type TokenAdapter } from "./token-rotation";',
         "class FrameworkRequest extends Request {",
         "  readonly nextUrl = new URL(this.url);",
         "}",
@@ -44,6 +47,9 @@ describe("generated provider modules", () => {
         "export const GET: (request: FrameworkRequest) => Promise<Response> = withVkIdCallback(handler);",
         "export const hook = (url: URL, next: () => Promise<Response>) => runWithVkIdCallback(url, next);",
         'export const renewed = refreshTokens({ refresh_token: "r", session_state: { device_id: "d" } });',
+        // --refresh-tokens: the provider, with its own refresh, in the rotation's list.
+        "declare const adapter: TokenAdapter;",
+        "export const rotation = createTokenRotation({ adapter, refresh: [vkid] });",
         "",
       ].join("\n"),
     );
