@@ -1,12 +1,13 @@
 /**
  * `create-auth upgrade` on the four hand-written next-auth v4 apps of
- * fixtures/upgrade/, end to end: each app is built and started on v4 and a
- * person signs in with Chromium through its own pages; then `create-auth
- * upgrade` (its real install of next-auth 5), `tsc`, `next build`, `next
- * start` on v5, and the same browser, with the cookies it had, is still
- * signed in as the same user; pages the middleware protected stay
- * protected; a new visitor signs in through the same pages; and every file
- * the upgrade had no reason to touch is byte for byte as it was.
+ * fixtures/upgrade/, end to end: each app is started on v4 (built once per
+ * fixture, see upgrade-apps.ts) and a person signs in with Chromium through
+ * its own pages; then `create-auth upgrade` (its real install of next-auth
+ * 5), `tsc`, `next build`, `next start` on v5, and the same browser, with
+ * the cookies it had, is still signed in as the same user; pages the
+ * middleware protected stay protected; a new visitor signs in through the
+ * same pages; and every file the upgrade had no reason to touch is byte for
+ * byte as it was.
  *
  * Needs the built CLI, /usr/bin/chromium and the npm registry the first time
  * (the apps and next-auth 5 are cached in .cache/ and npm's cache).
@@ -30,17 +31,15 @@ import {
   useBrowserAndMail,
 } from "./apps.js";
 import { useCleanup } from "./cleanup.js";
-import { freshV4App } from "./upgrade-apps.js";
+import { freshV4App, prismaEnv } from "./upgrade-apps.js";
 
 const bin = join(root, "bin/create-auth.js");
 const shared = useBrowserAndMail();
-// prisma generate needs no engine for the prisma-client generator, but its CLI looks for one and would download it.
-const prismaEnv = { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, CHECKPOINT_DISABLE: "1" };
 
 describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
   const defer = useCleanup();
 
-  /** A case's app on a known port: the env file's NEXTAUTH_URL names it, as the user's would. */
+  /** A case's app, built on v4, on a known port: the env file's NEXTAUTH_URL names it, as the user's would. */
   async function prepare(name: string, envFile: string) {
     const dir = await freshV4App(name, defer);
     const port = await freePort();
@@ -116,7 +115,6 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
 
   test("Pages Router, GitHub + Credentials, getServerSideProps, withAuth: the JWT session survives, /admin stays protected", async () => {
     const { dir, port, origin } = await prepare("pages-github-credentials", ".env.local");
-    await build(dir);
     let server = await start(dir, port);
     const page = await newPage();
     await signInWithPassword(page, `${origin}/api/auth`, {
@@ -161,19 +159,11 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
 
   test("App Router, Prisma adapter, database sessions: the session row still signs the user in", async () => {
     const { dir, port, origin } = await prepare("app-prisma-database", ".env.local");
-    const generate = await execa("node", [join(dir, "node_modules/prisma/build/index.js"), "generate"], {
-      cwd: dir,
-      env: appEnv(prismaEnv),
-      extendEnv: false,
-      reject: false,
-      all: true,
-    });
-    expect(generate.exitCode, generate.all).toBe(0);
-    // The project's own migration, applied as `prisma migrate deploy` would (its engine cannot be fetched here).
+    // The Prisma client was generated before the v4 build. The project's own migration, applied as
+    // `prisma migrate deploy` would (its engine cannot be fetched here).
     const db = new Database(join(dir, "dev.db"));
     db.exec(readFileSync(join(dir, "prisma/migrations/20250101000000_init/migration.sql"), "utf8"));
     db.close();
-    await build(dir);
     let server = await start(dir, port, { EMAIL_SERVER: shared.mail.url });
     const page = await newPage();
     await signInWithEmailLink(page, `${origin}/api/auth`, shared.mail, "carol@example.com");
@@ -206,7 +196,6 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
 
   test("JavaScript, Email provider, custom callbacks and sign-in page: the JWT survives, the custom page still signs in", async () => {
     const { dir, port, origin } = await prepare("js-email-custom-pages", ".env.local");
-    await build(dir);
     let server = await start(dir, port, { EMAIL_SERVER: shared.mail.url });
     const signIn = async (page: Page, email: string) => {
       // Through /api/auth/signin, which sends to the custom page (and sets the CSRF cookie v4 needs there).
@@ -248,7 +237,6 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
 
   test("a hand-written adapter object and jwt.secret: tokens made with jwt.secret are read before and after", async () => {
     const { dir, port, origin } = await prepare("custom-adapter-jwt-secret", ".env");
-    await build(dir);
     let server = await start(dir, port);
     const signIn = async (page: Page) => {
       await page.goto(`${origin}/api/auth/signin`);
