@@ -17,7 +17,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { execa } from "execa";
 import type { BrowserContext, Page } from "playwright-core";
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { root } from "../helpers.js";
 import { expectedFiles, filesUnder, readExpected } from "../upgrade/cases.js";
 import {
@@ -39,9 +39,24 @@ const shared = useBrowserAndMail();
 describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
   const defer = useCleanup();
 
+  /** Seconds each step of the running test took; printed after it, as the framework tests print theirs. */
+  let timings: Record<string, number> = {};
+  async function timed<T>(step: string, run: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      timings[step] = Math.round((timings[step] ?? 0) * 10 + (performance.now() - started) / 100) / 10;
+    }
+  }
+  afterEach(({ task }) => {
+    console.log(`[upgrade] ${task.name.split(":")[0]}: ${JSON.stringify(timings)} s`);
+    timings = {};
+  });
+
   /** A case's app, built on v4, on a known port: the env file's NEXTAUTH_URL names it, as the user's would. */
   async function prepare(name: string, envFile: string) {
-    const dir = await freshV4App(name, defer);
+    const dir = await timed("copy", () => freshV4App(name, defer, { built: true }));
     const port = await freePort();
     const path = join(dir, envFile);
     writeFileSync(path, readFileSync(path, "utf8").replace("http://localhost:3000", `http://localhost:${port}`));
@@ -49,22 +64,22 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
   }
 
   async function build(dir: string) {
-    const built = await execa("node", [nextBin(dir), "build"], {
-      cwd: dir,
-      env: appEnv(prismaEnv),
-      extendEnv: false,
-      reject: false,
-      all: true,
-    });
+    const built = await timed("v5 build", () =>
+      execa("node", [nextBin(dir), "build"], {
+        cwd: dir,
+        env: appEnv(prismaEnv),
+        extendEnv: false,
+        reject: false,
+        all: true,
+      }),
+    );
     expect(built.exitCode, built.all).toBe(0);
   }
 
   async function start(dir: string, port: number, env: Record<string, string> = {}): Promise<RunningServer> {
-    const server = await startServer(["node", nextBin(dir), "start", "-p", String(port)], {
-      cwd: dir,
-      port,
-      env: appEnv(env),
-    });
+    const server = await timed("start", () =>
+      startServer(["node", nextBin(dir), "start", "-p", String(port)], { cwd: dir, port, env: appEnv(env) }),
+    );
     defer(() => server.stop());
     return server;
   }
@@ -82,7 +97,9 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
    */
   async function upgrade(name: string, dir: string) {
     const before = new Map(filesUnder(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
-    const result = await execa("node", [bin, "upgrade"], { cwd: dir, env: appEnv(), extendEnv: false, reject: false });
+    const result = await timed("upgrade", () =>
+      execa("node", [bin, "upgrade"], { cwd: dir, env: appEnv(), extendEnv: false, reject: false }),
+    );
     expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
     expect(result.stdout).toMatch(/Installed with npm\./);
     const expected = expectedFiles(name);
@@ -103,11 +120,13 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
     // tsc on the upgraded code (TypeScript apps), before the v5 build writes its own types.
     rmSync(join(dir, ".next"), { recursive: true, force: true });
     if (existsSync(join(dir, "tsconfig.json"))) {
-      const tsc = await execa("node", [join(dir, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", dir], {
-        cwd: dir,
-        reject: false,
-        all: true,
-      });
+      const tsc = await timed("tsc", () =>
+        execa("node", [join(dir, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", dir], {
+          cwd: dir,
+          reject: false,
+          all: true,
+        }),
+      );
       expect(tsc.exitCode, tsc.all).toBe(0);
     }
     return result.stdout;
