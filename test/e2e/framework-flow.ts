@@ -4,11 +4,11 @@
  * `create-auth init --yes --providers credentials,email --protect
  * "/dashboard/:path*"` on the app's Node with no file written by hand, a
  * user added with `npm run auth:add-user`, the app built and started as in
- * production, then in Chromium: a signed-out visit to the dashboard sent to
- * sign in, a wrong and a right password, the dashboard served (the session
- * read on the server), sign-out, and an email-link sign-in; with
- * `federatedSignOut`, a sign-in at an OpenID provider and a sign-out that
- * reaches its end_session endpoint.
+ * production, its home page still open to all, then in Chromium: a
+ * signed-out visit to the dashboard sent to sign in, a wrong and a right
+ * password, the dashboard served (the session read on the server),
+ * sign-out, and an email-link sign-in; with `federatedSignOut`, a sign-in at
+ * an OpenID provider and a sign-out that reaches its end_session endpoint.
  */
 import { join } from "node:path";
 import { execa } from "execa";
@@ -159,6 +159,11 @@ export async function signInFlow(
   const auth = `${server.origin}${basePath}`;
   const dashboard = `${server.origin}${appProduction[app]!.dashboard}`;
 
+  // The app's own home page is still served to a visitor who is signed out: init protected the dashboard only.
+  const home = await fetch(server.origin);
+  expect(home.status, server.output()).toBe(200);
+  expect(await home.text()).toMatch(/Hello, [\w. ]+!/);
+
   // Signed out: the protected page sends the visitor to sign in, and back afterwards.
   const page = await newPage();
   const signedOut = await visitDashboard(page, dashboard, basePath);
@@ -174,7 +179,7 @@ export async function signInFlow(
   const signedIn = await visitDashboard(page, dashboard, basePath);
   expect(signedIn.signIn, server.output()).toBe(false);
   expect(signedIn.status).toBe(200);
-  expect(await page.content()).toMatch(/Dashboard/);
+  expect(await page.content()).toMatch(/<h1[^>]*>Dashboard<\/h1>/);
   if (options.dashboardShowsUser) expect(await page.content()).toContain(user.email);
 
   // Sign-out through Auth.js's own page: the session is gone and the dashboard is closed again.

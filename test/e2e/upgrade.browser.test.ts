@@ -1,12 +1,13 @@
 /**
  * `create-auth upgrade` on the four hand-written next-auth v4 apps of
- * fixtures/upgrade/, end to end: each app is built and started on v4 and a
- * person signs in with Chromium through its own pages; then `create-auth
- * upgrade` (its real install of next-auth 5), `tsc`, `next build`, `next
- * start` on v5, and the same browser, with the cookies it had, is still
- * signed in as the same user; pages the middleware protected stay
- * protected; a new visitor signs in through the same pages; and every file
- * the upgrade had no reason to touch is byte for byte as it was.
+ * fixtures/upgrade/, end to end: each app is started on v4 (built once per
+ * fixture, see upgrade-apps.ts) and a person signs in with Chromium through
+ * its own pages; then `create-auth upgrade` (its real install of next-auth
+ * 5), `tsc`, `next build`, `next start` on v5, and the same browser, with
+ * the cookies it had, is still signed in as the same user; pages the
+ * middleware protected stay protected; a new visitor signs in through the
+ * same pages; and every file the upgrade had no reason to touch is byte for
+ * byte as it was.
  *
  * Needs the built CLI, /usr/bin/chromium and the npm registry the first time
  * (the apps and next-auth 5 are cached in .cache/ and npm's cache).
@@ -16,7 +17,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { execa } from "execa";
 import type { BrowserContext, Page } from "playwright-core";
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test } from "vitest";
 import { root } from "../helpers.js";
 import { expectedFiles, filesUnder, readExpected } from "../upgrade/cases.js";
 import {
@@ -30,19 +31,32 @@ import {
   useBrowserAndMail,
 } from "./apps.js";
 import { useCleanup } from "./cleanup.js";
-import { freshV4App } from "./upgrade-apps.js";
+import { freshV4App, prismaEnv } from "./upgrade-apps.js";
 
 const bin = join(root, "bin/create-auth.js");
 const shared = useBrowserAndMail();
-// prisma generate needs no engine for the prisma-client generator, but its CLI looks for one and would download it.
-const prismaEnv = { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, CHECKPOINT_DISABLE: "1" };
 
 describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
   const defer = useCleanup();
 
-  /** A case's app on a known port: the env file's NEXTAUTH_URL names it, as the user's would. */
+  /** Seconds each step of the running test took; printed after it, as the framework tests print theirs. */
+  let timings: Record<string, number> = {};
+  async function timed<T>(step: string, run: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await run();
+    } finally {
+      timings[step] = Math.round((timings[step] ?? 0) * 10 + (performance.now() - started) / 100) / 10;
+    }
+  }
+  afterEach(({ task }) => {
+    console.log(`[upgrade] ${task.name.split(":")[0]}: ${JSON.stringify(timings)} s`);
+    timings = {};
+  });
+
+  /** A case's app, built on v4, on a known port: the env file's NEXTAUTH_URL names it, as the user's would. */
   async function prepare(name: string, envFile: string) {
-    const dir = await freshV4App(name, defer);
+    const dir = await timed("copy", () => freshV4App(name, defer, { built: true }));
     const port = await freePort();
     const path = join(dir, envFile);
     writeFileSync(path, readFileSync(path, "utf8").replace("http://localhost:3000", `http://localhost:${port}`));
@@ -50,22 +64,22 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
   }
 
   async function build(dir: string) {
-    const built = await execa("node", [nextBin(dir), "build"], {
-      cwd: dir,
-      env: appEnv(prismaEnv),
-      extendEnv: false,
-      reject: false,
-      all: true,
-    });
+    const built = await timed("v5 build", () =>
+      execa("node", [nextBin(dir), "build"], {
+        cwd: dir,
+        env: appEnv(prismaEnv),
+        extendEnv: false,
+        reject: false,
+        all: true,
+      }),
+    );
     expect(built.exitCode, built.all).toBe(0);
   }
 
   async function start(dir: string, port: number, env: Record<string, string> = {}): Promise<RunningServer> {
-    const server = await startServer(["node", nextBin(dir), "start", "-p", String(port)], {
-      cwd: dir,
-      port,
-      env: appEnv(env),
-    });
+    const server = await timed("start", () =>
+      startServer(["node", nextBin(dir), "start", "-p", String(port)], { cwd: dir, port, env: appEnv(env) }),
+    );
     defer(() => server.stop());
     return server;
   }
@@ -83,7 +97,9 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
    */
   async function upgrade(name: string, dir: string) {
     const before = new Map(filesUnder(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
-    const result = await execa("node", [bin, "upgrade"], { cwd: dir, env: appEnv(), extendEnv: false, reject: false });
+    const result = await timed("upgrade", () =>
+      execa("node", [bin, "upgrade"], { cwd: dir, env: appEnv(), extendEnv: false, reject: false }),
+    );
     expect(result.exitCode, `${result.stdout}\n${result.stderr}`).toBe(0);
     expect(result.stdout).toMatch(/Installed with npm\./);
     const expected = expectedFiles(name);
@@ -104,11 +120,13 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
     // tsc on the upgraded code (TypeScript apps), before the v5 build writes its own types.
     rmSync(join(dir, ".next"), { recursive: true, force: true });
     if (existsSync(join(dir, "tsconfig.json"))) {
-      const tsc = await execa("node", [join(dir, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", dir], {
-        cwd: dir,
-        reject: false,
-        all: true,
-      });
+      const tsc = await timed("tsc", () =>
+        execa("node", [join(dir, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", dir], {
+          cwd: dir,
+          reject: false,
+          all: true,
+        }),
+      );
       expect(tsc.exitCode, tsc.all).toBe(0);
     }
     return result.stdout;
@@ -116,7 +134,6 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
 
   test("Pages Router, GitHub + Credentials, getServerSideProps, withAuth: the JWT session survives, /admin stays protected", async () => {
     const { dir, port, origin } = await prepare("pages-github-credentials", ".env.local");
-    await build(dir);
     let server = await start(dir, port);
     const page = await newPage();
     await signInWithPassword(page, `${origin}/api/auth`, {
@@ -161,19 +178,11 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
 
   test("App Router, Prisma adapter, database sessions: the session row still signs the user in", async () => {
     const { dir, port, origin } = await prepare("app-prisma-database", ".env.local");
-    const generate = await execa("node", [join(dir, "node_modules/prisma/build/index.js"), "generate"], {
-      cwd: dir,
-      env: appEnv(prismaEnv),
-      extendEnv: false,
-      reject: false,
-      all: true,
-    });
-    expect(generate.exitCode, generate.all).toBe(0);
-    // The project's own migration, applied as `prisma migrate deploy` would (its engine cannot be fetched here).
+    // The Prisma client was generated before the v4 build. The project's own migration, applied as
+    // `prisma migrate deploy` would (its engine cannot be fetched here).
     const db = new Database(join(dir, "dev.db"));
     db.exec(readFileSync(join(dir, "prisma/migrations/20250101000000_init/migration.sql"), "utf8"));
     db.close();
-    await build(dir);
     let server = await start(dir, port, { EMAIL_SERVER: shared.mail.url });
     const page = await newPage();
     await signInWithEmailLink(page, `${origin}/api/auth`, shared.mail, "carol@example.com");
@@ -206,7 +215,6 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
 
   test("JavaScript, Email provider, custom callbacks and sign-in page: the JWT survives, the custom page still signs in", async () => {
     const { dir, port, origin } = await prepare("js-email-custom-pages", ".env.local");
-    await build(dir);
     let server = await start(dir, port, { EMAIL_SERVER: shared.mail.url });
     const signIn = async (page: Page, email: string) => {
       // Through /api/auth/signin, which sends to the custom page (and sets the CSRF cookie v4 needs there).
@@ -248,7 +256,6 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
 
   test("a hand-written adapter object and jwt.secret: tokens made with jwt.secret are read before and after", async () => {
     const { dir, port, origin } = await prepare("custom-adapter-jwt-secret", ".env");
-    await build(dir);
     let server = await start(dir, port);
     const signIn = async (page: Page) => {
       await page.goto(`${origin}/api/auth/signin`);
