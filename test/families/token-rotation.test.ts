@@ -3,24 +3,19 @@
  * (--refresh-tokens --federated-logout), through the real Auth() against a
  * real OpenID Provider (oidc-provider): access tokens living 12 seconds of a
  * clock the test moves on, refresh tokens rotated at every use (a reused one
- * revokes the grant), revocation and RP-initiated logout. The config under test is the one init
- * writes (framework "none"), with the generated oidc provider, the generated
- * in-memory adapter and token-rotation.ts, each compiled and imported as an
- * app would.
+ * revokes the grant), revocation and RP-initiated logout. The app under test
+ * is the one init writes (framework "none", rotation-app.ts) with the generated
+ * oidc provider.
  */
 
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Auth, type AuthConfig, customFetch, setEnvDefaults } from "@auth/core";
+import { customFetch } from "@auth/core";
 import { describe, expect, test, vi } from "vitest";
-import { plainConfig } from "../../src/frameworks/framework.js";
-import { generateConfig } from "../../src/planners/auth-config.js";
 import { renderTemplate } from "../../src/render/templates.js";
-import { AFTER_SIGN_IN, APP_ORIGIN, BASE_PATH, callbackUrlFor, SESSION_COOKIE } from "../e2e/auth-harness.js";
-import { Browser } from "../e2e/browser.js";
+import { APP_ORIGIN, BASE_PATH, callbackUrlFor } from "../e2e/auth-harness.js";
 import { useCleanup } from "../e2e/cleanup.js";
 import { type OidcAccount, type OidcServer, startOidcServer } from "../e2e/oidc-server.js";
-import { generated, withEnv, writeModule } from "../e2e/provider-module.js";
+import { writeModule } from "../e2e/provider-module.js";
+import { type Handler, rotationApp } from "./rotation-app.js";
 
 const client = { clientId: "corp-portal", clientSecret: "corp-portal-secret" };
 const account: OidcAccount = {
@@ -46,13 +41,6 @@ const claims = (jwt: string) =>
 
 type Strategy = "jwt" | "database";
 
-interface StoredAccount {
-  access_token?: string;
-  refresh_token?: string;
-  id_token?: string;
-  expires_at?: number;
-}
-
 describe("generated token rotation and federated sign-out through Auth()", () => {
   const defer = useCleanup();
 
@@ -61,8 +49,6 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
    * session module init writes for Astro, Nuxt, Hono... instead of Auth() itself.
    */
   async function app(strategy: Strategy, { wiring = "auth" }: { wiring?: "auth" | "web" } = {}) {
-    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
-    defer(() => vi.useRealTimers());
     const server = await startOidcServer({
       ...client,
       redirectUri: callbackUrlFor("corp"),
@@ -70,104 +56,37 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
       tokens: { accessTokenTtl: ACCESS_TTL, postLogoutRedirectUri: POST_LOGOUT },
     });
     defer(() => server.close());
-    const env = {
-      AUTH_CORP_ID: client.clientId,
-      AUTH_CORP_SECRET: client.clientSecret,
-      AUTH_SECRET: "e2e-secret-that-is-long-enough-for-jose-0123456789",
-      AUTH_POST_LOGOUT_REDIRECT_URI: POST_LOGOUT,
-      AUTH_TRUST_HOST: "true",
-    };
-    defer(withEnv(env));
-    const loaded = await generated(
-      "oidc",
-      { id: "corp", issuer: server.issuer },
-      { tokens: { refresh: true, federatedLogout: true } },
-    );
-    defer(loaded.cleanup);
-    // The config init writes, beside its adapter (memory) and token-rotation.ts.
-    const files = await generateConfig({
-      configPath: "app-auth.ts",
-      providers: [loaded.snippet],
-      adapterPath: "auth/adapter.ts",
-      session: strategy,
-      storage: "memory",
-      importExtension: ".js",
-      verifyCommand: "npm run verify-adapter",
-      shape: plainConfig({ options: [`basePath: ${JSON.stringify(BASE_PATH)},`] }),
+    const a = await rotationApp({
+      defer,
+      provider: ["oidc", { id: "corp", issuer: server.issuer }, { tokens: { refresh: true, federatedLogout: true } }],
+      env: {
+        AUTH_CORP_ID: client.clientId,
+        AUTH_CORP_SECRET: client.clientSecret,
+        AUTH_SECRET: "e2e-secret-that-is-long-enough-for-jose-0123456789",
+        AUTH_POST_LOGOUT_REDIRECT_URI: POST_LOGOUT,
+        AUTH_TRUST_HOST: "true",
+      },
+      strategy,
+      account: { provider: "corp", providerAccountId: account.sub },
       postLogoutRedirectUri: POST_LOGOUT,
+      diagnostics: () => server.errors.join("\n"),
+      // "web": the requests go through handleAuth() of the Web-standard session module init writes for
+      // Astro, Nuxt, Hono... instead of Auth() itself.
+      handler:
+        wiring === "web"
+          ? async (_auth, loaded) => {
+              const session = await renderTemplate("frameworks/web/session.ts.hbs", {
+                title: "a Web-standard framework",
+                basePath: BASE_PATH,
+                configModule: "./app-auth.js",
+                federatedSignOut: true,
+              });
+              writeModule(loaded.dir, "session.ts", session);
+              return (await loaded.module<{ handleAuth: Handler }>("session.ts")).handleAuth;
+            }
+          : undefined,
     });
-    writeModule(loaded.dir, "auth/adapter.ts", await renderTemplate("adapters/memory.ts.hbs", {}));
-    for (const file of files.filter((f) => !f.path.startsWith("providers/")))
-      writeModule(loaded.dir, file.path, file.contents);
-    const generatedConfig = await loaded.module<{
-      authConfig: AuthConfig;
-      signOutUrl(userId: string): Promise<string | null>;
-      getAccessToken(userId: string, provider: string): Promise<string | null>;
-    }>("app-auth.ts");
-    const adapter = generatedConfig.authConfig.adapter!;
-    const errors: string[] = [];
-    const config: AuthConfig = {
-      ...generatedConfig.authConfig,
-      trustHost: true,
-      basePath: BASE_PATH,
-      logger: { error: (e) => void errors.push(String(e)), warn: () => {}, debug: () => {} },
-    };
-    setEnvDefaults(env, config);
-    let handle = (request: Request) => Auth(request, config);
-    if (wiring === "web") {
-      const session = await renderTemplate("frameworks/web/session.ts.hbs", {
-        title: "a Web-standard framework",
-        basePath: BASE_PATH,
-        configModule: "./app-auth.js",
-        federatedSignOut: true,
-      });
-      writeModule(loaded.dir, "session.ts", session);
-      handle = (await loaded.module<{ handleAuth(request: Request): Promise<Response> }>("session.ts")).handleAuth;
-    }
-    const browser = new Browser({ origin: APP_ORIGIN, handle });
-
-    const stored = async () => (await adapter.getAccount!(account.sub, "corp")) as unknown as StoredAccount;
-    const userId = async () =>
-      (await adapter.getUserByAccount!({ provider: "corp", providerAccountId: account.sub }))!.id;
-
-    async function signIn() {
-      const csrf = (await (await browser.request(`${APP_ORIGIN}${BASE_PATH}/csrf`)).json()) as { csrfToken: string };
-      const start = await browser.request(`${APP_ORIGIN}${BASE_PATH}/signin/corp`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ csrfToken: csrf.csrfToken, callbackUrl: AFTER_SIGN_IN }),
-      });
-      const leftAuth = (next: URL) => next.origin === APP_ORIGIN && !next.pathname.startsWith(BASE_PATH);
-      const { url } = await browser.follow(start, `${APP_ORIGIN}${BASE_PATH}/signin/corp`, leftAuth);
-      expect(url.href, `${browser.trace()}\n${errors.join("\n")}\n${server.errors.join("\n")}`).toBe(AFTER_SIGN_IN);
-    }
-
-    /** GET /session as a page would, keeping (or, `dropCookies`, dropping) what it sets. */
-    async function readSession({ dropCookies = false } = {}) {
-      const url = `${APP_ORIGIN}${BASE_PATH}/session`;
-      if (!dropCookies) return (await (await browser.request(url)).json()) as { error?: string; user?: unknown };
-      const cookie = Object.entries(browser.cookies(APP_ORIGIN))
-        .map(([name, value]) => `${name}=${value}`)
-        .join("; ");
-      // A server component's read: the response's Set-Cookie never reaches the browser.
-      return (await (await handle(new Request(url, { headers: { cookie } }))).json()) as { error?: string };
-    }
-
-    const rotationUrl = pathToFileURL(join(loaded.dir, "auth/token-rotation.js")).href;
-    return {
-      server,
-      browser,
-      handle,
-      adapter,
-      stored,
-      userId,
-      signIn,
-      readSession,
-      errors,
-      generatedConfig,
-      config,
-      rotationUrl,
-    };
+    return { ...a, server };
   }
 
   test(
@@ -252,7 +171,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
         expect(a.server.logins[0]?.scope.split(" ")).toContain("offline_access");
         const first = await a.stored();
         expect(first.refresh_token).toEqual(expect.any(String));
-        expect(a.browser.cookies(APP_ORIGIN)[SESSION_COOKIE]!.length).toBeLessThan(2000);
+        expect(a.sessionCookie()!.length).toBeLessThan(2000);
 
         untilExpired();
         expect(await a.readSession()).not.toHaveProperty("error");
@@ -288,12 +207,11 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
 
         // A second process: its own instance of the module (its own single flight), the same stored account.
         untilExpired();
-        const { createTokenRotation } = await import(`${a.rotationUrl}?second-process`);
-        const other = createTokenRotation({ adapter: a.adapter, refresh: [a.config.providers[0]] });
+        const other = await a.secondProcess();
         const id = await a.userId();
         const [mine, theirs] = await Promise.all([
           a.generatedConfig.getAccessToken(id, "corp"),
-          other.getAccessToken(id, "corp") as Promise<string | null>,
+          other.getAccessToken(id, "corp"),
         ]);
         expect(mine).toEqual(expect.any(String));
         expect(theirs).toBe(mine);
@@ -345,7 +263,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
         });
         expect(signOut.status).toBe(302);
         expect(signOut.headers.get("location")).toBe(redirectTo);
-        expect(a.browser.cookies(APP_ORIGIN)[SESSION_COOKIE]).toBeUndefined();
+        expect(a.sessionCookie()).toBeUndefined();
         // Revoked (RFC 7009): the refresh token no longer works at the provider.
         expect(a.server.revokedGrants.length).toBeGreaterThan(0);
         const retry = await fetch(`${a.server.issuer}/token`, {
@@ -417,7 +335,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
             client_id: client.clientId,
             post_logout_redirect_uri: POST_LOGOUT,
           });
-          expect(a.browser.cookies(APP_ORIGIN)[SESSION_COOKIE]).toBeUndefined();
+          expect(a.sessionCookie()).toBeUndefined();
           expect(a.server.revokedGrants.length).toBeGreaterThan(0);
 
           // The provider accepts the hint (a bad one is an error page) and ends its session.
@@ -436,20 +354,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
           expect(a.server.endedSessions).toBe(1);
 
           // Auth.js kept the sign-out's callbackUrl in a cookie: a sign-in given none must land on the app, not sign out again.
-          const csrf = (await (await a.browser.request(`${APP_ORIGIN}${BASE_PATH}/csrf`)).json()) as {
-            csrfToken: string;
-          };
-          const start = await a.browser.request(`${APP_ORIGIN}${BASE_PATH}/signin/corp`, {
-            method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded" },
-            body: new URLSearchParams({ csrfToken: csrf.csrfToken }),
-          });
-          const signedIn = await a.browser.follow(
-            start,
-            `${APP_ORIGIN}${BASE_PATH}/signin/corp`,
-            (next) => next.origin === APP_ORIGIN && !next.pathname.startsWith(BASE_PATH),
-          );
-          expect(signedIn.url.origin, a.browser.trace()).toBe(APP_ORIGIN);
+          await a.signIn({});
           expect(a.server.endedSessions).toBe(1);
         },
         TIMEOUT,
@@ -469,7 +374,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
           const { url } = (await signOut.json()) as { url: string };
           expect(url).toBe(await a.generatedConfig.signOutUrl(await a.userId()));
           expect(url.startsWith(`${a.server.issuer}/session/end?`)).toBe(true);
-          expect(a.browser.cookies(APP_ORIGIN)[SESSION_COOKIE]).toBeUndefined();
+          expect(a.sessionCookie()).toBeUndefined();
         },
         TIMEOUT,
       );
@@ -483,7 +388,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
           const signOut = await postSignOut(a, { callbackUrl: `${APP_ORIGIN}/bye` });
           expect(signOut.status).toBe(302);
           expect(signOut.headers.get("location")).toBe(`${APP_ORIGIN}/bye`);
-          expect(a.browser.cookies(APP_ORIGIN)[SESSION_COOKIE]).toBeUndefined();
+          expect(a.sessionCookie()).toBeUndefined();
         },
         TIMEOUT,
       );

@@ -2,23 +2,19 @@
  * Access-token rotation of a VK ID account, as add-provider social --flow vkid
  * --refresh-tokens and init generate it, through the real Auth() against the
  * fake VK ID (fake-vkid.ts: a refresh wants the sign-in's device_id and a
- * state, and every refresh token is good once). The config is the one init
- * writes, with the generated VK ID module, the in-memory adapter and
- * token-rotation.ts, which knows no provider by name: it calls the module's
- * own refreshTokens because the provider config carries it. The clock moves
- * past the hour a VK ID access token lives.
+ * state, and every refresh token is good once). The app is the one init
+ * writes (rotation-app.ts) with the generated VK ID module; token-rotation.ts
+ * knows no provider by name: it calls the module's own refreshTokens because
+ * the provider config carries it. The clock moves past the hour a VK ID
+ * access token lives.
  */
-import { Auth, type AuthConfig, customFetch, setEnvDefaults } from "@auth/core";
+import { customFetch } from "@auth/core";
 import { describe, expect, test, vi } from "vitest";
 import { vkDomains } from "../../src/families/social.js";
-import { plainConfig } from "../../src/frameworks/framework.js";
-import { generateConfig } from "../../src/planners/auth-config.js";
-import { renderTemplate } from "../../src/render/templates.js";
-import { AFTER_SIGN_IN, APP_ORIGIN, BASE_PATH, routeFetch } from "../e2e/auth-harness.js";
-import { Browser } from "../e2e/browser.js";
+import { routeFetch } from "../e2e/auth-harness.js";
 import { useCleanup } from "../e2e/cleanup.js";
 import { type FakeVkId, startFakeVkId, type VkIdUser } from "../e2e/fake-vkid.js";
-import { generated, withEnv, writeModule } from "../e2e/provider-module.js";
+import { type Handler, rotationApp } from "./rotation-app.js";
 
 const clientId = "52345678";
 const user: VkIdUser = {
@@ -32,91 +28,33 @@ const TIMEOUT = 60_000;
 /** VK ID's access tokens live an hour; the rotation refreshes 10 s early. */
 const untilExpired = () => vi.setSystemTime(Date.now() + 3600 * 1000);
 
-interface StoredAccount {
-  access_token?: string;
-  refresh_token?: string;
-  expires_at?: number;
-  session_state?: unknown;
-}
-
-type Handler = (request: Request) => Promise<Response>;
-
 describe("generated token rotation of a VK ID account through Auth()", () => {
   const defer = useCleanup();
 
   async function app(strategy: "jwt" | "database") {
-    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
-    defer(() => vi.useRealTimers());
     const fake = await startFakeVkId({ clientId, user });
     defer(() => fake.close());
     const route = routeFetch({ "https://id.vk.ru": fake.origin }, { refuse: vkDomains });
     defer(route.restore);
-    const env = {
-      AUTH_VK_ID: clientId,
-      AUTH_SECRET: "e2e-secret-that-is-long-enough-for-jose-0123456789",
-      AUTH_TRUST_HOST: "true",
-    };
-    defer(withEnv(env));
-    const loaded = await generated("social", { flow: "vkid" }, { tokens: { refresh: true, federatedLogout: false } });
-    defer(loaded.cleanup);
-    const files = await generateConfig({
-      configPath: "app-auth.ts",
-      providers: [loaded.snippet],
-      adapterPath: "auth/adapter.ts",
-      session: strategy,
-      storage: "memory",
-      importExtension: ".js",
-      verifyCommand: "npm run verify-adapter",
-      shape: plainConfig({ options: [`basePath: ${JSON.stringify(BASE_PATH)},`] }),
+    let vkId: { withVkIdCallback(handler: Handler): Handler; vkIdFetch(send?: typeof fetch): typeof fetch };
+    const a = await rotationApp({
+      defer,
+      provider: ["social", { flow: "vkid" }, { tokens: { refresh: true, federatedLogout: false } }],
+      env: {
+        AUTH_VK_ID: clientId,
+        AUTH_SECRET: "e2e-secret-that-is-long-enough-for-jose-0123456789",
+        AUTH_TRUST_HOST: "true",
+      },
+      strategy,
+      account: { provider: "vk", providerAccountId: String(user.user_id) },
+      rewrite: route.rewrite,
+      // The app's auth route, run inside withVkIdCallback() as the module's header says.
+      handler: async (auth, loaded) => {
+        vkId = await loaded.module<typeof vkId>("providers/vk.ts");
+        return vkId.withVkIdCallback(auth);
+      },
     });
-    writeModule(loaded.dir, "auth/adapter.ts", await renderTemplate("adapters/memory.ts.hbs", {}));
-    for (const file of files.filter((f) => !f.path.startsWith("providers/")))
-      writeModule(loaded.dir, file.path, file.contents);
-    const generatedConfig = await loaded.module<{
-      authConfig: AuthConfig;
-      getAccessToken(userId: string, provider: string): Promise<string | null>;
-    }>("app-auth.ts");
-    const vkId = await loaded.module<{
-      withVkIdCallback(handler: Handler): Handler;
-      vkIdFetch(send?: typeof fetch): typeof fetch;
-    }>("providers/vk.ts");
-    const adapter = generatedConfig.authConfig.adapter!;
-    const errors: string[] = [];
-    const config: AuthConfig = {
-      ...generatedConfig.authConfig,
-      trustHost: true,
-      basePath: BASE_PATH,
-      logger: { error: (e) => void errors.push(String(e)), warn: () => {}, debug: () => {} },
-    };
-    setEnvDefaults(env, config);
-    // The app's auth route, run inside withVkIdCallback() as the module's header says.
-    const handle = vkId.withVkIdCallback((request: Request) => Auth(request, config));
-    const browser = new Browser({ origin: APP_ORIGIN, handle }, route.rewrite);
-
-    const stored = async () => (await adapter.getAccount!(String(user.user_id), "vk")) as unknown as StoredAccount;
-    const userId = async () =>
-      (await adapter.getUserByAccount!({ provider: "vk", providerAccountId: String(user.user_id) }))!.id;
-
-    async function signIn() {
-      const csrf = (await (await browser.request(`${APP_ORIGIN}${BASE_PATH}/csrf`)).json()) as { csrfToken: string };
-      const start = await browser.request(`${APP_ORIGIN}${BASE_PATH}/signin/vk`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ csrfToken: csrf.csrfToken, callbackUrl: AFTER_SIGN_IN }),
-      });
-      const leftAuth = (next: URL) => next.origin === APP_ORIGIN && !next.pathname.startsWith(BASE_PATH);
-      const { url } = await browser.follow(start, `${APP_ORIGIN}${BASE_PATH}/signin/vk`, leftAuth);
-      expect(url.href, `${browser.trace()}\n${errors.join("\n")}`).toBe(AFTER_SIGN_IN);
-    }
-
-    async function readSession() {
-      return (await (await browser.request(`${APP_ORIGIN}${BASE_PATH}/session`)).json()) as {
-        error?: string;
-        user?: { email?: string };
-      };
-    }
-
-    return { fake, route, adapter, config, generatedConfig, vkId, stored, userId, signIn, readSession, loaded };
+    return { ...a, fake, route, vkId: vkId! };
   }
 
   const refreshesOf = (fake: FakeVkId) => fake.log.filter((e) => e.form.grant_type === "refresh_token");
@@ -177,13 +115,11 @@ describe("generated token rotation of a VK ID account through Auth()", () => {
       const a = await app("database");
       await a.signIn();
       untilExpired();
-      const rotationUrl = new URL("auth/token-rotation.js", `file://${a.loaded.dir}/`).href;
-      const { createTokenRotation } = await import(`${rotationUrl}?second-process`);
-      const other = createTokenRotation({ adapter: a.adapter, refresh: [a.config.providers[0]] });
+      const other = await a.secondProcess();
       const id = await a.userId();
       const [mine, theirs] = await Promise.all([
         a.generatedConfig.getAccessToken(id, "vk"),
-        other.getAccessToken(id, "vk") as Promise<string | null>,
+        other.getAccessToken(id, "vk"),
       ]);
       expect(mine).toBe(a.fake.issued.access[1]);
       expect(theirs).toBe(mine);
