@@ -468,6 +468,26 @@ export async function signInWithPassword(
 }
 
 /**
+ * What a form on another site gets by posting a password straight to Auth.js's credentials callback, as
+ * login CSRF does (the other site's Origin, no CSRF token): the session its response would leave in the
+ * browser, null when none.
+ */
+export async function crossSitePasswordPost(auth: string, fields: { email: string; password: string }) {
+  const response = await fetch(`${auth}/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: "http://attacker.example", "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const session = await fetch(`${auth}/session`, { headers: { cookie } });
+  return (await session.json()) as { user?: { email?: string } } | null;
+}
+
+/**
  * Signs in by email on Auth.js's own sign-in page: asks for the link, opens
  * it from the mail, and resolves once the browser has left the auth routes,
  * with the session the app reports and the session cookie it set.

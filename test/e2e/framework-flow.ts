@@ -20,6 +20,7 @@ import {
   appProduction,
   appRuntime,
   buildApp,
+  crossSitePasswordPost,
   freePort,
   freshApp,
   type SmtpSink,
@@ -174,6 +175,8 @@ export async function signInFlow(
   const wrong = await newPage();
   await signInWithPassword(wrong, auth, { ...user, password: "not it at all" });
   expect(await sessionOf(wrong, auth)).toBeNull();
+  // Nor does a form on another site posting the right one (login CSRF): Auth.js's CSRF check, or the framework's.
+  expect(await crossSitePasswordPost(auth, user), server.output()).toBeNull();
   await signInWithPassword(page, auth, user);
   expect((await sessionOf(page, auth))?.user).toMatchObject({ email: user.email });
   const signedIn = await visitDashboard(page, dashboard, basePath);
@@ -204,8 +207,8 @@ export async function signInFlow(
       output: server.output,
     });
   stage("browser");
-  // Auth.js logs the wrong password; nothing else may have gone wrong (its log is coloured).
+  // Auth.js logs the wrong password and the missing CSRF token; nothing else may have gone wrong (its log is coloured).
   const log = server.output().replace(/\x1b\[[0-9;]*m/g, "");
-  expect(log).not.toMatch(/\[auth\]\[error\](?! CredentialsSignin)/);
+  expect(log).not.toMatch(/\[auth\]\[error\](?! CredentialsSignin| MissingCSRF)/);
   return timings;
 }

@@ -1,7 +1,8 @@
 /**
  * Qwik City with @auth/qwik: src/routes/plugin@auth.ts runs QwikAuth$ on
- * every request (its routes under /auth, the session in sharedMap), and with
- * --protect sends visitors who are not signed in to sign in. That plugin is
+ * every request (its routes under /auth, the session in sharedMap), refuses
+ * cross-site POSTs to /auth (@auth/qwik turns Auth.js's CSRF check off), and
+ * with --protect sends visitors who are not signed in to sign in. That plugin is
  * in the browser's build as well, so it reaches the auth config only through
  * an import the client build drops (isServer); the config loads the env
  * files first, since the production Node server (server/entry.node-server)
@@ -84,7 +85,6 @@ export const qwik = defineFramework<QwikFacts>({
         protect: protect?.map(pathPattern) ?? false,
         protectList: protect?.join(",") ?? "",
         federatedSignOut: request.federatedSignOut ?? false,
-        ownOnRequest: Boolean(protect || request.federatedSignOut),
       }),
     });
     wiring.instructions[plugin] = line;
