@@ -18,6 +18,7 @@ import { root } from "../helpers.js";
 import {
   appEnv,
   buildNextWithoutDatabase,
+  crossSitePasswordPost,
   freshApp,
   signInWithEmailLink,
   startNext,
@@ -82,6 +83,9 @@ describe("Next.js: init --yes, next build, next start, sign in in Chromium", () 
     await page.waitForURL(/error=CredentialsSignin/);
     const refused = await page.request.get(`${server.origin}/api/auth/session`);
     expect(await refused.json()).toBeNull();
+    // So is the right one from a form on another site (login CSRF).
+    const credentials = { email: "alice@example.com", password: "correct horse battery" };
+    expect(await crossSitePasswordPost(`${server.origin}/api/auth`, credentials)).toBeNull();
 
     await page.goto(`${server.origin}/api/auth/signin`);
     await form.locator('input[name="email"]').fill("alice@example.com");
@@ -96,9 +100,9 @@ describe("Next.js: init --yes, next build, next start, sign in in Chromium", () 
     defer(() => db.close());
     const stored = db.prepare("SELECT id FROM users WHERE email = ?").get("alice@example.com") as { id: string };
     expect(session.user).toMatchObject({ email: "alice@example.com", id: stored.id });
-    // The wrong password above is logged as CredentialsSignin; nothing else went wrong.
+    // The wrong password and the cross-site post above are logged; nothing else went wrong.
     const errors = server.output().match(/\[auth\]\[error\]\S* \w+/g) ?? [];
-    expect(errors.filter((e) => !e.endsWith("CredentialsSignin"))).toEqual([]);
+    expect(errors.filter((e) => !/(CredentialsSignin|MissingCSRF)$/.test(e))).toEqual([]);
     expect(server.output()).not.toContain("UntrustedHost");
   }, 600_000);
 

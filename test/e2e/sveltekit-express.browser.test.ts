@@ -21,6 +21,7 @@ import { root } from "../helpers.js";
 import {
   addUser,
   appEnv,
+  crossSitePasswordPost,
   freePort,
   freshApp,
   launchChromium,
@@ -73,6 +74,8 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
     const wrong = await newPage();
     await signInWithPassword(wrong, auth, { ...user, password: "not it at all" });
     expect(await sessionOf(wrong, auth)).toBeNull();
+    // A form on another site posting the right password signs nobody in (login CSRF).
+    expect(await crossSitePasswordPost(auth, user)).toBeNull();
     await signInWithPassword(page, auth, user);
     expect((await sessionOf(page, auth))?.user).toMatchObject({ email: user.email, id });
   }
