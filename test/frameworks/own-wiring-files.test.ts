@@ -71,3 +71,27 @@ describe("Astro pages under --protect", () => {
     expect(readFileSync(join(dir, "astro.config.mjs"), "utf8")).toBe(config);
   });
 });
+
+describe("Nuxt's check of client-side navigation under --protect", () => {
+  it("writes a global route middleware and one list of protected paths, which the server's session module re-exports", async () => {
+    const { dir } = await initWith("nuxt", {});
+    const paths = readFileSync(join(dir, "shared/auth/protected-paths.ts"), "utf8");
+    expect(paths).toContain(String.raw`/^\/dashboard(?:\/.*)?\/?$/,`);
+    expect(paths).not.toMatch(/^import /m);
+    const routeMiddleware = readFileSync(join(dir, "app/middleware/auth.global.ts"), "utf8");
+    expect(routeMiddleware).toContain('import { isProtected } from "#shared/auth/protected-paths";');
+    expect(routeMiddleware).toContain('$fetch<{ user?: unknown } | null>("/api/auth/session")');
+    const session = readFileSync(join(dir, "server/auth/session.ts"), "utf8");
+    expect(session).toContain('export { isProtected } from "../../shared/auth/protected-paths";');
+    expect(session).not.toContain("const protectedPaths");
+  });
+
+  it("keeps a route middleware of the project's own and says what to add", async () => {
+    const file = "app/middleware/auth.global.ts";
+    const text = "export default defineNuxtRouteMiddleware(() => {});\n";
+    const { dir, stdout } = await initWith("nuxt", { [file]: text });
+    expect(readFileSync(join(dir, file), "utf8")).toBe(text);
+    expect(stdout).toContain(`${file} is yours and was left alone`);
+    expect(stdout).toContain("navigateTo(");
+  });
+});
