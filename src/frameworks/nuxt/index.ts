@@ -8,7 +8,6 @@
  * the session module imports the env loader by name.
  */
 import { containerFile } from "../../doctor/model/facts.js";
-import { specifier } from "../../render/modules.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { fileRoutedPart, protectFile } from "../file-routed.js";
 import { defineFramework, existingEntry } from "../framework.js";
