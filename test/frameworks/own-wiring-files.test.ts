@@ -95,3 +95,27 @@ describe("Nuxt's check of client-side navigation under --protect", () => {
     expect(stdout).toContain("navigateTo(");
   });
 });
+
+describe("TanStack Start's check of client-side navigation under --protect", () => {
+  it("adds beforeLoad: protectPages to the root route, and a server function asking for the session", async () => {
+    const { dir } = await initWith("tanstack-start", {});
+    const root = readFileSync(join(dir, "src/routes/__root.tsx"), "utf8");
+    expect(root).toContain('import { protectPages } from "../auth/protect";');
+    expect(root).toContain("createRootRoute({\n  beforeLoad: protectPages,\n");
+    const protect = readFileSync(join(dir, "src/auth/protect.ts"), "utf8");
+    expect(protect).toContain('import { isProtected } from "./protected-paths";');
+    expect(protect).toContain("createServerFn(");
+  });
+
+  it("leaves a root route with a beforeLoad of its own alone and says what to add", async () => {
+    const file = "src/routes/__root.tsx";
+    const text = readFileSync(fixture("apps", "tanstack-start", file), "utf8").replace(
+      "createRootRoute({",
+      "createRootRoute({\n  beforeLoad: () => {},",
+    );
+    const { dir, stdout } = await initWith("tanstack-start", { [file]: text });
+    expect(readFileSync(join(dir, file), "utf8")).toBe(text);
+    expect(stdout).toContain(`${file} was left alone (its root route has a beforeLoad of its own)`);
+    expect(stdout).toContain("await protectPages({ location })");
+  });
+});
