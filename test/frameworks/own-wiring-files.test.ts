@@ -119,3 +119,19 @@ describe("TanStack Start's check of client-side navigation under --protect", () 
     expect(stdout).toContain("await protectPages({ location })");
   });
 });
+
+describe("SvelteKit's check of client-side navigation under --protect", () => {
+  it("writes a root server load that reads the path, so each navigation passes the hooks", async () => {
+    const { dir } = await initWith("sveltekit", {});
+    expect(readFileSync(join(dir, "src/routes/+layout.server.ts"), "utf8")).toContain("void url.pathname;");
+  });
+
+  it("keeps a root server load of the project's own and says what to add", async () => {
+    const file = "src/routes/+layout.server.ts";
+    const text = "export const load = () => ({});\n";
+    const { dir, stdout } = await initWith("sveltekit", { [file]: text });
+    expect(readFileSync(join(dir, file), "utf8")).toBe(text);
+    expect(stdout).toContain(`${file} is yours and was left alone`);
+    expect(stdout).toContain("read url.pathname in its load");
+  });
+});
