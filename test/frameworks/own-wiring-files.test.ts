@@ -135,3 +135,24 @@ describe("SvelteKit's check of client-side navigation under --protect", () => {
     expect(stdout).toContain("read url.pathname in its load");
   });
 });
+
+describe("SolidStart's check of client-side navigation under --protect", () => {
+  it("wraps the app's routes with protectRoutes, whose server function reads the session", async () => {
+    const { dir } = await initWith("solid-start", {});
+    const app = readFileSync(join(dir, "src/app.tsx"), "utf8");
+    expect(app).toContain('import { protectRoutes } from "./auth/protect";');
+    expect(app).toContain("{protectRoutes(FileRoutes())}");
+    const protect = readFileSync(join(dir, "src/auth/protect.tsx"), "utf8");
+    expect(protect).toContain('"use server";');
+    expect(protect).toContain('import { isProtected } from "./protected-paths";');
+  });
+
+  it("leaves an app that does not render <FileRoutes /> alone and says what to add", async () => {
+    const file = "src/app.tsx";
+    const text = readFileSync(fixture("apps", "solid-start", file), "utf8").replace("<FileRoutes />", "{FileRoutes()}");
+    const { dir, stdout } = await initWith("solid-start", { [file]: text });
+    expect(readFileSync(join(dir, file), "utf8")).toBe(text);
+    expect(stdout).toContain(`${file} was left alone (it does not render <FileRoutes /> once)`);
+    expect(stdout).toContain("{protectRoutes(FileRoutes())}");
+  });
+});
