@@ -13,7 +13,6 @@ import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { type FileRoutedPart, fileRoutedPart, protectFile } from "../file-routed.js";
 import { defineFramework, existingEntry, type FrameworkRequest } from "../framework.js";
-import { wrapFileRoutes } from "./app-routes.js";
 import { addMiddlewareOption } from "./vite-config.js";
 
 export interface SolidStartFacts {
@@ -125,6 +124,7 @@ async function protectInApp(request: FrameworkRequest<SolidStartFacts>, part: Fi
   });
   const importLine = `import { protectRoutes } from "${specifier(appPath, protectPath.replace(/\.tsx$/, ".ts"), ext)}";`;
   const manual = `${importLine}\n    and render the routes as {protectRoutes(FileRoutes())}`;
+  const { wrapFileRoutes } = await import("../../ast/solid-start-app.js");
   const edit = app ? wrapFileRoutes(app.text, importLine, app.path) : undefined;
   if (app && edit?.status === "edited") part.wiring.edits.push({ path: app.path, contents: edit.text });
   else if (edit?.status !== "unchanged")

@@ -13,7 +13,6 @@ import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { type FileRoutedPart, fileRoutedPart, protectFile } from "../file-routed.js";
 import { defineFramework, existingEntry, type FrameworkRequest } from "../framework.js";
-import { addRootBeforeLoad } from "./root-route.js";
 
 export interface TanStackStartFacts {
   /** The package its imports come from: @tanstack/react-start (or solid-start). */
@@ -125,6 +124,7 @@ async function protectInRoot(
     );
     return;
   }
+  const { addRootBeforeLoad } = await import("../../ast/tanstack-root-route.js");
   const edit = addRootBeforeLoad(rootRoute.text, importLine, "protectPages", rootRoute.path);
   if (edit.status === "edited") part.wiring.edits.push({ path: rootRoute.path, contents: edit.text });
   else if (edit.status === "refused")

@@ -5,8 +5,8 @@
  * other byte kept; a second run changes nothing; an app that does not render
  * `<FileRoutes />` once is refused with the reason.
  */
-import { endOf, ofType } from "../../ast/nodes.js";
-import { applyEdits, eol, firstSyntaxError, parse, type TextEdit } from "../../ast/parse.js";
+import { endOf, ofType } from "./nodes.js";
+import { applyEdits, eol, firstSyntaxError, parse, type TextEdit } from "./parse.js";
 
 export type AppRoutesEdit =
   | { status: "edited"; text: string }

@@ -1,6 +1,6 @@
 // TanStack Start's root route: `beforeLoad: protectPages` and its import added, every other byte kept, or the reason not.
 import { describe, expect, it } from "vitest";
-import { addRootBeforeLoad } from "../../src/frameworks/tanstack-start/root-route.js";
+import { addRootBeforeLoad } from "../../src/ast/tanstack-root-route.js";
 
 const importLine = 'import { protectPages } from "../auth/protect";';
 const add = (text: string) => addRootBeforeLoad(text, importLine, "protectPages");

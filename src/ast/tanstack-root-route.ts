@@ -8,8 +8,8 @@
  * certainty, is refused with the reason.
  */
 import type { CallExpression, Node, ObjectExpression } from "@babel/types";
-import { descendants, endOf, ofType, propertyName, startOf } from "../../ast/nodes.js";
-import { applyEdits, eol, firstSyntaxError, indentAt, parse, startsLine, type TextEdit } from "../../ast/parse.js";
+import { descendants, endOf, ofType, propertyName, startOf } from "./nodes.js";
+import { applyEdits, eol, firstSyntaxError, indentAt, parse, startsLine, type TextEdit } from "./parse.js";
 
 export type RootEdit =
   | { status: "edited"; text: string }

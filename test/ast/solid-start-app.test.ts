@@ -1,6 +1,6 @@
 // SolidStart's src/app.tsx: FileRoutes() wrapped by protectRoutes and its import added, every other byte kept, or the reason not.
 import { describe, expect, it } from "vitest";
-import { wrapFileRoutes } from "../../src/frameworks/solid-start/app-routes.js";
+import { wrapFileRoutes } from "../../src/ast/solid-start-app.js";
 
 const importLine = 'import { protectRoutes } from "./auth/protect";';
 const imports = 'import { Router } from "@solidjs/router";\nimport { FileRoutes } from "@solidjs/start/router";\n';
