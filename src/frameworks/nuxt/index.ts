@@ -3,7 +3,8 @@
  * server/api/auth/[...].ts, turning h3's event into a Web Request; with
  * --protect a server middleware sending visitors who are not signed in to
  * sign in, and a global route middleware doing the same for client-side
- * navigation (which no server middleware sees), the paths in shared/ for both. Nuxt's Node server (.output/server/index.mjs) reads no env file,
+ * navigation (which no server middleware sees), the paths in shared/ for
+ * both. Nuxt's Node server (.output/server/index.mjs) reads no env file,
  * and Nitro's build drops a module imported for its side effects alone, so
  * the session module imports the env loader by name.
  */

@@ -3,8 +3,9 @@
  * src/routes/api/auth/[...auth].ts; with --protect a middleware the
  * project's vite.config names, sending visitors who are not signed in to
  * sign in, and the routes in src/app.tsx wrapped to do the same for
- * client-side navigation (which no middleware sees). Not @auth/solid-start: it targets SolidStart before 1.0. Its Node
- * server (.output/server/index.mjs) reads no env file, so the session module
+ * client-side navigation (which no middleware sees). Not @auth/solid-start:
+ * it targets SolidStart before 1.0. Its Node server
+ * (.output/server/index.mjs) reads no env file, so the session module
  * imports the env loader by name (kept by Nitro's build).
  */
 import { containerFile } from "../../doctor/model/facts.js";
@@ -32,13 +33,12 @@ const pathsPath = (authDir: string) => `${authDir}/protected-paths.ts`;
 const facts = (project: ProjectView): SolidStartFacts => {
   const path = project.configFile("vite.config") ?? project.configFile("app.config");
   const text = path ? project.read(path) : null;
-  const foundApp = existingEntry(project, "src/app");
-  const appText = foundApp ? project.read(foundApp) : null;
-  const appFile = appText !== null ? foundApp : undefined;
+  const app = existingEntry(project, "src/app");
+  const appText = app ? project.read(app) : null;
   return {
     config: path && text !== null ? { path, text } : undefined,
     ownMiddleware: existingEntry(project, "src/middleware") ?? existingEntry(project, "src/middleware/index"),
-    app: appFile ? { path: appFile, text: appText! } : undefined,
+    app: app && appText !== null ? { path: app, text: appText } : undefined,
   };
 };
 
