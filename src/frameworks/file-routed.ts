@@ -18,6 +18,8 @@ export interface FileRoutedOptions {
   route: { path: string; template: string; data?: Record<string, unknown> };
   /** How a server-side handler reads the session, for the config's header. */
   sessionRead: string;
+  /** With --protect, a module of the protected paths alone, for a check in the browser too. */
+  protectedPathsPath?: string;
 }
 
 export interface FileRoutedPart {
@@ -27,7 +29,7 @@ export interface FileRoutedPart {
 
 export async function fileRoutedPart(
   request: FrameworkRequest<unknown>,
-  { title, basePath, route, sessionRead }: FileRoutedOptions,
+  { title, basePath, route, sessionRead, protectedPathsPath }: FileRoutedOptions,
 ): Promise<FileRoutedPart> {
   const sessionPath = `${request.authDir}/session.ts`;
   const wiring = await webStandardPart(request, {
@@ -37,6 +39,7 @@ export async function fileRoutedPart(
     sessionPath,
     loadEnvPath: `${request.authDir}/load-env.ts`,
     envInSession: true,
+    protectedPathsPath,
     header: [
       `${title}: ${route.path} hands requests under ${basePath} to Auth.js (handleAuth from ${sessionPath});`,
       sessionRead,

@@ -38,6 +38,11 @@ export interface WebStandardOptions {
   configModule?: string;
   /** Header lines of the auth config: how the app uses it. */
   header: string[];
+  /**
+   * With --protect, where the protected paths go when code in the browser checks them too (a module with
+   * no server import); the session module re-exports its isProtected. In the session module otherwise.
+   */
+  protectedPathsPath?: string;
 }
 
 /** A path pattern as --protect takes it ("/dashboard/:path*", "/admin/:id") as a RegExp literal's source. */
@@ -66,6 +71,9 @@ export async function webStandardPart(
 ): Promise<FrameworkPart> {
   const configModule =
     options.configModule ?? specifier(options.sessionPath, request.configPath, request.importExtension);
+  const protect = request.protect?.map(pathPattern) ?? false;
+  const protectList = request.protect?.join(",") ?? "";
+  const pathsPath = protect ? options.protectedPathsPath : undefined;
   const files = [
     {
       path: options.sessionPath,
@@ -77,12 +85,18 @@ export async function webStandardPart(
           options.envInSession && options.loadEnvPath
             ? specifier(options.sessionPath, options.loadEnvPath, request.importExtension)
             : false,
-        protect: request.protect?.map(pathPattern) ?? false,
-        protectList: request.protect?.join(",") ?? "",
+        protect,
+        protectList,
+        pathsModule: pathsPath ? specifier(options.sessionPath, pathsPath, request.importExtension) : false,
         federatedSignOut: request.federatedSignOut ?? false,
       }),
     },
   ];
+  if (pathsPath)
+    files.push({
+      path: pathsPath,
+      contents: await renderTemplate("frameworks/web/protected-paths.ts.hbs", { protect, protectList }),
+    });
   if (options.loadEnvPath) files.push(await loadEnvModule(options.loadEnvPath, options.envOrder));
   const env: EnvVariable[] = [trustHostVariable];
   const config: ConfigShape = plainConfig({

@@ -29,10 +29,18 @@ describe("add-provider in a terminal", () => {
   });
 
   it("offers VK's two flows with one line on which to choose", async () => {
-    const { result, screen, read } = await typed(["social"], [["(--flow)", down, enter]]);
+    const { result, screen, read } = await typed(
+      ["social"],
+      [
+        ["(--flow)", down, enter],
+        ["(--refresh-tokens)", enter],
+      ],
+    );
     expect(screen).toMatch(/how VK signs users in \(--flow\)/);
     expect(screen).toMatch(/oauth.*apps created on vk\.com before VK ID/);
     expect(screen).toMatch(/vkid.*VK ID console/);
+    // VK ID refreshes its tokens (the classic flow cannot): the question is asked for it.
+    expect(screen).toMatch(/\(--refresh-tokens\)/);
     expect(result.exitCode).toBe(0);
     expect(read("src/providers/vk.ts")).toContain('"https://id.vk.ru/authorize"');
   });

@@ -29,6 +29,7 @@ import {
   signInWithPassword,
   startApp,
 } from "./apps.js";
+import { expectClickThrough } from "./client-navigation.js";
 import {
   corpEnv,
   expectFederatedSignOut,
@@ -57,6 +58,8 @@ export interface FlowOptions {
    * plain sign-out through Auth.js's sign-out page, which must reach corp's end_session endpoint.
    */
   federatedSignOut?: boolean;
+  /** The home page's link navigates on the client: its click must not load the dashboard from the server. */
+  clientRouter?: boolean;
 }
 
 const user = { email: "carol@example.com", password: "a long enough password" };
@@ -165,8 +168,12 @@ export async function signInFlow(
   expect(home.status, server.output()).toBe(200);
   expect(await home.text()).toMatch(/Hello, [\w. ]+!/);
 
-  // Signed out: the protected page sends the visitor to sign in, and back afterwards.
+  // Signed out: the protected page sends the visitor to sign in, and back afterwards, reached by a link too.
   const page = await newPage();
+  const click = { origin: server.origin, dashboardPath: appProduction[app]!.dashboard, basePath };
+  const clickAs = (signedIn: boolean) =>
+    expectClickThrough(page, click, { signedIn, clientRouter: options.clientRouter ?? false, output: server.output });
+  await clickAs(false);
   const signedOut = await visitDashboard(page, dashboard, basePath);
   expect(signedOut.signIn, `${dashboard} -> ${signedOut.at.href}\n${server.output()}`).toBe(true);
   expect(signedOut.at.searchParams.get("callbackUrl")).toContain("/dashboard");
@@ -184,6 +191,7 @@ export async function signInFlow(
   expect(signedIn.status).toBe(200);
   expect(await page.content()).toMatch(/<h1[^>]*>Dashboard<\/h1>/);
   if (options.dashboardShowsUser) expect(await page.content()).toContain(user.email);
+  await clickAs(true);
 
   // Sign-out through Auth.js's own page: the session is gone and the dashboard is closed again.
   await page.goto(`${auth}/signout`);

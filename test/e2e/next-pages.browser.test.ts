@@ -40,6 +40,7 @@ describe("Next.js Pages Router", () => {
     const timings = await signInFlow(
       {
         app: "next-pages",
+        clientRouter: true,
         basePath: "/api/auth",
         afterInit: (dir) => writeFileSync(join(dir, "pages/dashboard.tsx"), dashboard),
         dashboardShowsUser: true,

@@ -15,7 +15,7 @@ describe("Nuxt", () => {
   const defer = useCleanup();
 
   test("init --yes --protect, nuxt build, the Node server, then sign-in, the protected page and sign-out in Chromium", async () => {
-    const timings = await signInFlow({ app: "nuxt", basePath: "/api/auth" }, { ...tools, defer });
+    const timings = await signInFlow({ app: "nuxt", basePath: "/api/auth", clientRouter: true }, { ...tools, defer });
     console.log(`[nuxt] ${JSON.stringify(timings)} s`);
   }, 900_000);
 });

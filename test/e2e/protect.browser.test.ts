@@ -6,8 +6,9 @@
  * Provider on loopback, --federated-logout); built and started as in
  * production. In Chromium a signed-out visit to /dashboard lands on Auth.js's
  * sign-in page with the way back, and after a password sign-in the same visit
- * is let through (to the app's own answer: these starter apps have no
- * dashboard page, so a 404 of the app). Then a sign-in at corp and a plain
+ * is let through (to the app's own answer: SvelteKit's app has a dashboard
+ * page, Express's none, so a 404 of the app); in SvelteKit the home page's
+ * link to the dashboard too, a client-side navigation. Then a sign-in at corp and a plain
  * sign-out, Auth.js's own sign-out page (its form POST to /auth/signout with
  * the CSRF token), which the generated wiring sends on to corp's end_session
  * endpoint; in SvelteKit the generated signOut form action too.
@@ -29,6 +30,7 @@ import {
   useBrowserAndMail,
 } from "./apps.js";
 import { useCleanup } from "./cleanup.js";
+import { expectClickThrough } from "./client-navigation.js";
 import {
   corpEnv,
   expectFederatedSignOut,
@@ -77,7 +79,7 @@ describe("--protect and federated sign-out with the frameworks' own Auth.js pack
     return context.newPage();
   }
 
-  async function expectProtected(server: RunningServer) {
+  async function expectProtected(server: RunningServer, dashboardStatus: number) {
     const page = await newPage();
     await page.goto(`${server.origin}/dashboard/reports?x=1`);
     const at = new URL(page.url());
@@ -89,7 +91,17 @@ describe("--protect and federated sign-out with the frameworks' own Auth.js pack
     await signInWithPassword(page, `${server.origin}/auth`, user);
     const response = await page.goto(`${server.origin}/dashboard`);
     expect(new URL(page.url()).pathname, server.output()).toBe("/dashboard");
-    expect(response?.status()).toBe(404);
+    expect(response?.status()).toBe(dashboardStatus);
+  }
+
+  /** The home page's link to the dashboard, signed out then signed in: SvelteKit's router renders it in the browser. */
+  async function expectClientNavigationProtected(server: RunningServer) {
+    const page = await newPage();
+    const where = { origin: server.origin, dashboardPath: "/dashboard", basePath: "/auth" };
+    const checks = { clientRouter: true, output: server.output };
+    await expectClickThrough(page, where, { ...checks, signedIn: false });
+    await signInWithPassword(page, where.origin + where.basePath, user);
+    await expectClickThrough(page, where, { ...checks, signedIn: true });
   }
 
   async function expectSignOutOnAuthPage(server: RunningServer, op: OidcServer) {
@@ -126,7 +138,8 @@ describe("--protect and federated sign-out with the frameworks' own Auth.js pack
       env,
     });
     defer(() => server.stop());
-    await expectProtected(server);
+    await expectProtected(server, 200);
+    await expectClientNavigationProtected(server);
     await expectSignOutOnAuthPage(server, op);
     await expectFederatedSignOut(await newPage(), {
       origin: server.origin,
@@ -149,7 +162,7 @@ describe("--protect and federated sign-out with the frameworks' own Auth.js pack
     expect(readFileSync(join(dir, "server.ts"), "utf8")).toContain('app.post("/auth/signout"');
     const server = await startServer(["npm", "start"], { cwd: dir, port, env: { ...env, NODE_ENV: "production" } });
     defer(() => server.stop());
-    await expectProtected(server);
+    await expectProtected(server, 404);
     await expectSignOutOnAuthPage(server, op);
     expect(server.output()).not.toMatch(/\[auth\]\[error\]/);
     console.log(`[express --protect --federated-logout] ${Math.round((performance.now() - started) / 100) / 10} s`);

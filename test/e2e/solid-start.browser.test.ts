@@ -15,7 +15,10 @@ describe("SolidStart", () => {
   const defer = useCleanup();
 
   test("init --yes --protect, vite build, the Node server, then sign-in, the protected page and sign-out in Chromium", async () => {
-    const timings = await signInFlow({ app: "solid-start", basePath: "/api/auth" }, { ...tools, defer });
+    const timings = await signInFlow(
+      { app: "solid-start", basePath: "/api/auth", clientRouter: true },
+      { ...tools, defer },
+    );
     console.log(`[solid-start] ${JSON.stringify(timings)} s`);
   }, 900_000);
 });

@@ -71,3 +71,88 @@ describe("Astro pages under --protect", () => {
     expect(readFileSync(join(dir, "astro.config.mjs"), "utf8")).toBe(config);
   });
 });
+
+describe("Nuxt's check of client-side navigation under --protect", () => {
+  it("writes a global route middleware and one list of protected paths, which the server's session module re-exports", async () => {
+    const { dir } = await initWith("nuxt", {});
+    const paths = readFileSync(join(dir, "shared/auth/protected-paths.ts"), "utf8");
+    expect(paths).toContain(String.raw`/^\/dashboard(?:\/.*)?\/?$/,`);
+    expect(paths).not.toMatch(/^import /m);
+    const routeMiddleware = readFileSync(join(dir, "app/middleware/auth.global.ts"), "utf8");
+    expect(routeMiddleware).toContain('import { isProtected } from "#shared/auth/protected-paths";');
+    expect(routeMiddleware).toContain('$fetch<{ user?: unknown } | null>("/api/auth/session")');
+    const session = readFileSync(join(dir, "server/auth/session.ts"), "utf8");
+    expect(session).toContain('export { isProtected } from "../../shared/auth/protected-paths";');
+    expect(session).not.toContain("const protectedPaths");
+  });
+
+  it("keeps a route middleware of the project's own and says what to add", async () => {
+    const file = "app/middleware/auth.global.ts";
+    const text = "export default defineNuxtRouteMiddleware(() => {});\n";
+    const { dir, stdout } = await initWith("nuxt", { [file]: text });
+    expect(readFileSync(join(dir, file), "utf8")).toBe(text);
+    expect(stdout).toContain(`${file} is yours and was left alone`);
+    expect(stdout).toContain("navigateTo(");
+  });
+});
+
+describe("TanStack Start's check of client-side navigation under --protect", () => {
+  it("adds beforeLoad: protectPages to the root route, and a server function asking for the session", async () => {
+    const { dir } = await initWith("tanstack-start", {});
+    const root = readFileSync(join(dir, "src/routes/__root.tsx"), "utf8");
+    expect(root).toContain('import { protectPages } from "../auth/protect";');
+    expect(root).toContain("createRootRoute({\n  beforeLoad: protectPages,\n");
+    const protect = readFileSync(join(dir, "src/auth/protect.ts"), "utf8");
+    expect(protect).toContain('import { isProtected } from "./protected-paths";');
+    expect(protect).toContain("createServerFn(");
+  });
+
+  it("leaves a root route with a beforeLoad of its own alone and says what to add", async () => {
+    const file = "src/routes/__root.tsx";
+    const text = readFileSync(fixture("apps", "tanstack-start", file), "utf8").replace(
+      "createRootRoute({",
+      "createRootRoute({\n  beforeLoad: () => {},",
+    );
+    const { dir, stdout } = await initWith("tanstack-start", { [file]: text });
+    expect(readFileSync(join(dir, file), "utf8")).toBe(text);
+    expect(stdout).toContain(`${file} was left alone (its root route has a beforeLoad of its own)`);
+    expect(stdout).toContain("await protectPages({ location })");
+  });
+});
+
+describe("SvelteKit's check of client-side navigation under --protect", () => {
+  it("writes a root server load that reads the path, so each navigation passes the hooks", async () => {
+    const { dir } = await initWith("sveltekit", {});
+    expect(readFileSync(join(dir, "src/routes/+layout.server.ts"), "utf8")).toContain("void url.pathname;");
+  });
+
+  it("keeps a root server load of the project's own and says what to add", async () => {
+    const file = "src/routes/+layout.server.ts";
+    const text = "export const load = () => ({});\n";
+    const { dir, stdout } = await initWith("sveltekit", { [file]: text });
+    expect(readFileSync(join(dir, file), "utf8")).toBe(text);
+    expect(stdout).toContain(`${file} is yours and was left alone`);
+    expect(stdout).toContain("read url.pathname in its load");
+  });
+});
+
+describe("SolidStart's check of client-side navigation under --protect", () => {
+  it("wraps the app's routes with protectRoutes, whose server function reads the session", async () => {
+    const { dir } = await initWith("solid-start", {});
+    const app = readFileSync(join(dir, "src/app.tsx"), "utf8");
+    expect(app).toContain('import { protectRoutes } from "./auth/protect";');
+    expect(app).toContain("{protectRoutes(FileRoutes())}");
+    const protect = readFileSync(join(dir, "src/auth/protect.tsx"), "utf8");
+    expect(protect).toContain('"use server";');
+    expect(protect).toContain('import { isProtected } from "./protected-paths";');
+  });
+
+  it("leaves an app that does not render <FileRoutes /> alone and says what to add", async () => {
+    const file = "src/app.tsx";
+    const text = readFileSync(fixture("apps", "solid-start", file), "utf8").replace("<FileRoutes />", "{FileRoutes()}");
+    const { dir, stdout } = await initWith("solid-start", { [file]: text });
+    expect(readFileSync(join(dir, file), "utf8")).toBe(text);
+    expect(stdout).toContain(`${file} was left alone (it does not render <FileRoutes /> once)`);
+    expect(stdout).toContain("{protectRoutes(FileRoutes())}");
+  });
+});

@@ -2,7 +2,9 @@
  * Nuxt 4 (Nitro 2, h3 1): the generic wiring as a server route,
  * server/api/auth/[...].ts, turning h3's event into a Web Request; with
  * --protect a server middleware sending visitors who are not signed in to
- * sign in. Nuxt's Node server (.output/server/index.mjs) reads no env file,
+ * sign in, and a global route middleware doing the same for client-side
+ * navigation (which no server middleware sees), the paths in shared/ for
+ * both. Nuxt's Node server (.output/server/index.mjs) reads no env file,
  * and Nitro's build drops a module imported for its side effects alone, so
  * the session module imports the env loader by name.
  */
@@ -15,17 +17,29 @@ export interface NuxtFacts {
   config: string | undefined;
   /** A server middleware of the project's own named auth (server/middleware/auth.ts). */
   ownMiddleware: string | undefined;
+  /** Nuxt 4's srcDir: app/, or the root when there is none (Nuxt 3's layout). */
+  srcDir: string;
+  /** A route middleware of the project's own named auth.global. */
+  ownRouteMiddleware: string | undefined;
 }
 
 const serverDir = "server";
 const route = `${serverDir}/api/auth/[...].ts`;
 const middlewarePath = `${serverDir}/middleware/auth.ts`;
 const basePath = "/api/auth";
+// shared/ is Nuxt 4's folder for code of both the app and the server.
+const pathsPath = "shared/auth/protected-paths.ts";
+const routeMiddlewareIn = (srcDir: string) => `${srcDir ? `${srcDir}/` : ""}middleware/auth.global`;
 
-const facts = (project: ProjectView): NuxtFacts => ({
-  config: project.configFile("nuxt.config"),
-  ownMiddleware: existingEntry(project, `${serverDir}/middleware/auth`),
-});
+const facts = (project: ProjectView): NuxtFacts => {
+  const srcDir = project.isDir("app") ? "app" : "";
+  return {
+    config: project.configFile("nuxt.config"),
+    ownMiddleware: existingEntry(project, `${serverDir}/middleware/auth`),
+    srcDir,
+    ownRouteMiddleware: existingEntry(project, routeMiddlewareIn(srcDir)),
+  };
+};
 
 export const nuxt = defineFramework<NuxtFacts>({
   id: "nuxt",
@@ -52,6 +66,7 @@ export const nuxt = defineFramework<NuxtFacts>({
       basePath,
       route: { path: route, template: "frameworks/nuxt/route.ts.hbs" },
       sessionRead: "getSession(toWebRequest(event)) reads the session in a server route or middleware.",
+      protectedPathsPath: pathsPath,
     });
     if (!request.protect?.length) return part.wiring;
     await protectFile(request, part, {
@@ -60,9 +75,14 @@ export const nuxt = defineFramework<NuxtFacts>({
       own: request.facts.ownMiddleware,
       addIt: "add a server middleware such as",
     });
-    part.wiring.steps.push(
-      "The server middleware guards each page request and API call; a page reached by client-side navigation is not re-checked (read the session from /api/auth/session in a route middleware for that).",
-    );
+    const routeMiddleware = `${routeMiddlewareIn(request.facts.srcDir)}.ts`;
+    await protectFile(request, part, {
+      path: routeMiddleware,
+      template: "frameworks/nuxt/route-middleware.ts.hbs",
+      data: { basePath, pathsPath, pathsModule: `#${pathsPath.replace(/\.ts$/, "")}` },
+      own: request.facts.ownRouteMiddleware,
+      addIt: "add to it what this route middleware does, for pages reached by client-side navigation",
+    });
     return part.wiring;
   },
   doctor: {

@@ -150,9 +150,10 @@ async function protectInRoot(
   const importLine = `import { protectPages } from "${specifier(root, protectPath, ext)}";`;
   const loader = [
     `// Visitors who are not signed in are sent to sign in first on: ${protect.join(", ")} (the list is in ${sessionPath}).`,
-    "export const loader = ({ request }: { request: Request }) => protectPages(request);",
+    // url: the page's, where request.url is that of the data request (/dashboard.data) on a client-side navigation.
+    "export const loader = ({ request, url }: { request: Request; url: URL }) => protectPages(request, url);",
   ].join("\n");
-  const manual = `${importLine}\n    and in its loader: await protectPages(request);`;
+  const manual = `${importLine}\n    and in its loader: await protectPages(request, url);`;
   if (!rootFile) {
     wiring.steps.push(`No ${root} was found; in the root route module, add:\n    ${manual}`);
     return;

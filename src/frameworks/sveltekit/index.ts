@@ -1,4 +1,9 @@
-/** SvelteKit: the auth module under src/lib/server, its env bridge, and src/hooks.server.ts exporting the handle. */
+/**
+ * SvelteKit: the auth module under src/lib/server, its env bridge, and
+ * src/hooks.server.ts exporting the handle; with --protect a second handle,
+ * and a root server load that reads the URL, so that client-side navigation
+ * asks the server for data (through the hooks) too.
+ */
 import { containerFile } from "../../doctor/model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
@@ -10,11 +15,15 @@ import { pathPattern } from "../web-standard.js";
 export interface SvelteKitFacts {
   /** A hooks module of the project's own in another extension (hooks.server.js), which a new .ts would clash with. */
   ownHooks: string | undefined;
+  /** The root layout's server load of the project's own (src/routes/+layout.server.ts). */
+  ownRootLoad: string | undefined;
 }
+
+const rootLoad = "src/routes/+layout.server";
 
 const facts = (project: ProjectView): SvelteKitFacts => {
   const own = existingEntry(project, "src/hooks.server");
-  return { ownHooks: own === "src/hooks.server.ts" ? undefined : own };
+  return { ownHooks: own === "src/hooks.server.ts" ? undefined : own, ownRootLoad: existingEntry(project, rootLoad) };
 };
 
 /** `$lib/...` for a module under src/lib (SvelteKit's alias), as the hooks import it. */
@@ -92,8 +101,19 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
         protectList: protect?.join(",") ?? "",
       }),
     });
-    if (protect)
+    if (protect) {
       wiring.steps.push(`${hooks} sends visitors who are not signed in to the sign-in page on: ${protect.join(", ")}`);
+      const { ownRootLoad } = request.facts;
+      if (ownRootLoad)
+        wiring.steps.push(
+          `${ownRootLoad} is yours and was left alone; for pages reached by client-side navigation to pass ${hooks} too, read url.pathname in its load (SvelteKit then asks the server for its data on every navigation).`,
+        );
+      else
+        wiring.files.push({
+          path: `${rootLoad}.ts`,
+          contents: await renderTemplate("frameworks/sveltekit-layout.server.ts.hbs", { hooks }),
+        });
+    }
     wiring.instructions[hooks] = line;
     return wiring;
   },
