@@ -64,14 +64,14 @@ export const nuxt = defineFramework<NuxtFacts>({
     const part = await fileRoutedPart(request, {
       title: "Nuxt",
       basePath,
-      route: { path: route, template: "frameworks/nuxt/route.ts.hbs" },
+      route: { path: route, template: "frameworks/h3-1/route.ts.hbs" },
       sessionRead: "getSession(toWebRequest(event)) reads the session in a server route or middleware.",
       protectedPathsPath: pathsPath,
     });
     if (!request.protect?.length) return part.wiring;
     await protectFile(request, part, {
       path: middlewarePath,
-      template: "frameworks/nuxt/middleware.ts.hbs",
+      template: "frameworks/h3-1/middleware.ts.hbs",
       own: request.facts.ownMiddleware,
       addIt: "add a server middleware such as",
     });
