@@ -65,6 +65,8 @@ describe("detectFramework", () => {
     [{ "package.json": '{ "devDependencies": { "nitro": "3" } }' }, "nitro", "nitro in package.json"],
     [{ "package.json": '{ "dependencies": { "nuxt": "4", "nitro": "3" } }' }, "nuxt", "nuxt in package.json"],
     [{ "nitro.config.ts": "" }, "nitro", "nitro.config.ts"],
+    [{ "package.json": '{ "devDependencies": { "nitropack": "2" } }' }, "nitro", "nitropack in package.json"],
+    [{ "package.json": '{ "dependencies": { "nuxt": "4", "nitropack": "2" } }' }, "nuxt", "nuxt in package.json"],
     [
       { "package.json": '{ "dependencies": { "@tanstack/react-start": "1" }, "devDependencies": { "nitro": "3" } }' },
       "tanstack-start",

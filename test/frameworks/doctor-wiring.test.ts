@@ -51,6 +51,11 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
     plant: (dir) => rmSync(join(dir, "server/routes/api/auth"), { recursive: true }),
     id: "nitro.route-missing",
   },
+  "nitro (Nitro 2)": {
+    app: "nitro-2",
+    plant: (dir) => rmSync(join(dir, "server/routes/api/auth"), { recursive: true }),
+    id: "nitro.route-missing",
+  },
   "tanstack-start": {
     app: "tanstack-start",
     plant: (dir) => rmSync(join(dir, "src/routes/api/auth/$.ts")),
@@ -116,18 +121,21 @@ describe.each(Object.entries(faults))("doctor on %s", (_framework, fault) => {
 });
 
 /** The env loader taken out of what the Auth.js route imports, where the production server reads no env file. */
-const envLoaders: Record<string, { file: string; line: RegExp }> = {
-  astro: { file: "src/auth.ts", line: /^import "\.\/auth\/load-env";$/m },
-  nuxt: { file: "server/auth/session.ts", line: /^import \{ envFilesRead \} from "\.\/load-env";$/m },
+const sessionImport = /^import \{ envFilesRead \} from "\.\/load-env";$/m;
+const envLoaders: Record<string, { app: string; id: string; file: string; line: RegExp }> = {
+  astro: { app: "astro", id: "astro", file: "src/auth.ts", line: /^import "\.\/auth\/load-env";$/m },
+  nuxt: { app: "nuxt", id: "nuxt", file: "server/auth/session.ts", line: sessionImport },
+  nitro: { app: "nitro", id: "nitro", file: "server/auth/session.ts", line: sessionImport },
+  "nitro (Nitro 2)": { app: "nitro-2", id: "nitro", file: "server/auth/session.ts", line: sessionImport },
 };
 
-describe.each(Object.entries(envLoaders))("doctor on %s without the env loader", (framework, loader) => {
-  it(`finds ${framework}.env-not-loaded, which a fresh init does not give`, async () => {
-    const dir = await initApp(framework);
+describe.each(Object.entries(envLoaders))("doctor on %s without the env loader", (_framework, loader) => {
+  it(`finds ${loader.id}.env-not-loaded, which a fresh init does not give`, async () => {
+    const dir = await initApp(loader.app);
     const fresh = await doctorJson(dir);
-    expect(fresh.report.findings.map((f) => f.id)).not.toContain(`${framework}.env-not-loaded`);
+    expect(fresh.report.findings.map((f) => f.id)).not.toContain(`${loader.id}.env-not-loaded`);
     edit(join(dir, loader.file), (text) => text.replace(loader.line, ""));
     const { report } = await doctorJson(dir);
-    expect(report.findings.map((f) => f.id)).toContain(`${framework}.env-not-loaded`);
+    expect(report.findings.map((f) => f.id)).toContain(`${loader.id}.env-not-loaded`);
   });
 });

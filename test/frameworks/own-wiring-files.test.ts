@@ -16,6 +16,7 @@ const own: Record<string, { file: string; text: string }> = {
     file: "server/middleware/auth.ts",
     text: 'import { defineHandler } from "nitro/h3";\n\nexport default defineHandler(() => {});\n',
   },
+  "nitro-2": { file: "server/middleware/auth.ts", text: "export default defineEventHandler(() => {});\n" },
   "tanstack-start": { file: "src/start.ts", text: "export const startInstance = undefined;\n" },
   "solid-start": { file: "src/middleware.ts", text: "export default [];\n" },
 };

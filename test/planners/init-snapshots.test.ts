@@ -16,13 +16,13 @@ import { storageModules } from "../../src/storage/registry.js";
 import { ProjectView } from "../../src/workspace/project-view.js";
 import { root, tempDir } from "../helpers.js";
 
-/** The starter app of a framework the browser layer uses, else an empty folder. */
-function projectFor(framework: string): string {
+/** The starter app of a framework the browser layer uses (or the app named), else an empty folder. */
+function projectFor(framework: string, appName?: string): string {
   // A fixed folder name: a new package.json is named after it.
   const dir = join(tempDir(`create-auth-snapshot-${framework}-`), "app");
   // Its own name, else the first of its versions ("react-router-7").
   const apps = readdirSync(join(root, "fixtures/apps")).sort();
-  const name = apps.find((a) => a === framework) ?? apps.find((a) => a.startsWith(`${framework}-`));
+  const name = appName ?? apps.find((a) => a === framework) ?? apps.find((a) => a.startsWith(`${framework}-`));
   const app = name && join(root, "fixtures/apps", name);
   if (app && existsSync(app)) cpSync(app, dir, { recursive: true });
   else mkdirSync(dir, { recursive: true });
@@ -40,8 +40,8 @@ const tokens = {
   choice: { refresh: true, federatedLogout: true },
 };
 
-async function plan(framework: string, storageId: string, withTokens = false): Promise<string> {
-  const dir = projectFor(framework);
+async function plan(framework: string, storageId: string, withTokens = false, app?: string): Promise<string> {
+  const dir = projectFor(framework, app);
   const project = new ProjectView(dir);
   const storage = storageModules.find((s) => s.id === storageId)!;
   const named: Record<string, Record<string, unknown>> = withTokens
@@ -78,6 +78,13 @@ describe("init's plan, whole, per framework × storage", () => {
   it.each(frameworkIds)("%s × sqlite, --refresh-tokens --federated-logout", async (framework) => {
     await expect(await plan(framework, "sqlite", true)).toMatchFileSnapshot(
       `__snapshots__/init/${framework}-sqlite-tokens.txt`,
+    );
+  });
+  // An app of another major whose wiring differs from the first's (Nitro 2's h3 1 route and middleware).
+  const otherMajors = [{ framework: "nitro", app: "nitro-2" }];
+  it.each(otherMajors)("$app (as $framework) × sqlite", async ({ framework, app }) => {
+    await expect(await plan(framework, "sqlite", false, app)).toMatchFileSnapshot(
+      `__snapshots__/init/${app}-sqlite.txt`,
     );
   });
 });

@@ -1,10 +1,12 @@
 /**
- * Nitro 3 (h3 2, whose event carries the Web Request as event.req): the
- * generic wiring as a catch-all route, <srcDir>/routes/api/auth/[...].ts,
- * and with --protect a middleware sending visitors who are not signed in to
- * sign in. Its Node server (.output/server/index.mjs) reads no env file and
- * its build drops a module imported for its side effects alone, so the
- * session module imports the env loader by name.
+ * Nitro 3 (the nitro package, h3 2, whose event carries the Web Request as
+ * event.req) and Nitro 2 (nitropack, h3 1, whose auto-imported
+ * toWebRequest(event) makes one, as in Nuxt): the generic wiring as a
+ * catch-all route, <srcDir>/routes/api/auth/[...].ts, and with --protect a
+ * middleware sending visitors who are not signed in to sign in. Both Node
+ * servers (.output/server/index.mjs) read no env file and both builds drop a
+ * module imported for its side effects alone, so the session module imports
+ * the env loader by name.
  */
 import { containerFile } from "../../doctor/model/facts.js";
 import type { ProjectView } from "../../workspace/project-view.js";
@@ -17,17 +19,44 @@ export interface NitroFacts {
   srcDir: string;
   /** A middleware of the project's own named auth. */
   ownMiddleware: string | undefined;
+  /** 2 for nitropack (h3 1), 3 for nitro (h3 2): which h3 the generated route and middleware are written for. */
+  major: 2 | 3;
 }
 
 const basePath = "/api/auth";
 const under = (dir: string, path: string) => (dir ? `${dir}/${path}` : path);
 
+/** Nitro 2 when the app depends on nitropack and not on nitro, or, with neither, its config imports nitropack. */
+const majorOf = (project: ProjectView, configText: string): 2 | 3 => {
+  if (project.has("nitro")) return 3;
+  if (project.has("nitropack")) return 2;
+  return /["']nitropack(?:\/config)?["']/.test(configText) ? 2 : 3;
+};
+
 const facts = (project: ProjectView): NitroFacts => {
   const config = project.configFile("nitro.config");
-  const configured = /\bsrcDir\s*:\s*["'](?:\.\/)?([^"']*?)\/?["']/.exec((config && project.read(config)) ?? "")?.[1];
+  const configText = (config && project.read(config)) ?? "";
+  const configured = /\bsrcDir\s*:\s*["'](?:\.\/)?([^"']*?)\/?["']/.exec(configText)?.[1];
   const srcDir = configured ?? (project.isDir("server/routes") || project.isDir("server/api") ? "server" : "");
-  return { config, srcDir, ownMiddleware: existingEntry(project, under(srcDir, "middleware/auth")) };
+  return {
+    config,
+    srcDir,
+    ownMiddleware: existingEntry(project, under(srcDir, "middleware/auth")),
+    major: majorOf(project, configText),
+  };
 };
+
+/** The templates and the session read of each major: Nitro 2's h3 1 ones are Nuxt's, auto-imported as there. */
+const h3Of = {
+  2: {
+    templates: "frameworks/h3-1",
+    sessionRead: "getSession(toWebRequest(event)) reads the session in a route or middleware.",
+  },
+  3: {
+    templates: "frameworks/nitro",
+    sessionRead: "getSession(event.req) reads the session in a route or middleware.",
+  },
+} as const;
 
 export const nitro = defineFramework<NitroFacts>({
   id: "nitro",
@@ -35,7 +64,8 @@ export const nitro = defineFramework<NitroFacts>({
   // Nuxt, TanStack Start and SolidStart run on Nitro: an app showing one of them is theirs.
   precedence: 5,
   detect(project) {
-    if (project.has("nitro")) return { facts: facts(project), reason: "nitro in package.json", by: "dependency" };
+    const dependency = ["nitro", "nitropack"].find((name) => project.has(name));
+    if (dependency) return { facts: facts(project), reason: `${dependency} in package.json`, by: "dependency" };
     const config = project.configFile("nitro.config");
     return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
   },
@@ -49,18 +79,19 @@ export const nitro = defineFramework<NitroFacts>({
   protects: true,
   layout: (facts) => ({ configPath: under(facts.srcDir, "auth.ts"), authDir: under(facts.srcDir, "auth") }),
   async plan(request) {
-    const { srcDir } = request.facts;
+    const { srcDir, major } = request.facts;
+    const { templates, sessionRead } = h3Of[major];
     const route = under(srcDir, "routes/api/auth/[...].ts");
     const part = await fileRoutedPart(request, {
       title: "Nitro",
       basePath,
-      route: { path: route, template: "frameworks/nitro/route.ts.hbs" },
-      sessionRead: "getSession(event.req) reads the session in a route or middleware.",
+      route: { path: route, template: `${templates}/route.ts.hbs` },
+      sessionRead,
     });
     if (!request.protect?.length) return part.wiring;
     await protectFile(request, part, {
       path: under(srcDir, "middleware/auth.ts"),
-      template: "frameworks/nitro/middleware.ts.hbs",
+      template: `${templates}/middleware.ts.hbs`,
       own: request.facts.ownMiddleware,
       addIt: "add a middleware such as",
     });
