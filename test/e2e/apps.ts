@@ -60,7 +60,8 @@ export type AppName =
   | "solid-start"
   | "fastify"
   | "elysia"
-  | "nitro";
+  | "nitro"
+  | "nitro-2";
 
 type DependencyName = keyof typeof dependencyVersions;
 
@@ -296,6 +297,7 @@ export const appProduction: Partial<Record<AppName, { build?: string; start: str
   fastify: { build: "build", start: "start", dashboard: "/dashboard" },
   elysia: { build: "build", start: "start", dashboard: "/dashboard" },
   nitro: { build: "build", start: "start", dashboard: "/dashboard" },
+  "nitro-2": { build: "build", start: "start", dashboard: "/dashboard" },
 };
 
 /** `npm run build` of an app (appProduction) on its Node, as from a shell; the result with its output. */
