@@ -1,4 +1,5 @@
 /** `add-provider credentials`: a sign-in form checked by the app's own authorize(). */
+import { posix } from "node:path";
 import { z } from "zod";
 import { defineFamily, idOption, nameOption, opt } from "./family.js";
 import { commonOptions, idSchema, list, pascal, quoted } from "./shared.js";
@@ -61,7 +62,7 @@ export const credentialsFamily = defineFamily({
       notes: [
         passwords
           ? "Add a user who signs in with a password: npm run auth:add-user -- you@example.com"
-          : `Write the password check in ${names.file} (// TODO: check the password here); until then every sign-in is refused.`,
+          : `Write the password check in ${posix.join(context.modulesDir ?? "", names.file)} (// TODO: check the password here); until then every sign-in is refused.`,
         'Auth.js keeps credentials sign-ins in JWT sessions only: keep session: { strategy: "jwt" } (the default).',
       ],
     };

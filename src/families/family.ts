@@ -55,6 +55,8 @@ export interface GenerateContext {
   passwordsModule?: string;
   /** The project runs next-auth v4: the module imports and types what v4 ships (families with `nextAuthV4`). */
   nextAuthV4?: boolean;
+  /** The folder, from the project's root, that holds `providers/`: where messages send the user. */
+  modulesDir?: string;
 }
 
 /** Where a provider's module goes and the const it exports. */

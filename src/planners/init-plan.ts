@@ -163,6 +163,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         basePath: framework.basePath,
         importExtension: ext,
         passwordsModule: stored.passwordsPath ? specifier(providerFile, stored.passwordsPath, "") : undefined,
+        modulesDir: posix.dirname(configPath),
         tokens: request.tokens && hasProviderTokens(p) ? request.tokens : undefined,
       }),
     ),

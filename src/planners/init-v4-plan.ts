@@ -6,10 +6,11 @@
  * v5 code: no auth.ts, no App Router route, no NextAuthConfig; the user's
  * providers and every other option stay as they are. Nothing here writes.
  */
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import type { AnyParsedProvider } from "../families/index.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
 import { UsageError } from "../lib/errors.js";
+import { posixRelative } from "../lib/posix-path.js";
 import { type EnvToFill, newSecret } from "../render/env-files.js";
 import { specifier } from "../render/modules.js";
 import { mergePackageJson } from "../render/package-json.js";
@@ -32,8 +33,6 @@ export interface V4InitRequest {
   storage: StorageChoice;
 }
 
-const posixPath = (path: string) => path.split("\\").join("/");
-
 export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
   const { root, setup, storage } = request;
   const { framework } = request.framework;
@@ -47,7 +46,7 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
   const configDir = dirname(configPath);
   // Beside the config, or lib/auth/ when the config is a file of pages/ (every file there is a route).
   const modulesDir = providerModulesDir(root, configDir);
-  const authDir = posixPath(relative(root, modulesDir)) || ".";
+  const authDir = posixRelative(root, modulesDir) || ".";
   const notices: string[] = [];
   const passwords = false;
   const [stored, schema] = await Promise.all([
@@ -67,7 +66,7 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
   let text = readIfExists(configPath) ?? "";
   if (request.session === "database" && /["']next-auth\/providers\/credentials["']/.test(text))
     throw new UsageError(
-      `--session database: ${posixPath(relative(root, configPath))} has a Credentials provider, which next-auth v4 signs in with JWT sessions only; keep --session jwt.`,
+      `--session database: ${posixRelative(root, configPath)} has a Credentials provider, which next-auth v4 signs in with JWT sessions only; keep --session jwt.`,
     );
   const snippets: ProviderSnippet[] = [];
   for (const provider of request.providers) {
@@ -77,6 +76,7 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
         authPackage: framework.authPackage,
         basePath: framework.basePath,
         importExtension: ext,
+        modulesDir: authDir,
       }),
       configDir,
       modulesDir,
@@ -93,7 +93,7 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     if (edit.status !== "unchanged") text = edit.text;
     snippets.push(snippet);
   }
-  const adapterModule = specifier(posixPath(relative(root, configPath)), stored.adapterPath, ext);
+  const adapterModule = specifier(posixRelative(root, configPath), stored.adapterPath, ext);
   const options = addOptionsToConfig(
     text,
     [
@@ -103,7 +103,7 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     ],
     configPath,
   );
-  const shownConfig = posixPath(relative(root, configPath));
+  const shownConfig = posixRelative(root, configPath);
   if (options.status === "refused")
     notices.push(
       `${shownConfig} was not given the adapter (${options.reason}); add \`adapter: createAdapter()\` from ${stored.adapterPath} to authOptions by hand.`,
@@ -120,7 +120,7 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
 
   const placed = snippets.map((s) => ({
     ...s,
-    files: s.files.map((f) => ({ ...f, path: posixPath(relative(root, join(modulesDir, f.path))) })),
+    files: s.files.map((f) => ({ ...f, path: posixRelative(root, join(modulesDir, f.path)) })),
   }));
   const merged = mergeParts(stored, schema, ...placed);
   const changes: FileChange[] = [];

@@ -7,12 +7,13 @@
  */
 
 import { existsSync, realpathSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import type { TokenChoice } from "../families/family.js";
 import type { AnyParsedProvider } from "../families/index.js";
 import type { FrameworkModule } from "../frameworks/framework.js";
 import { frameworkByAuthPackage } from "../frameworks/registry.js";
 import { UsageError } from "../lib/errors.js";
+import { posixRelative } from "../lib/posix-path.js";
 import { type EnvToFill, gitignore, planEnvWrites, readEnvForWriting } from "../render/env-files.js";
 import { mergePackageJson } from "../render/package-json.js";
 import type { ProviderSnippet } from "../render/parts.js";
@@ -114,7 +115,7 @@ function authPackageFramework(root: string, detected: FrameworkModule): Framewor
  * src/ layout).
  */
 export function providerModulesDir(root: string, configDir: string): string {
-  const rel = relative(root, configDir).split("\\").join("/");
+  const rel = posixRelative(root, configDir);
   const pages = /^(src\/)?pages(?:\/|$)/.exec(rel);
   if (!pages) return configDir;
   return join(root, pages[1] ? "src/lib/auth" : "lib/auth");
@@ -127,7 +128,7 @@ export function runsNextAuthV4(root: string, framework: Pick<FrameworkModule, "a
 
 /** `../auth/passwords` from a folder to a .ts file: POSIX separators, no extension, always relative. */
 function moduleSpecifier(fromDir: string, file: string): string {
-  const rel = relative(fromDir, file).split("\\").join("/").replace(/\.ts$/, "");
+  const rel = posixRelative(fromDir, file).replace(/\.ts$/, "");
   return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
@@ -204,6 +205,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     basePath: framework.basePath,
     importExtension: importExtension(root),
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
+    modulesDir: posixRelative(realpathSync(root), modulesDir),
     tokens: request.tokens,
   });
   const snippet = placeSnippet(generated, configDir, modulesDir);

@@ -276,6 +276,14 @@ describe("create-auth add-provider", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it("credentials without a password module: the next step names the provider's file from the project's root", async () => {
+    const dir = project();
+    const result = await inProcess(["add-provider", "credentials", "--no-install"], { cwd: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "src/providers/credentials.ts")).toContain("// TODO: check the password here");
+    expect(result.stdout).toContain("Write the password check in src/providers/credentials.ts");
+  });
+
   it("a config with a syntax error is refused and left untouched", async () => {
     const dir = project();
     writeFileSync(join(dir, "src/auth.ts"), "export default { providers: [GitHub, }\n");
