@@ -5,9 +5,10 @@
  * mount by walking that folder for such a file whose code reaches Auth.js.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { mountPath, type ProjectFacts } from "../doctor/model/facts.js";
 import { defineCheck } from "../doctor/model/finding.js";
+import { posixRelative } from "../lib/posix-path.js";
 import type { WiringDoctor } from "./framework.js";
 import { scriptExtensions } from "./wiring-files.js";
 
@@ -31,10 +32,10 @@ export function findAuthRoutes(root: string, layout: RouteLayout): { file: strin
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(base, path, depth + 1);
       else if (scriptExtensions.some((e) => entry.name.endsWith(`.${e}`))) {
-        const inRoutes = relative(base, path).split("\\").join("/");
+        const inRoutes = posixRelative(base, path);
         const url = layout.catchAllPath(inRoutes);
         if (url !== undefined && /\b(?:handleAuth|Auth)\(/.test(readFileSync(path, "utf8")))
-          found.push({ file: relative(root, path).split("\\").join("/"), path: url });
+          found.push({ file: posixRelative(root, path), path: url });
       }
     }
   };

@@ -8,9 +8,10 @@
  */
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { type Dialect, dialects } from "../catalog/sql-dialects.js";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
+import { posixRelative } from "../lib/posix-path.js";
 import { connectionExample, connectionUrlProblem } from "../lib/urls.js";
 import { listFiles } from "./auth-setup/walk.js";
 import { readIfExists } from "./plan.js";
@@ -274,5 +275,5 @@ export function findSchemaScripts(root: string, extraDirs: readonly string[] = [
   const named = new Set(dialects.map((d) => `schema.${d}.sql`));
   return listFiles(root, (name) => named.has(name))
     .files.filter((path) => generatedHeader.test(readFileSync(path, "utf8").slice(0, 200)))
-    .map((path) => relative(root, path).split(sep).join("/"));
+    .map((path) => posixRelative(root, path));
 }

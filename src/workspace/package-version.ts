@@ -8,7 +8,8 @@
  * package, and names the package's own entry by its folder.
  */
 import { existsSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
+import { posixRelative } from "../lib/posix-path.js";
 import { readIfExists } from "./plan.js";
 
 export type VersionSource =
@@ -148,7 +149,7 @@ function installedVersion(root: string, name: string): string | undefined {
 /** The nearest lockfile upwards (a workspace's sits at its root) and what it locks `name` at. */
 function lockedVersion(root: string, name: string): { version: string; source: VersionSource } | undefined {
   for (let dir = root; ; dir = dirname(dir)) {
-    const at = relative(dir, root).split("\\").join("/");
+    const at = posixRelative(dir, root);
     const readers: [VersionSource, (text: string) => string | undefined][] = [
       ["package-lock.json", (t) => fromPackageLock(t, name, at)],
       ["pnpm-lock.yaml", (t) => fromPnpmLock(t, name, at || ".")],

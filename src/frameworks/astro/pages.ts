@@ -6,7 +6,8 @@
  * one so, a line added to its frontmatter, every other byte kept.
  */
 import { readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
+import { posixRelative } from "../../lib/posix-path.js";
 import type { PlannedFile } from "../../render/parts.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 
@@ -36,7 +37,7 @@ export function pagesOf(project: ProjectView): AstroPage[] {
   const base = join(project.root, pagesDir);
   return readdirSync(base, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith(".astro"))
-    .map((e) => relative(base, join(e.parentPath, e.name)).split("\\").join("/"))
+    .map((e) => posixRelative(base, join(e.parentPath, e.name)))
     .filter((file) => !file.split("/").some((s) => s.startsWith("_")))
     .sort()
     .flatMap((file) => {
