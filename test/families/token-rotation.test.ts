@@ -158,6 +158,25 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
     TIMEOUT,
   );
 
+  /**
+   * The browser at the provider's end-session URL: the hint is accepted (a bad one is an error page, not the
+   * confirmation form), the user confirms, and the provider sends the browser to the post-logout redirect URI.
+   */
+  async function confirmAtProvider(a: Awaited<ReturnType<typeof app>>, endSession: string) {
+    const page = await a.browser.request(endSession);
+    const html = await page.text();
+    expect(page.status, html).toBe(200);
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
+    expect(action && xsrf, html).toBeTruthy();
+    const confirmed = await a.browser.request(new URL(action!, a.server.issuer), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ xsrf: xsrf!, logout: "yes" }),
+    });
+    expect(confirmed.headers.get("location")).toBe(POST_LOGOUT);
+  }
+
   const refreshes = (server: OidcServer) => server.grants.filter((g) => g === "refresh_token").length;
   const reused = (server: OidcServer) => server.errors.filter((e) => /already used|invalid_grant/i.test(e));
 
@@ -279,19 +298,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
         // That refusal is the one error the provider may report from here on.
         const errorsSoFar = a.server.errors.length;
 
-        // The browser at the provider: the hint is accepted (a bad one is an error page), the user confirms.
-        const page = await a.browser.request(redirectTo!);
-        const html = await page.text();
-        expect(page.status, html).toBe(200);
-        const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-        const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
-        expect(action && xsrf, html).toBeTruthy();
-        const confirmed = await a.browser.request(new URL(action!, a.server.issuer), {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ xsrf: xsrf!, logout: "yes" }),
-        });
-        expect(confirmed.headers.get("location")).toBe(POST_LOGOUT);
+        await confirmAtProvider(a, redirectTo!);
         expect(a.server.endedSessions).toBe(1);
 
         // Signing in again: the provider asks for a login (its session ended), and the fresh tokens reach the account.
@@ -338,19 +345,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
           expect(a.sessionCookie()).toBeUndefined();
           expect(a.server.revokedGrants.length).toBeGreaterThan(0);
 
-          // The provider accepts the hint (a bad one is an error page) and ends its session.
-          const page = await a.browser.request(endSession.href);
-          const html = await page.text();
-          expect(page.status, html).toBe(200);
-          const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-          const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
-          expect(action && xsrf, html).toBeTruthy();
-          const confirmed = await a.browser.request(new URL(action!, a.server.issuer), {
-            method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded" },
-            body: new URLSearchParams({ xsrf: xsrf!, logout: "yes" }),
-          });
-          expect(confirmed.headers.get("location")).toBe(POST_LOGOUT);
+          await confirmAtProvider(a, endSession.href);
           expect(a.server.endedSessions).toBe(1);
 
           // Auth.js kept the sign-out's callbackUrl in a cookie: a sign-in given none must land on the app, not sign out again.
