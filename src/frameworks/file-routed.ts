@@ -6,6 +6,8 @@
  * file of theirs (a middleware, a start file) or, when the project already
  * has that file, the lines to add to it.
  */
+
+import { containerFile, type ProjectFacts } from "../doctor/model/facts.js";
 import { specifier } from "../render/modules.js";
 import { renderTemplate } from "../render/templates.js";
 import type { FrameworkPart, FrameworkRequest } from "./framework.js";
@@ -85,4 +87,16 @@ export async function protectFile(
     );
   else wiring.files.push({ path: file.path, contents });
   return contents;
+}
+
+/**
+ * doctor's `ownServer` for a framework whose build is a Nitro Node server: `name` when the start or preview
+ * script runs .output/server/index.mjs or `preview` (its preview command), else what a container file says.
+ */
+export function nitroNodeServer(preview: string, name: string): (facts: ProjectFacts) => string | undefined {
+  return (facts) => {
+    const { start = "", preview: previewScript = "" } = facts.packageJson.scripts;
+    const scripts = `${start} ${previewScript}`;
+    return scripts.includes(".output/server/index.mjs") || scripts.includes(preview) ? name : containerFile(facts);
+  };
 }

@@ -127,6 +127,21 @@ describe("doctor's checks", () => {
     expect(untrusted((f) => (f.packageJson.scripts.start = "node server.js"))).toEqual([]);
   });
 
+  it("Nitro-built servers (Nuxt, Nitro, TanStack Start, SolidStart) count as the app's own by their start or preview script", () => {
+    const server = (id: string, scripts: Record<string, string>) =>
+      frameworkById(id).doctor.ownServer(
+        facts((f) => Object.assign(f, frameworkFields(id), { packageJson: { scripts } })),
+      );
+    expect(server("nuxt", { start: "node .output/server/index.mjs" })).toBe("Nuxt's Node server");
+    expect(server("nuxt", { preview: "nuxt preview" })).toBe("Nuxt's Node server");
+    expect(server("nitro", { preview: "nitro preview" })).toBe("Nitro's Node server");
+    expect(server("solid-start", { start: "vite preview" })).toMatch(/^a Node server/);
+    expect(server("tanstack-start", { start: "node .output/server/index.mjs" })).toMatch(/^a Node server/);
+    // Another framework's preview command is not this one's server; nor is a script that runs none.
+    expect(server("nuxt", { preview: "vite preview" })).toBeUndefined();
+    expect(server("nitro", { start: "node dist/index.js" })).toBeUndefined();
+  });
+
   it("trust the host as the installed next-auth reads it: v5 never from NEXTAUTH_URL, an empty value as false", () => {
     const withEnv = (values: Record<string, string>, major?: number) =>
       facts((f) => {

@@ -8,9 +8,9 @@
  * module imported for its side effects alone, so the session module imports
  * the env loader by name.
  */
-import { containerFile } from "../../doctor/model/facts.js";
 import type { ProjectView } from "../../workspace/project-view.js";
-import { fileRoutedPart, protectFile } from "../file-routed.js";
+import { fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
+
 import { defineFramework, existingEntry } from "../framework.js";
 
 export interface NitroFacts {
@@ -99,12 +99,7 @@ export const nitro = defineFramework<NitroFacts>({
   },
   doctor: {
     env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
-    ownServer: (facts) =>
-      /\.output\/server\/index\.mjs|nitro preview/.test(
-        `${facts.packageJson.scripts.start ?? ""} ${facts.packageJson.scripts.preview ?? ""}`,
-      )
-        ? "Nitro's Node server"
-        : containerFile(facts),
+    ownServer: nitroNodeServer("nitro preview", "Nitro's Node server"),
     load: () => import("./doctor.js").then((m) => m.nitroDoctor),
   },
 });

@@ -8,9 +8,9 @@
  * and Nitro's build drops a module imported for its side effects alone, so
  * the session module imports the env loader by name.
  */
-import { containerFile } from "../../doctor/model/facts.js";
 import type { ProjectView } from "../../workspace/project-view.js";
-import { fileRoutedPart, protectFile } from "../file-routed.js";
+import { fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
+
 import { defineFramework, existingEntry } from "../framework.js";
 
 export interface NuxtFacts {
@@ -88,12 +88,7 @@ export const nuxt = defineFramework<NuxtFacts>({
   doctor: {
     env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     // nuxt build makes a Node server (.output/server/index.mjs) unless a preset says otherwise.
-    ownServer: (facts) =>
-      /\.output\/server\/index\.mjs|nuxt preview/.test(
-        `${facts.packageJson.scripts.start ?? ""} ${facts.packageJson.scripts.preview ?? ""}`,
-      )
-        ? "Nuxt's Node server"
-        : containerFile(facts),
+    ownServer: nitroNodeServer("nuxt preview", "Nuxt's Node server"),
     load: () => import("./doctor.js").then((m) => m.nuxtDoctor),
   },
 });

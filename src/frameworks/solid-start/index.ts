@@ -8,11 +8,11 @@
  * (.output/server/index.mjs) reads no env file, so the session module
  * imports the env loader by name (kept by Nitro's build).
  */
-import { containerFile } from "../../doctor/model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
-import { type FileRoutedPart, fileRoutedPart, protectFile } from "../file-routed.js";
+import { type FileRoutedPart, fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
+
 import { defineFramework, existingEntry, type FrameworkRequest } from "../framework.js";
 import { addMiddlewareOption } from "./vite-config.js";
 
@@ -95,12 +95,7 @@ export const solidStart = defineFramework<SolidStartFacts>({
   },
   doctor: {
     env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
-    ownServer: (facts) =>
-      /\.output\/server\/index\.mjs|vite preview/.test(
-        `${facts.packageJson.scripts.start ?? ""} ${facts.packageJson.scripts.preview ?? ""}`,
-      )
-        ? "a Node server (Nitro's .output/server/index.mjs)"
-        : containerFile(facts),
+    ownServer: nitroNodeServer("vite preview", "a Node server (Nitro's .output/server/index.mjs)"),
     load: () => import("./doctor.js").then((m) => m.solidStartDoctor),
   },
 });
