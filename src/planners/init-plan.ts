@@ -230,31 +230,16 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   if (leftAlone.includes(configPath))
     notices.push(`${configPath} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);
 
-  const pkg = mergePackageJson(
-    pkgText,
-    {
-      dependencies: ["@auth/core", ...framework.dependencies, ...merged.dependencies],
-      // create-auth runs the verify-adapter script; typescript and tsx type-check and run the .ts files.
-      devDependencies: [
-        "create-auth",
-        "typescript",
-        "tsx",
-        "@types/node",
-        ...framework.devDependencies,
-        ...merged.devDependencies,
-      ],
-      scripts: merged.scripts,
-    },
-    root,
-  );
-  notices.push(...pkg.kept);
   const env = planProjectMerges({
     root,
     envOrder: framework.envOrder,
     merged,
+    packages: {
+      dependencies: ["@auth/core", ...framework.dependencies],
+      devDependencies: ["create-auth", "typescript", "tsx", "@types/node", ...framework.devDependencies],
+    },
     databaseVariables: stored.env.map((v) => v.name),
     orm: storage.module.chosenBy === "orm",
-    packageJson: pkg.text,
     secret: () => newSecret(),
   });
   changes.push(...env.changes);
@@ -283,22 +268,33 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
 
 /**
  * The env files, package.json and .gitignore beside init's own files: the
- * merged parts' variables where the project keeps its env (the database's
- * where its ORM tool reads them: Prisma and drizzle-kit read .env), a fresh
- * secret unless `secret` finds the project has one, and the env files made
- * ignored.
+ * planner's packages and the merged parts' packages and scripts (values the
+ * project already has kept, each a notice), the merged parts' variables where
+ * the project keeps its env (the database's where its ORM tool reads them:
+ * Prisma and drizzle-kit read .env), a fresh secret unless `secret` finds the
+ * project has one, and the env files made ignored.
  */
 export function planProjectMerges(request: {
   root: string;
   envOrder: EnvOrder;
-  merged: Pick<GeneratedPart, "env" | "ignored">;
+  merged: Pick<GeneratedPart, "env" | "ignored" | "dependencies" | "devDependencies" | "scripts">;
+  /** What the planner adds to package.json beyond the merged parts' packages. */
+  packages: { dependencies: string[]; devDependencies: string[] };
   databaseVariables: string[];
   orm: boolean;
-  packageJson: string;
   /** A new secret, or undefined when the project already has one. */
   secret(env: ProjectEnv): string | undefined;
 }): Pick<EnvWritePlan, "notices" | "toFill" | "where"> & { changes: FileChange[] } {
   const { root, merged } = request;
+  const pkg = mergePackageJson(
+    readIfExists(join(root, "package.json")),
+    {
+      dependencies: [...request.packages.dependencies, ...merged.dependencies],
+      devDependencies: [...request.packages.devDependencies, ...merged.devDependencies],
+      scripts: merged.scripts,
+    },
+    root,
+  );
   const projectEnv = readEnvForWriting(root, request.envOrder);
   const env = planEnvWrites({
     env: projectEnv,
@@ -309,10 +305,10 @@ export function planProjectMerges(request: {
     database: { names: request.databaseVariables, file: databaseEnvFile(request.orm) },
   });
   const merges: [string, string][] = [
-    ["package.json", request.packageJson],
+    ["package.json", pkg.text],
     ...env.files.map((f): [string, string] => [f.name, f.after]),
     [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), [...merged.ignored, ...env.created])],
   ];
   const changes = merges.flatMap(([path, text]) => changeFile(join(root, path), text) ?? []);
-  return { changes, notices: env.notices, toFill: env.toFill, where: env.where };
+  return { changes, notices: [...pkg.kept, ...env.notices], toFill: env.toFill, where: env.where };
 }

@@ -13,7 +13,6 @@ import { UsageError } from "../lib/errors.js";
 import { posixRelative } from "../lib/posix-path.js";
 import { type EnvToFill, newSecret } from "../render/env-files.js";
 import { specifier } from "../render/modules.js";
-import { mergePackageJson } from "../render/package-json.js";
 import { mergeParts, type ProviderSnippet } from "../render/parts.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
@@ -138,25 +137,14 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
   }
   notices.push(...merged.notices);
 
-  const pkgText = readIfExists(join(root, "package.json"));
-  // No next-auth here: the project's v4 stays. The generated adapter's types come from @auth/core, which v4.24 accepts.
-  const pkg = mergePackageJson(
-    pkgText,
-    {
-      dependencies: merged.dependencies,
-      devDependencies: ["create-auth", "tsx", "@types/node", ...merged.devDependencies],
-      scripts: merged.scripts,
-    },
-    root,
-  );
-  notices.push(...pkg.kept);
   const env = planProjectMerges({
     root,
     envOrder: framework.envOrder,
     merged,
+    // No next-auth here: the project's v4 stays. The generated adapter's types come from @auth/core, which v4.24 accepts.
+    packages: { dependencies: [], devDependencies: ["create-auth", "tsx", "@types/node"] },
     databaseVariables: stored.env.map((v) => v.name),
     orm: storage.module.chosenBy === "orm",
-    packageJson: pkg.text,
     // v4 reads NEXTAUTH_SECRET, else AUTH_SECRET: a fresh one only when the project has neither.
     secret: (projectEnv) =>
       ["NEXTAUTH_SECRET", "AUTH_SECRET"].some((name) => projectEnv.get(name)?.value) ? undefined : newSecret(),
