@@ -155,3 +155,19 @@ export const plainConfig = (shape: Partial<ConfigShape> = {}): ConfigShape => ({
 export function existingEntry(project: ProjectView, base: string): string | undefined {
   return project.firstFile(["ts", "js", "mts", "mjs", "tsx", "jsx"].map((ext) => `${base}.${ext}`));
 }
+
+/**
+ * The usual detection: the first of `packages` in package.json, else a config file named `config` (any
+ * extension), with the framework's facts read only when it is found.
+ */
+export function detectBy<F>(
+  facts: (project: ProjectView) => F,
+  evidence: { packages: readonly string[]; config?: string },
+): (project: ProjectView) => Detected<F> | undefined {
+  return (project) => {
+    const found = evidence.packages.find((name) => project.has(name));
+    if (found) return { facts: facts(project), reason: `${found} in package.json`, by: "dependency" };
+    const config = evidence.config ? project.configFile(evidence.config) : undefined;
+    return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
+  };
+}

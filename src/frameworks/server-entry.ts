@@ -7,7 +7,7 @@
 import { posix } from "node:path";
 import type { EntryWiring } from "../ast/server-entry.js";
 import type { ProjectView } from "../workspace/project-view.js";
-import type { FrameworkModule, FrameworkPart } from "./framework.js";
+import { detectBy, type FrameworkModule, type FrameworkPart } from "./framework.js";
 
 export interface ServerEntry {
   /** Project-relative path of the module that starts the server. */
@@ -67,10 +67,7 @@ export function serverLibrary<F>(
   return {
     // A library inside the full-stack frameworks (Next.js route handlers, Nuxt...): they win.
     precedence: 3,
-    detect: (project) =>
-      project.has(packageName)
-        ? { facts: facts(project), reason: `${packageName} in package.json`, by: "dependency" }
-        : undefined,
+    detect: detectBy(facts, { packages: [packageName] }),
     assume: facts,
     dependencies: [],
     devDependencies: [],

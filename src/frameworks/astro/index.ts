@@ -10,7 +10,7 @@ import { containerFile } from "../../doctor/model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
-import { defineFramework, existingEntry } from "../framework.js";
+import { defineFramework, detectBy, existingEntry } from "../framework.js";
 import { pathPattern, webStandardPart } from "../web-standard.js";
 import { type AstroPage, onDemandEdits, pagesOf } from "./pages.js";
 
@@ -46,11 +46,7 @@ export const astro = defineFramework<AstroFacts>({
   id: "astro",
   title: "Astro",
   precedence: 10,
-  detect(project) {
-    if (project.has("astro")) return { facts: facts(project), reason: "astro in package.json", by: "dependency" };
-    const config = project.configFile(configBase);
-    return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
-  },
+  detect: detectBy(facts, { packages: ["astro"], config: configBase }),
   assume: facts,
   dependencies: [],
   devDependencies: [],

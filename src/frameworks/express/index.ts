@@ -4,7 +4,7 @@ import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
-import { defineFramework, plainConfig, rootLayout, trustHostVariable } from "../framework.js";
+import { defineFramework, detectBy, plainConfig, rootLayout, trustHostVariable } from "../framework.js";
 import { pathPattern } from "../web-standard.js";
 
 export interface ExpressFacts {
@@ -26,8 +26,7 @@ export const express = defineFramework<ExpressFacts>({
   id: "express",
   title: "Express",
   precedence: 5,
-  detect: (project) =>
-    project.has("express") ? { facts: facts(project), reason: "express in package.json", by: "dependency" } : undefined,
+  detect: detectBy(facts, { packages: ["express"] }),
   assume: facts,
   dependencies: ["@auth/express", "express"],
   devDependencies: ["@types/express"],

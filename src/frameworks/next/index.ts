@@ -17,6 +17,7 @@ import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import {
   defineFramework,
+  detectBy,
   existingEntry,
   type FrameworkPart,
   type FrameworkRequest,
@@ -63,11 +64,7 @@ export const next = defineFramework<NextFacts>({
   id: "next",
   title: "Next.js",
   precedence: 10,
-  detect(project) {
-    if (project.has("next")) return { facts: facts(project), reason: "next in package.json", by: "dependency" };
-    const config = project.configFile("next.config");
-    return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
-  },
+  detect: detectBy(facts, { packages: ["next"], config: "next.config" }),
   assume: facts,
   dependencies: ["next-auth"],
   devDependencies: [],

@@ -11,7 +11,7 @@
 import type { ProjectView } from "../../workspace/project-view.js";
 import { fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
 
-import { defineFramework, existingEntry } from "../framework.js";
+import { defineFramework, detectBy, existingEntry } from "../framework.js";
 
 export interface NitroFacts {
   config: string | undefined;
@@ -63,12 +63,7 @@ export const nitro = defineFramework<NitroFacts>({
   title: "Nitro",
   // Nuxt, TanStack Start and SolidStart run on Nitro: an app showing one of them is theirs.
   precedence: 5,
-  detect(project) {
-    const dependency = ["nitro", "nitropack"].find((name) => project.has(name));
-    if (dependency) return { facts: facts(project), reason: `${dependency} in package.json`, by: "dependency" };
-    const config = project.configFile("nitro.config");
-    return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
-  },
+  detect: detectBy(facts, { packages: ["nitro", "nitropack"], config: "nitro.config" }),
   assume: facts,
   dependencies: [],
   devDependencies: [],

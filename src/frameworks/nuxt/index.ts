@@ -11,7 +11,7 @@
 import type { ProjectView } from "../../workspace/project-view.js";
 import { fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
 
-import { defineFramework, existingEntry } from "../framework.js";
+import { defineFramework, detectBy, existingEntry } from "../framework.js";
 
 export interface NuxtFacts {
   config: string | undefined;
@@ -45,11 +45,7 @@ export const nuxt = defineFramework<NuxtFacts>({
   id: "nuxt",
   title: "Nuxt",
   precedence: 10,
-  detect(project) {
-    if (project.has("nuxt")) return { facts: facts(project), reason: "nuxt in package.json", by: "dependency" };
-    const config = project.configFile("nuxt.config");
-    return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
-  },
+  detect: detectBy(facts, { packages: ["nuxt"], config: "nuxt.config" }),
   assume: facts,
   dependencies: [],
   devDependencies: [],

@@ -14,7 +14,7 @@ import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
-import { defineFramework, existingEntry, trustHostVariable } from "../framework.js";
+import { defineFramework, detectBy, existingEntry, trustHostVariable } from "../framework.js";
 import { pathPattern } from "../web-standard.js";
 
 export interface QwikFacts {
@@ -28,11 +28,7 @@ export const qwik = defineFramework<QwikFacts>({
   id: "qwik",
   title: "Qwik City",
   precedence: 10,
-  detect(project) {
-    for (const name of ["@builder.io/qwik-city", "@builder.io/qwik"])
-      if (project.has(name)) return { facts: facts(project), reason: `${name} in package.json`, by: "dependency" };
-    return undefined;
-  },
+  detect: detectBy(facts, { packages: ["@builder.io/qwik-city", "@builder.io/qwik"] }),
   assume: facts,
   dependencies: ["@auth/qwik"],
   devDependencies: [],

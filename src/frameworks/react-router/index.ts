@@ -12,7 +12,7 @@ import { containerFile } from "../../doctor/model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
-import { defineFramework, type FrameworkPart } from "../framework.js";
+import { defineFramework, detectBy, type FrameworkPart } from "../framework.js";
 import { webStandardPart } from "../web-standard.js";
 
 export interface ReactRouterFacts {
@@ -47,12 +47,10 @@ export const reactRouter = defineFramework<ReactRouterFacts>({
   title: "React Router",
   // A full-stack framework: it wins over the server library it may run in (Express, Hono).
   precedence: 10,
-  detect(project) {
-    for (const name of ["@react-router/dev", "@react-router/serve", "@react-router/node"])
-      if (project.has(name)) return { facts: facts(project), reason: `${name} in package.json`, by: "dependency" };
-    const config = project.configFile("react-router.config");
-    return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
-  },
+  detect: detectBy(facts, {
+    packages: ["@react-router/dev", "@react-router/serve", "@react-router/node"],
+    config: "react-router.config",
+  }),
   assume: facts,
   // React Router 8 (npm's latest) needs Node.js 22.22; 7 runs on 20.
   minimumNodeFor: (f) => ((f.major ?? 8) >= 8 ? "22.22" : undefined),

@@ -13,7 +13,7 @@ import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { type FileRoutedPart, fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
 
-import { defineFramework, existingEntry, type FrameworkRequest } from "../framework.js";
+import { defineFramework, detectBy, existingEntry, type FrameworkRequest } from "../framework.js";
 import { addMiddlewareOption } from "./vite-config.js";
 
 export interface SolidStartFacts {
@@ -46,10 +46,7 @@ export const solidStart = defineFramework<SolidStartFacts>({
   id: "solid-start",
   title: "SolidStart",
   precedence: 10,
-  detect: (project) =>
-    project.has("@solidjs/start")
-      ? { facts: facts(project), reason: "@solidjs/start in package.json", by: "dependency" }
-      : undefined,
+  detect: detectBy(facts, { packages: ["@solidjs/start"] }),
   assume: facts,
   dependencies: [],
   devDependencies: [],

@@ -9,7 +9,7 @@ import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
-import { defineFramework, existingEntry } from "../framework.js";
+import { defineFramework, detectBy, existingEntry } from "../framework.js";
 import { pathPattern } from "../web-standard.js";
 
 export interface SvelteKitFacts {
@@ -33,12 +33,7 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
   id: "sveltekit",
   title: "SvelteKit",
   precedence: 10,
-  detect(project) {
-    if (project.has("@sveltejs/kit"))
-      return { facts: facts(project), reason: "@sveltejs/kit in package.json", by: "dependency" };
-    const config = project.configFile("svelte.config");
-    return config ? { facts: facts(project), reason: config, by: "file" } : undefined;
-  },
+  detect: detectBy(facts, { packages: ["@sveltejs/kit"], config: "svelte.config" }),
   assume: facts,
   dependencies: ["@auth/sveltekit"],
   devDependencies: [],

@@ -12,7 +12,7 @@ import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { type FileRoutedPart, fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
 
-import { defineFramework, existingEntry, type FrameworkRequest } from "../framework.js";
+import { defineFramework, detectBy, existingEntry, type FrameworkRequest } from "../framework.js";
 
 export interface TanStackStartFacts {
   /** The package its imports come from: @tanstack/react-start (or solid-start). */
@@ -42,10 +42,7 @@ export const tanstackStart = defineFramework<TanStackStartFacts>({
   id: "tanstack-start",
   title: "TanStack Start",
   precedence: 10,
-  detect(project) {
-    const found = startPackages.find((name) => project.has(name));
-    return found ? { facts: facts(project), reason: `${found} in package.json`, by: "dependency" } : undefined;
-  },
+  detect: detectBy(facts, { packages: startPackages }),
   assume: facts,
   dependencies: [],
   devDependencies: [],
