@@ -4,28 +4,33 @@
  * run the code as it is in src/. About a second; type declarations come
  * from tsc, in `npm run build` only.
  *
- * - dist/**: src/ transpiled file by file, same layout, for the library
- *   entry points `create-auth` and `create-auth/vitest`.
- * - dist/cli/: the command line as an ES module bundle split per command, so
- *   a command loads only its own code, with its dependencies inside except
- *   tsx and handlebars, which load from node_modules when a command needs
- *   them. @babel/parser is inside add-provider's chunk: loaded from
+ * - dist/cli/: what the package runs, as one ES module bundle split per
+ *   entry and command, so a command loads only its own code: the command
+ *   line, verify-adapter's worker, and the library entry points
+ *   `create-auth` and `create-auth/vitest`. Every dependency is inside but
+ *   vitest (the optional peer of create-auth/vitest) and tsx, which the
+ *   worker takes from the user's project (isolation/typescript.ts), so the
+ *   package installs no dependencies at all. Of handlebars only the runtime
+ *   is inside: templates are precompiled. @babel/parser is inside add-provider's chunk: loaded from
  *   node_modules instead, a cold add-provider took 20 ms (require) to 60 ms
  *   (import, which scans the CommonJS file for export names) longer on
  *   Node 20, and no less on Node 24. Chunks stay in dist/cli/, two folders
  *   below the package root like every module of dist/<folder>/ and
  *   src/<folder>/, so the paths modules compute from import.meta.url
  *   (templates/, the package root) hold in all three layouts.
- * - dist/templates.precompiled.cjs: the templates, precompiled, so the CLI
- *   loads handlebars' small runtime instead of its compiler (~100 ms of a cold init).
+ * - dist/**: src/ transpiled file by file, same layout, for the tests and
+ *   benches that import one module of it; not shipped (package.json `files`).
+ * - dist/templates.precompiled.cjs: every template, precompiled, so the CLI
+ *   loads handlebars' small runtime instead of its compiler (~100 ms of a
+ *   cold init); the package ships this instead of templates/ (each file a
+ *   package holds costs a first `npx create-auth` about 3 ms to unpack).
  * - dist/THIRD-PARTY-NOTICES.txt: the licences of every package with code in
  *   dist/cli/, from esbuild's account of the bundle (third-party-notices.ts).
- *   The packages dist/ imports at run time are the package's dependencies.
  */
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type BuildOptions, build } from "esbuild";
+import { type BuildOptions, build, type Plugin } from "esbuild";
 import Handlebars from "handlebars";
 import { compileOptions } from "../src/render/templates.js";
 import { writeNotice } from "./third-party-notices.js";
@@ -50,6 +55,21 @@ function library(dist: string) {
   return build({ ...node, entryPoints, outbase: join(root, "src"), outdir: dist });
 }
 
+/**
+ * The package renders only precompiled templates, so handlebars' compiler
+ * (and the uglify-js and source-map it brings) stays out of the bundle:
+ * `import("handlebars")` there is a module that says so.
+ */
+const precompiledOnly: Plugin = {
+  name: "precompiled-templates-only",
+  setup(build) {
+    build.onResolve({ filter: /^handlebars$/ }, () => ({ path: "handlebars", namespace: "precompiled-only" }));
+    build.onLoad({ filter: /.*/, namespace: "precompiled-only" }, () => ({
+      contents: 'throw new Error("create-auth renders precompiled templates only (dist/templates.precompiled.cjs)");',
+    }));
+  },
+};
+
 /** The command line's esbuild options: the pack test builds with them to see what the bundle holds. */
 export function commandLineOptions(dist: string) {
   return {
@@ -62,12 +82,17 @@ export function commandLineOptions(dist: string) {
       // and what the launcher uses to start it early.
       "verify-worker": join(root, "src/contract/isolation/worker-entry.ts"),
       "spawn-worker": join(root, "src/contract/isolation/spawn-worker.ts"),
+      // Registered by the worker when Node strips a TypeScript module's types itself.
+      "typescript-resolve": join(root, "src/contract/isolation/typescript-resolve.ts"),
+      index: join(root, "src/index.ts"),
+      vitest: join(root, "src/vitest.ts"),
     },
     outdir: join(dist, "cli"),
     bundle: true,
     splitting: true,
     chunkNames: "[name]-[hash]",
-    external: ["tsx", "handlebars"],
+    external: ["vitest"],
+    plugins: [precompiledOnly],
     // Bundled CommonJS dependencies call require() for Node's modules.
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',

@@ -125,7 +125,13 @@ function partialsOf(folder: string): Promise<Record<string, Template>> {
   if (!set) {
     set = (async () => {
       const dir = `${folder}partials/`;
-      const names = await readdir(new URL(dir, templatesRoot)).catch(() => [] as string[]);
+      // The package ships only the precompiled templates, so their keys are the listing there.
+      const { specs } = await handlebars();
+      const names = specs
+        ? Object.keys(specs)
+            .filter((key) => key.startsWith(dir) && !key.slice(dir.length).includes("/"))
+            .map((key) => key.slice(dir.length))
+        : await readdir(new URL(dir, templatesRoot)).catch(() => [] as string[]);
       const entries = await Promise.all(
         names.filter((n) => n.endsWith(".hbs")).map(async (n) => [n.slice(0, -4), await compile(dir + n)] as const),
       );

@@ -4,11 +4,12 @@
  * is a LoadError, raised before any case runs.
  */
 import { existsSync, statSync } from "node:fs";
-import { dirname, extname, join, resolve } from "node:path";
+import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LoadError } from "../../lib/errors.js";
 import { type AnyAdapter, adapterMethods } from "../spec/adapter.js";
 import { describeThrownValue } from "../spec/thrown.js";
+import { importTypeScript } from "./typescript.js";
 
 const typescriptExtensions = new Set([".ts", ".mts", ".cts"]);
 const supportedExtensions = new Set([...typescriptExtensions, ".js", ".mjs", ".cjs"]);
@@ -27,22 +28,9 @@ interface LoadedModule {
   close(): Promise<void>;
 }
 
-function findTsconfig(from: string): string | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, "tsconfig.json");
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) return undefined;
-  }
-}
-
 async function importModule(path: string): Promise<Record<string, unknown>> {
   if (!typescriptExtensions.has(extname(path))) return import(pathToFileURL(path).href);
-  // tsx compiles TypeScript, follows local imports and honours tsconfig `paths`.
-  const { tsImport } = await import("tsx/esm/api");
-  return tsImport(pathToFileURL(path).href, {
-    parentURL: import.meta.url,
-    tsconfig: findTsconfig(dirname(path)) ?? false,
-  });
+  return importTypeScript(path);
 }
 
 function isAdapterObject(value: unknown): value is AnyAdapter {
@@ -137,6 +125,7 @@ export async function loadAdapterModule(
   try {
     mod = await importModule(path);
   } catch (error) {
+    if (error instanceof LoadError) throw error;
     throw new LoadError(`Importing ${modulePath} failed: ${describeThrownValue(error)}`, { cause: error });
   }
   const picked = pickExport(mod, modulePath, options.exportName);

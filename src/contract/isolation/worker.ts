@@ -15,6 +15,7 @@ import { type AnyAdapter, presentMethods } from "../spec/adapter.js";
 import { describeThrownValue } from "../spec/thrown.js";
 import { loadAdapterModule } from "./loader.js";
 import { channelFd, type WorkerMessage, type WorkerRequest } from "./protocol.js";
+import { projectTsx } from "./typescript.js";
 import { FrameReader, FrameWriter } from "./wire.js";
 
 const apply = Reflect.apply;
@@ -148,8 +149,8 @@ async function tearDown(loaded: Loaded): Promise<void> {
 
 export function startWorker(): void {
   watchTheExit();
-  // tsx's module hooks take longest to start: start them while the first request is on its way.
-  const warm = import("tsx/esm/api").then((tsx) => tsx.register({ namespace: "create-auth-warm-up" }));
+  // tsx's module hooks take longest to start: start the project's while the first request is on its way.
+  const warm = projectTsx(process.cwd()).then((tsx) => tsx?.register({ namespace: "create-auth-warm-up" }));
   warm.catch(() => undefined);
 
   const reader = new FrameReader();
