@@ -190,7 +190,12 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     const isToken = ctx.method === "POST" && ctx.path === "/token";
     if (!fault) {
       await next();
-      if (isToken) tokenRequests.push({ grant: String(ctx.oidc?.params?.grant_type), status: ctx.status });
+      if (!isToken) return;
+      const grant = String(ctx.oidc?.params?.grant_type);
+      tokenRequests.push({ grant, status: ctx.status });
+      // A provider that does not rotate answers a refresh without a refresh token (oidc-provider would repeat it).
+      const answer = ctx.body as Record<string, unknown> | undefined;
+      if (tokens?.refreshAnswer === "omit" && grant === "refresh_token" && answer) delete answer.refresh_token;
       return;
     }
     const grant = isToken ? (new URLSearchParams(await readBody(ctx.req)).get("grant_type") ?? "") : "";
