@@ -148,6 +148,38 @@ describe("generated token rotation when the provider misbehaves", () => {
     );
 
     test(
+      "two processes sharing the database at a provider answering 503 ask it once between them",
+      async () => {
+        const a = await app(strategy);
+        await a.signIn();
+        a.server.setFault("/token", "unavailable");
+        const logged = errorLog();
+        untilExpired();
+        const id = await a.userId();
+        const other = await a.secondProcess();
+        // One takes the lease and fails; the other, which waited on it, does not ask again at once.
+        const reads = await Promise.allSettled([
+          a.generatedConfig.getAccessToken(id, "corp"),
+          other.getAccessToken(id, "corp"),
+        ]);
+        expect(reads.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+        expect(refreshAnswers(a.server)).toEqual([503]);
+        expect(logged()).toEqual([expect.stringMatching(/corp refused the refresh \(HTTP 503/)]);
+
+        // Both wait out the back-off, then one of them refreshes for both.
+        a.server.setFault("/token", undefined);
+        afterBackOff();
+        const [mine, theirs] = await Promise.all([
+          a.generatedConfig.getAccessToken(id, "corp"),
+          other.getAccessToken(id, "corp"),
+        ]);
+        expect(theirs).toBe(mine);
+        expect(refreshAnswers(a.server)).toEqual([503, 200]);
+      },
+      TIMEOUT,
+    );
+
+    test(
       "a token endpoint that holds the request: the reads answer within seconds with the error flag; after the back-off a read refreshes once the provider answers",
       async () => {
         const a = await app(strategy);
