@@ -34,6 +34,27 @@ export const untilExpired = () => vi.setSystemTime(Date.now() + (ACCESS_TTL - 10
 export const claims = (jwt: string) =>
   JSON.parse(Buffer.from(jwt.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
 
+/**
+ * The generated module's limits, as the README states them: one use of the provider, and the back-off after
+ * a failure that may pass (token-rotation.ts.hbs: PROVIDER_TIMEOUT_MS, RETRY_AFTER_MS).
+ */
+export const PROVIDER_TIMEOUT_MS = 5_000;
+export const RETRY_AFTER_MS = 10_000;
+
+/** The clock moves past the back-off that follows a failed refresh. */
+export const afterBackOff = () => vi.setSystemTime(Date.now() + RETRY_AFTER_MS + 1_000);
+
+/** What the token endpoint answered to each refresh it was sent ("held": it never answered). */
+export const refreshAnswers = (server: OidcServer) =>
+  server.tokenRequests.filter((r) => r.grant === "refresh_token").map((r) => r.status);
+
+/** console.error, where the module logs a failed refresh, silenced and recorded for the test. */
+export function errorLog(defer: (fn: () => unknown) => void) {
+  const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  defer(() => logged.mockRestore());
+  return () => logged.mock.calls.map((call) => call.join(" "));
+}
+
 /** Successful refreshes at the provider. */
 export const refreshes = (server: OidcServer) => server.grants.filter((g) => g === "refresh_token").length;
 /** A refresh token presented twice, or refused: what a broken single flight or lease shows. */
