@@ -54,10 +54,10 @@ export interface OidcServerOptions {
 
 /**
  * How an endpoint misbehaves, set per path while the server runs: "unavailable" answers 503 with
- * temporarily_unavailable (RFC 6749 §5.2's one retryable error), "hang" takes the request and never answers
- * until the fault is lifted or the server closes.
+ * temporarily_unavailable (RFC 6749 §5.2's one retryable error), "busy" 429 with Retry-After: 30 (a rate
+ * limit), "hang" takes the request and never answers until the fault is lifted or the server closes.
  */
-export type EndpointFault = "unavailable" | "hang";
+export type EndpointFault = "unavailable" | "busy" | "hang";
 
 /** A request that reached the token endpoint: its grant_type, and the status it got ("held": it hung). */
 export interface TokenRequest {
@@ -201,6 +201,13 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     const grant = isToken ? (new URLSearchParams(await readBody(ctx.req)).get("grant_type") ?? "") : "";
     const request: TokenRequest = { grant, status: "held" };
     if (isToken) tokenRequests.push(request);
+    if (fault === "busy") {
+      ctx.status = 429;
+      ctx.set("retry-after", "30");
+      ctx.body = { error: "slow_down", error_description: "too many requests" };
+      request.status = 429;
+      return;
+    }
     if (fault === "hang") await new Promise<void>((release) => held.add(release));
     ctx.status = 503;
     ctx.body = { error: "temporarily_unavailable", error_description: "the server is down for maintenance" };

@@ -152,6 +152,52 @@ describe("generated token rotation when the provider refuses or fails", () => {
     );
 
     test(
+      "a token endpoint answering 429 with Retry-After: 30 is not asked again for 30 seconds",
+      async () => {
+        const a = await app(strategy);
+        await a.signIn();
+        a.server.setFault("/token", "busy");
+        errorLog(defer);
+        untilExpired();
+        await burst(a);
+        expect(refreshAnswers(a.server)).toEqual([429]);
+        // Past the module's own 10-second back-off, within the provider's 30 seconds.
+        afterBackOff();
+        await burst(a);
+        expect(refreshAnswers(a.server)).toEqual([429]);
+        a.server.setFault("/token", undefined);
+        vi.setSystemTime(Date.now() + 20_000);
+        expect(await a.readSession()).not.toHaveProperty("error");
+        expect(refreshAnswers(a.server)).toEqual([429, 200]);
+      },
+      TIMEOUT,
+    );
+
+    test(
+      "a client secret the provider no longer accepts (invalid_client) is final too: the refresh token is sent once and dropped",
+      async () => {
+        const a = await app(strategy);
+        await a.signIn();
+        // The secret was rotated at the provider, not in the app.
+        const provider = a.config.providers[0] as unknown as {
+          clientSecret?: string;
+          options?: { clientSecret?: string };
+        };
+        provider.clientSecret = "an-old-secret";
+        if (provider.options) provider.options.clientSecret = "an-old-secret";
+        const logged = errorLog(defer);
+        untilExpired();
+        await burst(a);
+        vi.setSystemTime(Date.now() + 5 * 60_000);
+        expect(await a.readSession()).toMatchObject({ error: "RefreshTokenError" });
+        expect(refreshAnswers(a.server)).toEqual([401]);
+        expect(logged()).toEqual([expect.stringMatching(/corp refused the refresh \(HTTP 401, invalid_client/)]);
+        expect((await a.stored()).refresh_token ?? undefined).toBeUndefined();
+      },
+      TIMEOUT,
+    );
+
+    test(
       "a refresh answered without a refresh token keeps the old one, which refreshes again at the next expiry",
       async () => {
         const a = await app(strategy, { tokens: { refreshAnswer: "omit" } });
