@@ -12,7 +12,8 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Provider, { type Configuration } from "oidc-provider";
-import { listen } from "./loopback.js";
+import { listen, readBody } from "./loopback.js";
+import { memoryAdapter } from "./oidc-storage.js";
 
 export interface OidcAccount {
   sub: string;
@@ -39,7 +40,30 @@ export interface OidcServerOptions {
    * a reused one revoking the grant; access tokens living `accessTokenTtl`
    * seconds; revocation (RFC 7009) and RP-initiated logout to `postLogoutRedirectUri`.
    */
-  tokens?: { accessTokenTtl: number; postLogoutRedirectUri: string };
+  tokens?: {
+    accessTokenTtl: number;
+    postLogoutRedirectUri: string;
+    /**
+     * "omit": a refresh answers without a refresh token and the one presented stays valid, as Google and
+     * Entra ID do; by default each refresh hands out a new one.
+     */
+    refreshAnswer?: "rotate" | "omit";
+    /** false: no RP-initiated logout, so discovery names no end_session_endpoint (Google, GitHub...). */
+    endSession?: boolean;
+  };
+}
+
+/**
+ * How an endpoint misbehaves, set per path while the server runs: "unavailable" answers 503 with
+ * temporarily_unavailable (RFC 6749 §5.2's one retryable error), "busy" 429 with Retry-After: 30 (a rate
+ * limit), "hang" takes the request and never answers until the fault is lifted or the server closes.
+ */
+export type EndpointFault = "unavailable" | "busy" | "hang";
+
+/** A request that reached the token endpoint: its grant_type, and the status it got ("held": it hung). */
+export interface TokenRequest {
+  grant: string;
+  status: number | "held";
 }
 
 export interface OidcLogEntry {
@@ -64,6 +88,20 @@ export interface OidcServer {
   revokedGrants: string[];
   /** End-session requests that ended the OP's session (RP-initiated logout completed). */
   endedSessions: number;
+  /** Every request to the token endpoint, refused and faulted ones included, in order. */
+  tokenRequests: TokenRequest[];
+  /**
+   * Makes the endpoint at `path` ("/token", "/token/revocation", "/.well-known/openid-configuration")
+   * misbehave; undefined lifts the fault (and answers the requests a "hang" held).
+   */
+  setFault(path: string, fault: EndpointFault | undefined): void;
+  /**
+   * Ends every grant the provider holds, as an administrator ending a user's sessions does: each refresh token
+   * handed out so far is refused from now on (invalid_grant); a new sign-in gets a new grant.
+   */
+  endGrants(): Promise<void>;
+  /** Signs with a new key from now on; the old one leaves the JWKS. Answers the new key's id (kid). */
+  rotateSigningKey(): string;
   close(): Promise<void>;
 }
 
@@ -74,19 +112,24 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
   const exchanges: OidcServer["exchanges"] = [];
   const grants: string[] = [];
   const revokedGrants: string[] = [];
+  const tokenRequests: TokenRequest[] = [];
+  const faults = new Map<string, EndpointFault>();
+  /** Requests a "hang" fault holds: answered (503) when the fault is lifted or the server closes. */
+  const held = new Set<() => void>();
   let endedSessions = 0;
   const tokens = options.tokens;
+  const endSession = Boolean(tokens) && tokens?.endSession !== false;
   // The issuer must be known before the provider exists, so bind first and plug the handler in after.
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => void res.writeHead(503).end();
   const server = await listen((req, res) => handle(req, res));
 
-  // Fresh keys per run: oidc-provider's built-in dev keys are public and it warns about them.
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const jwk = { ...privateKey.export({ format: "jwk" }), kid: "e2e", use: "sig", alg: "RS256" };
   const { account } = options;
+  const storage = memoryAdapter();
+  // Cookies stay readable across a key rotation: only the signing key changes.
+  const cookieKeys = [randomBytes(32).toString("hex")];
 
-  const configuration: Configuration = {
-    adapter: memoryAdapter(),
+  const configuration = (jwk: Record<string, unknown>): Configuration => ({
+    adapter: storage.Adapter,
     clients: [
       {
         client_id: options.clientId,
@@ -96,14 +139,14 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
         grant_types: tokens ? ["authorization_code", "refresh_token"] : ["authorization_code"],
         // Auth.js's default client authentication (callback.js: undefined → client_secret_basic).
         token_endpoint_auth_method: "client_secret_basic",
-        ...(tokens ? { post_logout_redirect_uris: [tokens.postLogoutRedirectUri] } : {}),
+        ...(endSession ? { post_logout_redirect_uris: [tokens!.postLogoutRedirectUri] } : {}),
       },
     ],
     // Every use of a refresh token returns a new one; the used one is consumed, and presenting it again
-    // revokes the whole grant (oidc-provider's refresh_token grant).
-    rotateRefreshToken: true,
+    // revokes the whole grant (oidc-provider's refresh_token grant). "omit": the same one stays valid.
+    rotateRefreshToken: tokens?.refreshAnswer !== "omit",
     jwks: { keys: [jwk as never] },
-    cookies: { keys: [randomBytes(32).toString("hex")] },
+    cookies: { keys: cookieKeys },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "picture"] },
     // true = OIDC Core §5.4 to the letter: with an access token, scope claims only at userinfo.
     conformIdTokenClaims: (options.profileClaimsIn ?? "id_token") === "userinfo",
@@ -120,7 +163,7 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: Boolean(tokens) },
-      rpInitiatedLogout: { enabled: Boolean(tokens) },
+      rpInitiatedLogout: { enabled: endSession },
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx, id) =>
@@ -140,28 +183,69 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
       ctx.type = "application/json";
       ctx.body = out;
     },
-  };
-  const issuer = options.issuerTrailingSlash ? `${server.origin}/` : server.origin;
-  const provider = new Provider(issuer, configuration);
-  for (const event of ["authorization.error", "grant.error", "userinfo.error", "server_error"] as const) {
-    provider.on(event, (...args: unknown[]) => {
-      const error = args.find((a): a is Error & { error_description?: string } => a instanceof Error);
-      if (error)
-        errors.push(`${event}: ${error.message}${error.error_description ? ` (${error.error_description})` : ""}`);
-    });
-  }
-  provider.on("grant.success", (ctx) => void grants.push(String(ctx.oidc.params?.grant_type)));
-  provider.on("grant.revoked", (_ctx, grantId: string) => void revokedGrants.push(grantId));
-  provider.on("end_session.success", () => void endedSessions++);
-  provider.on("grant.success", (ctx) => {
-    exchanges.push({
-      clientId: String(ctx.oidc.client?.clientId),
-      codeVerifier: typeof ctx.oidc.params?.code_verifier === "string",
-    });
   });
-  const callback = provider.callback();
+
+  /** The faults in front of oidc-provider's own endpoints, and the record of every token request. */
+  const faulty: Parameters<Provider["use"]>[0] = async (ctx, next) => {
+    const fault = faults.get(ctx.path);
+    const isToken = ctx.method === "POST" && ctx.path === "/token";
+    if (!fault) {
+      await next();
+      if (!isToken) return;
+      const grant = String(ctx.oidc?.params?.grant_type);
+      tokenRequests.push({ grant, status: ctx.status });
+      // A provider that does not rotate answers a refresh without a refresh token (oidc-provider would repeat it).
+      const answer = ctx.body as Record<string, unknown> | undefined;
+      if (tokens?.refreshAnswer === "omit" && grant === "refresh_token" && answer) delete answer.refresh_token;
+      return;
+    }
+    const grant = isToken ? (new URLSearchParams(await readBody(ctx.req)).get("grant_type") ?? "") : "";
+    const request: TokenRequest = { grant, status: "held" };
+    if (isToken) tokenRequests.push(request);
+    if (fault === "busy") {
+      ctx.status = 429;
+      ctx.set("retry-after", "30");
+      ctx.body = { error: "slow_down", error_description: "too many requests" };
+      request.status = 429;
+      return;
+    }
+    if (fault === "hang") await new Promise<void>((release) => held.add(release));
+    ctx.status = 503;
+    ctx.body = { error: "temporarily_unavailable", error_description: "the server is down for maintenance" };
+    if (isToken && fault === "unavailable") request.status = 503;
+  };
+
+  const issuer = options.issuerTrailingSlash ? `${server.origin}/` : server.origin;
+  /** An oidc-provider on the shared storage, signing with `kid`'s fresh key; its events feed the records. */
+  function build(kid: string) {
+    // Fresh keys per run: oidc-provider's built-in dev keys are public and it warns about them.
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const jwk = { ...privateKey.export({ format: "jwk" }), kid, use: "sig", alg: "RS256" };
+    const provider = new Provider(issuer, configuration(jwk));
+    provider.use(faulty);
+    for (const event of ["authorization.error", "grant.error", "userinfo.error", "server_error"] as const) {
+      provider.on(event, (...args: unknown[]) => {
+        const error = args.find((a): a is Error & { error_description?: string } => a instanceof Error);
+        if (error)
+          errors.push(`${event}: ${error.message}${error.error_description ? ` (${error.error_description})` : ""}`);
+      });
+    }
+    provider.on("grant.success", (ctx) => void grants.push(String(ctx.oidc.params?.grant_type)));
+    provider.on("grant.revoked", (_ctx, grantId: string) => void revokedGrants.push(grantId));
+    provider.on("end_session.success", () => void endedSessions++);
+    provider.on("grant.success", (ctx) => {
+      exchanges.push({
+        clientId: String(ctx.oidc.client?.clientId),
+        codeVerifier: typeof ctx.oidc.params?.code_verifier === "string",
+      });
+    });
+    return { provider, callback: provider.callback() };
+  }
+  let keys = 0;
+  let current = build(`e2e-${++keys}`);
 
   const autoLogin = async (req: IncomingMessage, res: ServerResponse) => {
+    const { provider } = current;
     const details = await provider.interactionDetails(req, res);
     const clientId = String(details.params.client_id);
     const scope = String(details.params.scope ?? "openid");
@@ -195,7 +279,12 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
       autoLogin(req, res).catch(fail);
       return;
     }
-    callback(req, res);
+    current.callback(req, res);
+  };
+
+  const releaseHeld = () => {
+    for (const release of held) release();
+    held.clear();
   };
 
   return {
@@ -209,50 +298,21 @@ export async function startOidcServer(options: OidcServerOptions): Promise<OidcS
     get endedSessions() {
       return endedSessions;
     },
-    close: server.close,
-  };
-}
-
-/**
- * oidc-provider's storage, per server: a Map. Its built-in in-memory store is
- * the same thing but prints a "you MUST change it" warning on every start.
- */
-function memoryAdapter() {
-  const store = new Map<string, { payload: Record<string, unknown>; expires?: number }>();
-  const live = (key: string) => {
-    const hit = store.get(key);
-    if (hit?.expires !== undefined && hit.expires < Date.now()) store.delete(key);
-    return store.get(key)?.payload;
-  };
-  const find = (predicate: (p: Record<string, unknown>) => boolean) =>
-    [...store.keys()].map(live).find((p) => p && predicate(p));
-  return class {
-    constructor(private readonly model: string) {}
-    private key = (id: string) => `${this.model}:${id}`;
-    async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number) {
-      store.set(this.key(id), {
-        payload: { ...payload },
-        expires: expiresIn ? Date.now() + expiresIn * 1000 : undefined,
-      });
-    }
-    async find(id: string) {
-      return live(this.key(id));
-    }
-    async findByUid(uid: string) {
-      return find((p) => p.uid === uid);
-    }
-    async findByUserCode(userCode: string) {
-      return find((p) => p.userCode === userCode);
-    }
-    async consume(id: string) {
-      const payload = live(this.key(id));
-      if (payload) payload.consumed = Math.floor(Date.now() / 1000);
-    }
-    async destroy(id: string) {
-      store.delete(this.key(id));
-    }
-    async revokeByGrantId(grantId: string) {
-      for (const [key, { payload }] of store) if (payload.grantId === grantId) store.delete(key);
-    }
+    tokenRequests,
+    setFault(path, fault) {
+      if (fault) faults.set(path, fault);
+      else faults.delete(path);
+      if (![...faults.values()].includes("hang")) releaseHeld();
+    },
+    endGrants: storage.endGrants,
+    rotateSigningKey() {
+      const kid = `e2e-${++keys}`;
+      current = build(kid);
+      return kid;
+    },
+    close: () => {
+      releaseHeld();
+      return server.close();
+    },
   };
 }

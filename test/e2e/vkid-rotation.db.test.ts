@@ -5,7 +5,9 @@
  * back from the database in a form the module's refresh reads (the
  * sign-in's device_id), and the generated token rotation refreshes once for
  * two simultaneous callers, storing VK ID's new refresh token and keeping
- * session_state. The fake VK ID (fake-vkid.ts) refuses a refresh without the
+ * session_state. A refresh token VK ID then refuses for good is dropped from
+ * the row, so neither that process nor another one on the same database sends
+ * it again. The fake VK ID (fake-vkid.ts) refuses a refresh without the
  * device_id its refresh token was issued with.
  */
 import { pathToFileURL } from "node:url";
@@ -35,7 +37,7 @@ describe("VK ID token rotation on every generated SQL adapter", () => {
   const defer = useCleanup();
 
   test.each(["sqlite", "postgres", "mysql"] as const)(
-    "%s: the stored device_id refreshes the token once for two callers; the new refresh token is stored, session_state kept",
+    "%s: the stored device_id refreshes the token once for two callers; the new refresh token is stored, session_state kept; a refused one is dropped for every process",
     async (backend) => {
       vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
       defer(() => vi.useRealTimers());
@@ -72,12 +74,16 @@ describe("VK ID token rotation on every generated SQL adapter", () => {
       const userId = (await adapter.getUserByAccount!({ provider: "vk", providerAccountId: accountId }))!.id;
 
       writeModule(dir, "auth/token-rotation.ts", await renderTemplate("config/token-rotation.ts.hbs", {}));
-      const { createTokenRotation } = (await import(pathToFileURL(`${dir}/auth/token-rotation.js`).href)) as {
-        createTokenRotation(options: { adapter: typeof adapter; refresh: Provider[] }): {
-          getAccessToken(userId: string, providerId: string): Promise<string | null>;
+      type Rotation = { getAccessToken(userId: string, providerId: string): Promise<string | null> };
+      /** The generated module as a server process loads it; `process` names another process's own copy. */
+      const rotation = async (process = "") => {
+        const url = `${pathToFileURL(`${dir}/auth/token-rotation.js`).href}${process && `?${process}`}`;
+        const { createTokenRotation } = (await import(url)) as {
+          createTokenRotation(options: { adapter: typeof adapter; refresh: Provider[] }): Rotation;
         };
+        return createTokenRotation({ adapter, refresh: [loaded.provider] });
       };
-      const tokens = createTokenRotation({ adapter, refresh: [loaded.provider] });
+      const tokens = await rotation();
       expect(await tokens.getAccessToken(userId, "vk")).toBe(fake.issued.access[0]);
 
       vi.setSystemTime(Date.now() + 3600 * 1000);
@@ -95,6 +101,24 @@ describe("VK ID token rotation on every generated SQL adapter", () => {
         session_state: first.session_state,
       });
       expect(second.expires_at).toBeGreaterThan(Date.now() / 1000 + 3000);
+
+      // VK ID no longer knows the stored refresh token (the user revoked the app's access): its refusal
+      // (invalid_grant) drops the token from the row, so no process on this database sends it again.
+      const ops = adapter as unknown as { updateAccount(a: Partial<AdapterAccount>): Promise<unknown> };
+      await ops.updateAccount({ provider: "vk", providerAccountId: accountId, refresh_token: "revoked" });
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+      defer(() => logged.mockRestore());
+      vi.setSystemTime(Date.now() + 3600 * 1000);
+      await expect(tokens.getAccessToken(userId, "vk")).rejects.toThrow(/vk refused the refresh/);
+      const other = await rotation(`${backend}-second-process`);
+      await expect(other.getAccessToken(userId, "vk")).rejects.toThrow(/without a refresh token/);
+      vi.setSystemTime(Date.now() + 5 * 60_000);
+      await expect(tokens.getAccessToken(userId, "vk")).rejects.toThrow(/without a refresh token/);
+      const statuses = fake.log.filter((e) => e.form.grant_type === "refresh_token").map((e) => e.status);
+      expect(statuses).toEqual([200, 400]);
+      const dropped = await stored();
+      expect(dropped.refresh_token ?? undefined).toBeUndefined();
+      expect(dropped.access_token).toBe(second.access_token);
     },
     FLOW_TIMEOUT,
   );

@@ -20,7 +20,7 @@ import { generated, type LoadedProvider, withEnv, writeModule } from "../e2e/pro
 export type Handler = (request: Request) => Promise<Response>;
 
 /** What the generated config exports with token rotation. */
-interface RotationConfig {
+export interface RotationConfig {
   authConfig: AuthConfig;
   signOutUrl(userId: string): Promise<string | null>;
   getAccessToken(userId: string, provider: string): Promise<string | null>;

@@ -10,84 +10,27 @@
 
 import { customFetch } from "@auth/core";
 import { describe, expect, test, vi } from "vitest";
-import { renderTemplate } from "../../src/render/templates.js";
-import { APP_ORIGIN, BASE_PATH, callbackUrlFor } from "../e2e/auth-harness.js";
+import { APP_ORIGIN, BASE_PATH } from "../e2e/auth-harness.js";
 import { useCleanup } from "../e2e/cleanup.js";
-import { type OidcAccount, type OidcServer, startOidcServer } from "../e2e/oidc-server.js";
-import { writeModule } from "../e2e/provider-module.js";
-import { type Handler, rotationApp } from "./rotation-app.js";
+import {
+  account,
+  claims,
+  client,
+  confirmAtProvider,
+  type OidcRotationOptions,
+  oidcRotationApp,
+  POST_LOGOUT,
+  refreshes,
+  reused,
+  type Strategy,
+  untilExpired,
+} from "./oidc-rotation.js";
 
-const client = { clientId: "corp-portal", clientSecret: "corp-portal-secret" };
-const account: OidcAccount = {
-  sub: "u-1",
-  email: "jane@corp.example",
-  name: "Jane",
-  picture: "https://corp.example/j.png",
-};
-const POST_LOGOUT = `${APP_ORIGIN}/`;
-/** Access tokens live this long; the generated module refreshes 10 s before expiry, so 2 s after issue. */
-const ACCESS_TTL = 12;
 const TIMEOUT = 60_000;
-
-/**
- * The clock moves on far enough for the access token to count as expired (it is refreshed 10 s early). The
- * process's clock is the one the provider, Auth.js and the generated module all read, so jumping it ahead
- * is what waiting would do, without the wait; it keeps running between jumps.
- */
-const untilExpired = () => vi.setSystemTime(Date.now() + (ACCESS_TTL - 10) * 1000 + 300);
-
-const claims = (jwt: string) =>
-  JSON.parse(Buffer.from(jwt.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
-
-type Strategy = "jwt" | "database";
 
 describe("generated token rotation and federated sign-out through Auth()", () => {
   const defer = useCleanup();
-
-  /**
-   * `wiring: "web"`: the requests go through handleAuth() of the Web-standard
-   * session module init writes for Astro, Nuxt, Hono... instead of Auth() itself.
-   */
-  async function app(strategy: Strategy, { wiring = "auth" }: { wiring?: "auth" | "web" } = {}) {
-    const server = await startOidcServer({
-      ...client,
-      redirectUri: callbackUrlFor("corp"),
-      account,
-      tokens: { accessTokenTtl: ACCESS_TTL, postLogoutRedirectUri: POST_LOGOUT },
-    });
-    defer(() => server.close());
-    const a = await rotationApp({
-      defer,
-      provider: ["oidc", { id: "corp", issuer: server.issuer }, { tokens: { refresh: true, federatedLogout: true } }],
-      env: {
-        AUTH_CORP_ID: client.clientId,
-        AUTH_CORP_SECRET: client.clientSecret,
-        AUTH_SECRET: "e2e-secret-that-is-long-enough-for-jose-0123456789",
-        AUTH_POST_LOGOUT_REDIRECT_URI: POST_LOGOUT,
-        AUTH_TRUST_HOST: "true",
-      },
-      strategy,
-      account: { provider: "corp", providerAccountId: account.sub },
-      postLogoutRedirectUri: POST_LOGOUT,
-      diagnostics: () => server.errors.join("\n"),
-      // "web": the requests go through handleAuth() of the Web-standard session module init writes for
-      // Astro, Nuxt, Hono... instead of Auth() itself.
-      handler:
-        wiring === "web"
-          ? async (_auth, loaded) => {
-              const session = await renderTemplate("frameworks/web/session.ts.hbs", {
-                title: "a Web-standard framework",
-                basePath: BASE_PATH,
-                configModule: "./app-auth.js",
-                federatedSignOut: true,
-              });
-              writeModule(loaded.dir, "session.ts", session);
-              return (await loaded.module<{ handleAuth: Handler }>("session.ts")).handleAuth;
-            }
-          : undefined,
-    });
-    return { ...a, server };
-  }
+  const app = (strategy: Strategy, options?: OidcRotationOptions) => oidcRotationApp(defer, strategy, options);
 
   test(
     "discovery, refresh and revocation go through the provider's customFetch, never the global fetch",
@@ -157,28 +100,6 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
     },
     TIMEOUT,
   );
-
-  /**
-   * The browser at the provider's end-session URL: the hint is accepted (a bad one is an error page, not the
-   * confirmation form), the user confirms, and the provider sends the browser to the post-logout redirect URI.
-   */
-  async function confirmAtProvider(a: Awaited<ReturnType<typeof app>>, endSession: string) {
-    const page = await a.browser.request(endSession);
-    const html = await page.text();
-    expect(page.status, html).toBe(200);
-    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
-    expect(action && xsrf, html).toBeTruthy();
-    const confirmed = await a.browser.request(new URL(action!, a.server.issuer), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ xsrf: xsrf!, logout: "yes" }),
-    });
-    expect(confirmed.headers.get("location")).toBe(POST_LOGOUT);
-  }
-
-  const refreshes = (server: OidcServer) => server.grants.filter((g) => g === "refresh_token").length;
-  const reused = (server: OidcServer) => server.errors.filter((e) => /already used|invalid_grant/i.test(e));
 
   describe.each<Strategy>(["jwt", "database"])("%s sessions", (strategy) => {
     test(
@@ -316,24 +237,13 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
     );
 
     describe("a plain sign-out through the Web-standard handleAuth()", () => {
-      async function postSignOut(a: Awaited<ReturnType<typeof app>>, fields: Record<string, string>, headers = {}) {
-        const csrf = (await (await a.browser.request(`${APP_ORIGIN}${BASE_PATH}/csrf`)).json()) as {
-          csrfToken: string;
-        };
-        return a.browser.request(`${APP_ORIGIN}${BASE_PATH}/signout`, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-          body: new URLSearchParams({ csrfToken: csrf.csrfToken, ...fields }),
-        });
-      }
-
       test(
         "the sign-out page's form (its CSRF token, no callbackUrl) ends the app session and goes on to end_session with a valid id_token_hint",
         async () => {
           const a = await app(strategy, { wiring: "web" });
           await a.signIn();
           const { id_token } = await a.stored();
-          const signOut = await postSignOut(a, {});
+          const signOut = await a.postSignOut({});
           expect(signOut.status).toBe(302);
           const endSession = new URL(signOut.headers.get("location")!);
           expect(endSession.origin + endSession.pathname).toBe(`${a.server.issuer}/session/end`);
@@ -360,8 +270,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
         async () => {
           const a = await app(strategy, { wiring: "web" });
           await a.signIn();
-          const signOut = await postSignOut(
-            a,
+          const signOut = await a.postSignOut(
             { callbackUrl: `${APP_ORIGIN}/account` },
             { "x-auth-return-redirect": "1" },
           );
@@ -380,7 +289,7 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
           const a = await app(strategy, { wiring: "web" });
           await a.signIn();
           await a.server.close();
-          const signOut = await postSignOut(a, { callbackUrl: `${APP_ORIGIN}/bye` });
+          const signOut = await a.postSignOut({ callbackUrl: `${APP_ORIGIN}/bye` });
           expect(signOut.status).toBe(302);
           expect(signOut.headers.get("location")).toBe(`${APP_ORIGIN}/bye`);
           expect(a.sessionCookie()).toBeUndefined();

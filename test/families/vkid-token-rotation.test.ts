@@ -181,7 +181,7 @@ describe("generated token rotation of a VK ID account through Auth()", () => {
   );
 
   test(
-    "a refused refresh sets session.error and leaves the stored tokens for the next sign-in",
+    "a refresh VK ID refuses for good (invalid_grant) sets session.error, is sent once, and the next sign-in refreshes again",
     async () => {
       const a = await app("database");
       await a.signIn();
@@ -194,7 +194,19 @@ describe("generated token rotation of a VK ID account through Auth()", () => {
       untilExpired();
       expect(await a.readSession()).toMatchObject({ error: "RefreshTokenError" });
       expect(logged.mock.calls.join("\n")).toMatch(/vk refused the refresh \(VK ID refresh failed: .*invalid/);
-      expect((await a.stored()).access_token).toBe(before.access_token);
+      // The refused refresh token is dropped (its own refresh's error code said invalid_grant): later reads,
+      // however much later, do not send it again; the access token stays as it was.
+      untilExpired();
+      expect(await a.readSession()).toMatchObject({ error: "RefreshTokenError" });
+      expect(refreshesOf(a.fake).map((e) => e.status)).toEqual([400]);
+      const dropped = await a.stored();
+      expect(dropped.refresh_token ?? undefined).toBeUndefined();
+      expect(dropped.access_token).toBe(before.access_token);
+
+      await a.signIn();
+      untilExpired();
+      expect(await a.readSession()).not.toHaveProperty("error");
+      expect(refreshesOf(a.fake).map((e) => e.status)).toEqual([400, 200]);
     },
     TIMEOUT,
   );

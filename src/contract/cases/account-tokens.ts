@@ -20,7 +20,7 @@ export const accountTokenCases = optInCases(
   defineCases([
     {
       id: "account.tokens.update-writes-fields",
-      title: "updateAccount writes the token fields it is given and keeps the others",
+      title: "updateAccount writes the token fields it is given and keeps the others; a null refresh_token drops it",
       section: "§4.2, §2.9",
       capability: "users",
       needs: ["createUser", "linkAccount", "getAccount", "updateAccount"],
@@ -43,6 +43,21 @@ export const accountTokenCases = optInCases(
           "getAccount after updateAccount",
         );
         t.fields(read, { ...fresh, userId: user.id, scope: "openid offline_access" }, "getAccount after updateAccount");
+
+        // Token rotation drops a refresh token the provider refused for good this way, so no read sends it again.
+        await t.call("updateAccount", { ...keyOf(account), refresh_token: null });
+        const dropped = t.model(
+          adapterAccountSchema,
+          await t.call("getAccount", account.providerAccountId, account.provider),
+          "getAccount after updateAccount with refresh_token: null",
+        );
+        if (dropped.refresh_token != null)
+          throw new ContractFailure(
+            "updateAccount with refresh_token: null kept the refresh token: token rotation would send a refused one again",
+            { expected: "refresh_token null or absent", received: JSON.stringify(dropped.refresh_token) },
+          );
+        const { refresh_token: _dropped, ...kept } = fresh;
+        t.fields(dropped, kept, "getAccount after updateAccount with refresh_token: null");
       },
     },
     {
