@@ -65,7 +65,7 @@ export async function nextSteps(
     lines.push(`Register the post-logout redirect URI of "${s.id}" at the provider: ${plan.postLogoutRedirectUri}`);
   if (redirecting.some((s) => s.tokens?.refresh))
     lines.push(
-      'Read a fresh access token for your own API calls with getAccessToken(session.user.id, providerId) from the auth config; session.error is "RefreshTokenError" when the provider refused a refresh',
+      'Read a fresh access token for your own API calls with getAccessToken(session.user.id, providerId) from the auth config; session.error is "RefreshTokenError" when a refresh failed (the user signs in again when the provider refused it for good)',
     );
   if ("verify-adapter" in plan.scripts) lines.push("Check the adapter against the contract: npm run verify-adapter");
   lines.push(
