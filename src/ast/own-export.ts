@@ -13,9 +13,9 @@ import type {
   Node,
   Statement,
 } from "@babel/types";
-import { type Binding, collectBindings, localDeclarations } from "./bindings.js";
+import { type Binding, collectBindings, localDeclarations, variablesOf } from "./bindings.js";
 import { formatImport, type ImportStyle, importStyle } from "./imports.js";
-import { endOf, ofType, startOf } from "./nodes.js";
+import { descendants, endOf, ofType, startOf } from "./nodes.js";
 import { eol, type SourceFile, type TextEdit } from "./parse.js";
 import { countReferences } from "./references.js";
 
@@ -157,6 +157,24 @@ export function importLine(spec: NamedImport, style: ImportStyle): string {
 }
 
 /**
+ * Quotes and semicolons as the file writes them: its imports', else its
+ * statements' that end in a semicolon when the file uses them (a function
+ * declaration shows nothing) and its first string literal's quotes.
+ */
+export function fileStyle(file: SourceFile): ImportStyle {
+  if (file.statements.some((s) => s.type === "ImportDeclaration")) return importStyle(file, false);
+  const { text } = file;
+  // Statements that end in a semicolon wherever the file writes them (a declaration in a for loop's head does not).
+  const telling =
+    descendants(file.root.program, ofType("ExpressionStatement", "ReturnStatement", "ThrowStatement"))[0] ??
+    file.statements.find((s) => variablesOf(s) !== undefined);
+  const semicolon = telling ? text.slice(startOf(telling), endOf(telling)).trimEnd().endsWith(";") : true;
+  const string = file.tokens.find((t) => (typeof t.type === "string" ? t.type : t.type.label) === "string");
+  const quote = string && text[string.start] === "'" ? "'" : '"';
+  return { cjs: false, quote, semicolon };
+}
+
+/**
  * Import lines for the specs not imported yet, after the file's last import
  * (at the top when it has none), or why one cannot be added: its local
  * name is taken by something else.
@@ -165,7 +183,7 @@ export function addImports(
   file: SourceFile,
   specs: readonly NamedImport[],
 ): { edits: TextEdit[] } | { reason: string } {
-  const style = importStyle(file, false);
+  const style = fileStyle(file);
   const imports = file.statements.filter(ofType("ImportDeclaration"));
   const lines: string[] = [];
   const merged = new Map<ImportDeclaration, string[]>();

@@ -16,12 +16,12 @@
  * with the reason, and the user adds the lines by hand.
  */
 import type { CallExpression, Node } from "@babel/types";
-import { importStyle } from "./imports.js";
 import { commaAfter } from "./list-edit.js";
 import { endOf, startOf, unwrap } from "./nodes.js";
 import {
   addImports,
   detachExport,
+  fileStyle,
   findExport,
   importedAs,
   importLine,
@@ -100,7 +100,7 @@ export function composeSequence(text: string, wiring: SequenceWiring, fileName =
     const all = [...handlers, ...own];
     return all.length === 1 ? all[0]! : `${sequenceName}(${all.join(", ")})`;
   };
-  const semicolon = importStyle(file, false).semicolon ? ";" : "";
+  const semicolon = fileStyle(file).semicolon ? ";" : "";
   const exported = (own: string[]) =>
     [...wiring.comment, `export const ${wiring.exportName} = ${composed(own)}${semicolon}`].join(newline);
 

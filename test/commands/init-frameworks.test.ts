@@ -288,8 +288,9 @@ describe("init wires the detected framework", () => {
     const nextResult = await init(next, "--protect", "/admin/:path*");
     expect(nextResult.exitCode, nextResult.stderr).toBe(0);
     expect(existsSync(join(next, "proxy.ts"))).toBe(false);
-    expect(nextResult.stdout).toContain(
-      "middleware.js is yours and was left alone; to protect /admin/:path*, wrap it with auth() from auth.ts",
+    expect(nextResult.stdout).toContain("updated middleware.js");
+    expect(read(next, "middleware.js")).toBe(
+      'import { protect } from "./auth/protect";\n\nfunction appMiddleware() {}\n\n// Sign-in first on the protected paths (./auth/protect), then appMiddleware.\nexport const middleware = protect(appMiddleware);\n\n// The auth config\'s database driver needs Node.js; the Edge runtime cannot load it.\nexport const config = { runtime: "nodejs" };\n',
     );
   });
 

@@ -5,9 +5,15 @@
  *
  * - Each variant type-checks with the project's own tsconfig afterwards:
  *   `tsc --noEmit -p .`, after the framework writes the types its tsconfig
- *   extends (`svelte-kit sync`). tsc rather than svelte-check: init writes
- *   and edits .ts and .js modules only, the apps do not ship svelte-check,
- *   and tsc answers in seconds.
+ *   extends or includes (`svelte-kit sync`, `astro sync`). tsc rather than
+ *   svelte-check or astro check: init writes and edits .ts and .js modules
+ *   only (no .svelte or .astro component), the apps do not ship those
+ *   checkers (@astrojs/check is a separate install), and tsc answers in
+ *   seconds.
+ * - Next.js with its own proxy.ts and Astro with its own middleware, built
+ *   and started as in production: their header is still set on every page,
+ *   a signed-out visit to the dashboard is sent to sign in, a signed-in one
+ *   is let through their code.
  * - SvelteKit with its own hooks signs in from the production start of
  *   adapter-node (`vite build`, then `node build`, which loads no env file):
  *   the AUTH_SECRET init wrote to .env.local reaches Auth.js, their handle
@@ -24,12 +30,17 @@ import {
   addUser,
   appEnv,
   appRuntime,
+  buildApp,
+  buildNextWithoutDatabase,
   crossSitePasswordPost,
   freePort,
   freshApp,
   launchChromium,
+  type RunningServer,
   sessionOf,
   signInWithPassword,
+  startApp,
+  startNext,
   startServer,
 } from "../e2e/apps.js";
 import { useCleanup } from "../e2e/cleanup.js";
@@ -65,9 +76,12 @@ async function typecheck(variant: HooksVariant, dir: string) {
   const runtime = appRuntime(variant.app);
   const run = (args: string[]) =>
     execa(runtime.node, args, { cwd: dir, env: runtime.env(), extendEnv: false, reject: false, all: true });
-  const prepare = { sveltekit: ["node_modules/@sveltejs/kit/svelte-kit.js", "sync"] }[variant.app as "sveltekit"];
-  if (prepare) {
-    const prepared = await run(prepare);
+  const prepare: Partial<Record<HooksVariant["app"], string[]>> = {
+    sveltekit: ["node_modules/@sveltejs/kit/svelte-kit.js", "sync"],
+    astro: ["node_modules/astro/bin/astro.mjs", "sync"],
+  };
+  if (prepare[variant.app]) {
+    const prepared = await run(prepare[variant.app]!);
     expect(prepared.exitCode, prepared.all).toBe(0);
   }
   const checked = await run(["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."]);
@@ -96,6 +110,75 @@ describe("own hooks and middleware, init --yes", () => {
     },
     300_000,
   );
+
+  /** `npm run auth:add-user` on the app's Node, the password on stdin. */
+  async function addUserOn(variant: HooksVariant, dir: string, user: { email: string; password: string }) {
+    const result = await execa("npm", ["run", "--silent", "auth:add-user", "--", user.email], {
+      cwd: dir,
+      env: appRuntime(variant.app).env(),
+      extendEnv: false,
+      input: `${user.password}\n`,
+      reject: false,
+      all: true,
+    });
+    expect(result.exitCode, result.all).toBe(0);
+  }
+
+  /**
+   * Both sides of the composition answer: their middleware still sets its header on `ownPage` (a page rendered
+   * for each request: Astro serves a prerendered one as a file, which no middleware sees), a signed-out visit to
+   * the protected dashboard is sent to sign in, and once signed in the dashboard is let through their middleware.
+   */
+  async function expectComposed(
+    server: RunningServer,
+    options: { basePath: string; ownPage: string },
+    user: { email: string; password: string },
+  ) {
+    const { basePath } = options;
+    const own = await fetch(`${server.origin}${options.ownPage}`);
+    expect(own.status, server.output()).toBe(200);
+    expect(own.headers.get(ownHeader.name)).toBe(ownHeader.value);
+    const signedOut = await fetch(`${server.origin}/dashboard`, { redirect: "manual" });
+    expect(signedOut.status, server.output()).toBeGreaterThanOrEqual(300);
+    expect(signedOut.status).toBeLessThan(400);
+    expect(new URL(signedOut.headers.get("location")!, server.origin).pathname).toBe(`${basePath}/signin`);
+
+    const context = await browser.newContext();
+    defer(() => context.close());
+    const page = await context.newPage();
+    await signInWithPassword(page, `${server.origin}${basePath}`, user);
+    expect((await sessionOf(page, `${server.origin}${basePath}`))?.user).toMatchObject({ email: user.email });
+    const dashboard = await page.goto(`${server.origin}/dashboard`);
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
+    expect(await dashboard?.headerValue(ownHeader.name)).toBe(ownHeader.value);
+    expect(server.output()).not.toMatch(/\[auth\]\[error\](?! CredentialsSignin| MissingCSRF)/);
+  }
+
+  const user = { email: "erin@example.com", password: "a long enough password" };
+
+  test("Next.js with its own proxy.ts: next build, next start; their header kept, sign-in first on the dashboard", async () => {
+    const variant = hooksVariants.find((v) => v.app === "next" && v.file === "proxy.ts")!;
+    const dir = await freshApp("next", defer);
+    variant.apply(dir);
+    expect(await init(variant, dir)).toContain(`updated ${variant.file}`);
+    await addUserOn(variant, dir, user);
+    const built = await buildNextWithoutDatabase(dir, "auth.db");
+    expect(built.exitCode, built.output).toBe(0);
+    await expectComposed(await startNext(dir, {}, defer), { basePath: "/api/auth", ownPage: "/" }, user);
+  }, 600_000);
+
+  test("Astro with its own middleware: astro build, the Node server; their header kept, sign-in first on the dashboard", async () => {
+    const variant = hooksVariants.find((v) => v.app === "astro" && v.file === "src/middleware.ts")!;
+    const dir = await freshApp("astro", defer);
+    variant.apply(dir);
+    expect(await init(variant, dir)).toContain(`updated ${variant.file}`);
+    await addUserOn(variant, dir, user);
+    const built = await buildApp("astro", dir);
+    expect(built.exitCode, built.all).toBe(0);
+    const server = await startApp("astro", dir, {}, defer);
+    // Auth.js's route is rendered on demand: their middleware runs after the protected paths' check.
+    await expectComposed(server, { basePath: "/api/auth", ownPage: "/api/auth/providers" }, user);
+  }, 600_000);
 
   test("SvelteKit with its own hooks: vite build, then adapter-node's `node build`; sign-in, their header kept", async () => {
     const variant = hooksVariants.find((v) => v.app === "sveltekit" && !v.protect)!;

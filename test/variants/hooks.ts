@@ -118,4 +118,109 @@ export async function handle({ event, resolve }) {
     kept: "/** @type {import('@sveltejs/kit').Handle} */\nasync function appHandle({ event, resolve }) {",
     composed: /^export const handle = sequence\(authHandle, appHandle\)$/m,
   },
+  {
+    name: "astro: a defineMiddleware setting a header, --protect",
+    app: "astro",
+    file: "src/middleware.ts",
+    apply: (dir) =>
+      write(
+        dir,
+        "src/middleware.ts",
+        `import { defineMiddleware } from "astro:middleware";
+
+export const onRequest = defineMiddleware(async (_context, next) => {
+  const response = await next();
+  response.headers.set("${ownHeader.name}", "${ownHeader.value}");
+  return response;
+});
+`,
+      ),
+    kept: `response.headers.set("${ownHeader.name}", "${ownHeader.value}");`,
+    composed: /^export const onRequest = sequence\(protect, appOnRequest\);$/m,
+    protect: "/dashboard/:path*",
+  },
+  {
+    name: "astro: src/middleware/index.ts with a sequence() of its own, --protect",
+    app: "astro",
+    file: "src/middleware/index.ts",
+    apply: (dir) => {
+      write(
+        dir,
+        "src/middleware/timing.ts",
+        `import type { MiddlewareHandler } from "astro";
+
+export const timing: MiddlewareHandler = async (_context, next) => {
+  const started = performance.now();
+  const response = await next();
+  response.headers.set("server-timing", \`app;dur=\${performance.now() - started}\`);
+  return response;
+};
+`,
+      );
+      write(
+        dir,
+        "src/middleware/index.ts",
+        `import { defineMiddleware, sequence } from "astro:middleware";
+import { timing } from "./timing";
+
+const headers = defineMiddleware(async (_context, next) => {
+  const response = await next();
+  response.headers.set("${ownHeader.name}", "${ownHeader.value}");
+  return response;
+});
+
+export const onRequest = sequence(timing, headers);
+`,
+      );
+    },
+    kept: 'import { timing } from "./timing";',
+    composed: /^export const onRequest = sequence\(protect, timing, headers\);$/m,
+    protect: "/dashboard/:path*",
+  },
+  {
+    name: "next: proxy.ts with a default function setting a header, the usual catch-all matcher, --protect",
+    app: "next",
+    file: "proxy.ts",
+    apply: (dir) =>
+      write(
+        dir,
+        "proxy.ts",
+        `import { NextResponse } from "next/server";
+
+export default function proxy() {
+  const response = NextResponse.next();
+  response.headers.set("${ownHeader.name}", "${ownHeader.value}");
+  return response;
+}
+
+export const config = {
+  matcher: ["/((?!api|_next/static|_next/image|favicon.ico).*)"],
+};
+`,
+      ),
+    kept: `response.headers.set("${ownHeader.name}", "${ownHeader.value}");`,
+    composed: /^export default protect\(appProxy, \[\/\^.*\]\);$/m,
+    protect: "/dashboard/:path*",
+  },
+  {
+    name: "next: middleware.ts (Next.js 15's name) with a matcher of its own, --protect",
+    app: "next",
+    file: "middleware.ts",
+    apply: (dir) =>
+      write(
+        dir,
+        "middleware.ts",
+        `import { type NextRequest, NextResponse } from "next/server";
+
+export function middleware(request: NextRequest) {
+  if (request.nextUrl.pathname === "/admin/legacy") return NextResponse.redirect(new URL("/admin", request.url));
+}
+
+export const config = { matcher: ["/admin/:path*"] };
+`,
+      ),
+    kept: 'if (request.nextUrl.pathname === "/admin/legacy")',
+    composed: /^export const middleware = protect\(appMiddleware, \[\/\^\\\/admin\(\?:\\\/\.\*\)\?\\\/\?\$\/\]\);$/m,
+    protect: "/dashboard/:path*",
+  },
 ];

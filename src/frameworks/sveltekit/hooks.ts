@@ -4,17 +4,11 @@
  * src/ast/sequence-export.ts; or, where that edit is not certain, the
  * module left alone and the exact lines to add.
  */
-import type { FrameworkPart } from "../framework.js";
-
-export interface OwnHooks {
-  /** Project-relative path: src/hooks.server.ts, .js... */
-  path: string;
-  text: string;
-}
+import type { FrameworkPart, OwnFile } from "../framework.js";
 
 export async function ownHooksEdit(
   wiring: FrameworkPart,
-  own: OwnHooks,
+  own: OwnFile,
   modules: { configPath: string; configModule: string; protectModule: string | undefined },
 ): Promise<void> {
   const { composeSequence, sequenceLines } = await import("../../ast/sequence-export.js");

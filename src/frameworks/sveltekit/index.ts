@@ -11,27 +11,23 @@ import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
-import { defineFramework, detectBy, existingEntry, type FrameworkPart } from "../framework.js";
+import { defineFramework, detectBy, existingEntry, type FrameworkPart, type OwnFile, ownFile } from "../framework.js";
 import { pathPattern } from "../web-standard.js";
-import { type OwnHooks, ownHooksEdit } from "./hooks.js";
+import { ownHooksEdit } from "./hooks.js";
 
 export interface SvelteKitFacts {
   /** The project's own src/hooks.server module (any extension), into which the handle is composed. */
-  hooks: OwnHooks | undefined;
+  hooks: OwnFile | undefined;
   /** The root layout's server load of the project's own (src/routes/+layout.server.ts). */
   ownRootLoad: string | undefined;
 }
 
 const rootLoad = "src/routes/+layout.server";
 
-const facts = (project: ProjectView): SvelteKitFacts => {
-  const path = existingEntry(project, "src/hooks.server");
-  const text = path ? project.read(path) : null;
-  return {
-    hooks: path && text !== null ? { path, text } : undefined,
-    ownRootLoad: existingEntry(project, rootLoad),
-  };
-};
+const facts = (project: ProjectView): SvelteKitFacts => ({
+  hooks: ownFile(project, existingEntry(project, "src/hooks.server")),
+  ownRootLoad: existingEntry(project, rootLoad),
+});
 
 /** `$lib/...` for a module under src/lib (SvelteKit's alias), as the hooks import it. */
 export const libModule = (configPath: string) => `$lib/${configPath.replace(/\.ts$/, "").slice("src/lib/".length)}`;
