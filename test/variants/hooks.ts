@@ -178,7 +178,7 @@ export const onRequest = sequence(timing, headers);
     protect: "/dashboard/:path*",
   },
   {
-    name: "next: proxy.ts with a default function setting a header, the usual catch-all matcher, --protect",
+    name: "next: proxy.ts with a default function setting a header on the paths of its matcher, --protect",
     app: "next",
     file: "proxy.ts",
     apply: (dir) =>
@@ -194,16 +194,16 @@ export default function proxy() {
 }
 
 export const config = {
-  matcher: ["/((?!api|_next/static|_next/image|favicon.ico).*)"],
+  matcher: ["/", "/admin/:path*"],
 };
 `,
       ),
     kept: `response.headers.set("${ownHeader.name}", "${ownHeader.value}");`,
-    composed: /^export default protect\(appProxy, \[\/\^.*\]\);$/m,
+    composed: /^export default protect\(appProxy, \[\/\^\\\/\\\/\?\$\/, \/\^\\\/admin.*\]\);$/m,
     protect: "/dashboard/:path*",
   },
   {
-    name: "next: middleware.ts (Next.js 15's name) with a matcher of its own, --protect",
+    name: "next: middleware.ts (Next.js 15's name) with the usual catch-all matcher, --protect",
     app: "next",
     file: "middleware.ts",
     apply: (dir) =>
@@ -216,11 +216,11 @@ export function middleware(request: NextRequest) {
   if (request.nextUrl.pathname === "/admin/legacy") return NextResponse.redirect(new URL("/admin", request.url));
 }
 
-export const config = { matcher: ["/admin/:path*"] };
+export const config = { matcher: ["/((?!api|_next/static|_next/image|favicon.ico).*)"] };
 `,
       ),
     kept: 'if (request.nextUrl.pathname === "/admin/legacy")',
-    composed: /^export const middleware = protect\(appMiddleware, \[\/\^\\\/admin\(\?:\\\/\.\*\)\?\\\/\?\$\/\]\);$/m,
+    composed: /^export const middleware = protect\(appMiddleware, \[\/\^\\\/\(\?:\(\?!api.*\]\);$/m,
     protect: "/dashboard/:path*",
   },
 ];
