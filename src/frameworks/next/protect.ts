@@ -29,6 +29,12 @@ export async function ownMiddlewareEdit(
       protectList: request.protect.join(","),
     }),
   });
+  // Both import the auth config init writes: with a config of the project's own, init drops them and says this.
+  const paths = request.protect.join(", ");
+  wiring.instructions[protectPath] =
+    `protect(), sending visitors who are not signed in to sign in on ${paths} (auth() of ${request.configPath}), for ${own.path}`;
+  wiring.instructions[own.path] =
+    `wrap your ${kind} with auth() of ${request.configPath} to protect ${paths} (https://authjs.dev/getting-started/session-management/protecting)`;
   const { composeMiddleware } = await import("./middleware-edit.js");
   const protectModule = specifier(own.path, protectPath, request.importExtension);
   const ownName = kind === "proxy" ? "appProxy" : "appMiddleware";
@@ -47,7 +53,7 @@ export async function ownMiddlewareEdit(
   if (edit.status === "edited") wiring.edits.push({ path: own.path, contents: edit.text });
   if (edit.status !== "refused") {
     wiring.steps.push(
-      `${own.path} sends visitors who are not signed in to the sign-in page on: ${request.protect.join(", ")}; your ${kind} runs where its matcher sent it before`,
+      `${own.path} sends visitors who are not signed in to the sign-in page on: ${paths}; your ${kind} runs where its matcher sent it before`,
     );
     return;
   }
