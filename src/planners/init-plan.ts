@@ -187,10 +187,11 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     otherConfig !== undefined ||
     (!request.force && changeFile(join(root, configPath), config[0]!.contents)?.before != null);
   const placedSnippets = snippets.map((s) => ({ ...s, files: [] }));
+  const unwired = (file: { path: string }) => !(file.path in wiring.instructions);
   const merged = mergeParts(
     stored,
     schema,
-    ownConfig ? { ...wiring, files: wiring.files.filter((f) => !(f.path in wiring.instructions)) } : wiring,
+    ownConfig ? { ...wiring, files: wiring.files.filter(unwired), edits: wiring.edits.filter(unwired) } : wiring,
     ...placedSnippets,
     { files: otherConfig ? [] : config },
     part({ env: request.tokens?.federatedLogout ? [postLogoutEnv(request.postLogoutRedirectUri)] : [] }),
@@ -220,10 +221,10 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       .map(([path, what]) => `${path} is yours and was left alone; in it: ${what}.`),
     ...(ownConfig
       ? Object.entries(wiring.instructions)
-          .filter(([path]) => !project.isFile(path))
+          .filter(([path]) => !project.isFile(path) || wiring.edits.some((e) => e.path === path))
           .map(
             ([path, what]) =>
-              `Your auth config was kept, so ${path} was not written; wire it yourself: ${what.replaceAll(configPath, otherConfig ?? configPath)}.`,
+              `Your auth config was kept, so ${path} was not ${project.isFile(path) ? "edited" : "written"}; wire it yourself: ${what.replaceAll(configPath, otherConfig ?? configPath)}.`,
           )
       : []),
   ];

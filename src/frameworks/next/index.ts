@@ -21,6 +21,8 @@ import {
   existingEntry,
   type FrameworkPart,
   type FrameworkRequest,
+  type OwnFile,
+  ownFile,
   rootLayout,
   trustHostVariable,
 } from "../framework.js";
@@ -31,7 +33,7 @@ export interface NextFacts {
   /** Next.js's major version (16 when unknown): 16 renamed middleware.ts to proxy.ts. */
   major: number;
   /** The project's own middleware or proxy module beside the app folder, when it has one. */
-  ownMiddleware: string | undefined;
+  ownMiddleware: OwnFile | undefined;
   /** The Pages Router folder ("pages" or "src/pages"), when the app has one. */
   pagesDir: string | undefined;
   /** The project's next.config, when it has one. */
@@ -49,7 +51,10 @@ function facts(project: ProjectView): NextFacts {
     nextConfig: configPath && configText !== null ? { path: configPath, text: configText } : undefined,
     appDir,
     major: project.major("next") ?? 16,
-    ownMiddleware: existingEntry(project, `${besideApp}middleware`) ?? existingEntry(project, `${besideApp}proxy`),
+    ownMiddleware: ownFile(
+      project,
+      existingEntry(project, `${besideApp}middleware`) ?? existingEntry(project, `${besideApp}proxy`),
+    ),
   };
 }
 
@@ -112,9 +117,8 @@ export const next = defineFramework<NextFacts>({
     // Next.js 16 renamed middleware.ts to proxy.ts (and runs it on Node.js); it sits beside app/.
     const path = posix.join(posix.dirname(facts.appDir), facts.major >= 16 ? "proxy.ts" : "middleware.ts");
     if (facts.ownMiddleware) {
-      wiring.steps.push(
-        `${facts.ownMiddleware} is yours and was left alone; to protect ${request.protect.join(", ")}, wrap it with auth() from ${request.configPath} (https://authjs.dev/getting-started/session-management/protecting).`,
-      );
+      const { ownMiddlewareEdit } = await import("./protect.js");
+      await ownMiddlewareEdit(wiring, facts.ownMiddleware, { ...request, protect: request.protect });
       return wiring;
     }
     wiring.files.push({
