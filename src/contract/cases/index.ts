@@ -7,6 +7,7 @@
 import type { ContractCase } from "../spec/case.js";
 import { accountTokenCases } from "./account-tokens.js";
 import { accountCases } from "./accounts.js";
+import { attemptCases } from "./attempts.js";
 import { authenticatorCases } from "./authenticators.js";
 import { flowCases } from "./flows.js";
 import { lifetimeCases } from "./lifetimes.js";
@@ -31,7 +32,7 @@ export const allCases: ContractCase[] = [
 ];
 
 /** The opt-in groups (optInCases): run only when named, so never part of a run of `allCases`. */
-export const optInGroups: ContractCase[] = [...accountTokenCases];
+export const optInGroups: ContractCase[] = [...accountTokenCases, ...attemptCases];
 
 /** What --only, --skip and --list choose from: every case and the opt-in groups. */
 export const selectableCases: ContractCase[] = [...allCases, ...optInGroups];
