@@ -10,7 +10,11 @@
 import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { Auth } from "@auth/core";
+import type { Adapter } from "@auth/core/adapters";
+import type { Provider } from "@auth/core/providers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { generateSnippet, parseResolved, resolveProviderName } from "../../src/families/index.js";
 import { renderTemplate } from "../../src/render/templates.js";
 import { writeModule } from "../e2e/provider-module.js";
 import { root, tempDir } from "../helpers.js";
@@ -60,6 +64,7 @@ interface ClientAddress {
 let throttle: Throttle;
 let addresses: ClientAddress;
 let createAdapter: () => Store;
+let resend: Provider;
 
 beforeAll(async () => {
   const dir = tempDir("create-auth-throttle-");
@@ -72,6 +77,13 @@ beforeAll(async () => {
   throttle = await load<Throttle>("auth/throttle.js");
   addresses = await load<ClientAddress>("auth/client-address.js");
   ({ createAdapter } = await load<{ createAdapter: () => Store }>("auth/adapter.js"));
+  // An email service of Auth.js's own, as add-provider resend writes it beside the throttle.
+  const resendSnippet = await generateSnippet(parseResolved(resolveProviderName("resend"), {}), {
+    importExtension: ".js",
+    throttleModule: "../auth/throttle",
+  });
+  for (const file of resendSnippet.files) writeModule(dir, file.path, file.contents);
+  ({ resend } = await load<{ resend: Provider }>("providers/resend.js"));
 });
 
 afterEach(() => {
@@ -229,6 +241,53 @@ describe("the limit arithmetic", () => {
   });
 });
 
+describe("an email service of Auth.js's own (add-provider resend)", () => {
+  it("sends its sign-in emails through the service up to the limit, and answers every request alike", async () => {
+    freshStore();
+    vi.stubEnv("AUTH_RESEND_KEY", "re_test");
+    vi.stubEnv("AUTH_RESEND_FROM", "no-reply@example.com");
+    const mailed: string[] = [];
+    vi.stubGlobal("fetch", async (input: string | URL | Request, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url !== "https://api.resend.com/emails") throw new Error(`no network in this test: ${url}`);
+      mailed.push((JSON.parse(String(init?.body)) as { to: string }).to);
+      return Response.json({ id: "sent" });
+    });
+    const config = {
+      providers: [resend],
+      adapter: createAdapter() as unknown as Adapter,
+      secret: "a-secret-for-this-test-only-32-characters",
+      basePath: "/auth",
+      trustHost: true,
+      logger: { error: () => {}, warn: () => {}, debug: () => {} },
+    };
+    const client = "203.0.113.20";
+    const answers: { status: number; location: string | null }[] = [];
+    for (let i = 0; i < throttle.emailLimits.perAccount!.max + 3; i++) {
+      const csrfResponse = await Auth(
+        addresses.withClientAddress(new Request("http://localhost/auth/csrf"), client),
+        config,
+      );
+      const cookie = csrfResponse.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+      const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
+      const request = new Request("http://localhost/auth/signin/resend", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams({ email: "ada@example.com", csrfToken }),
+      });
+      const response = await Auth(addresses.withClientAddress(request, client), config);
+      answers.push({ status: response.status, location: response.headers.get("location") });
+    }
+    expect(mailed).toEqual(Array(throttle.emailLimits.perAccount!.max).fill("ada@example.com"));
+    expect(new Set(answers.map((a) => `${a.status} ${a.location}`))).toEqual(
+      new Set(["302 http://localhost/auth/verify-request?provider=resend&type=email"]),
+    );
+  });
+});
+
 describe("the client a request is counted for", () => {
   it("is the address the route passed; the header a client sends itself is never believed", () => {
     expect(addresses.clientOf(from("203.0.113.5"))).toBe("203.0.113.5");
@@ -236,13 +295,19 @@ describe("the client a request is counted for", () => {
     expect(addresses.clientOf(forged)).toBeUndefined();
     // Shaped like the route's ("<mark> <address>"), with a mark of the client's guessing.
     for (const mark of ["x", crypto.randomUUID(), ""]) {
-      const guessed = new Request("http://localhost/", { headers: { "x-auth-client-address": `${mark} 203.0.113.66` } });
+      const guessed = new Request("http://localhost/", {
+        headers: { "x-auth-client-address": `${mark} 203.0.113.66` },
+      });
       expect(addresses.clientOf(guessed)).toBeUndefined();
     }
     // A forged header beside the route's: the route's wins, the client's is dropped.
     expect(addresses.clientOf(from("203.0.113.5", { "x-auth-client-address": "x 203.0.113.66" }))).toBe("203.0.113.5");
     // Copied as Auth.js copies a request's headers into what authorize() gets, it still reads.
-    const copied = new Request("http://localhost/", { headers: Object.fromEntries(from("203.0.113.5").headers) });
+    const plain: Record<string, string> = {};
+    from("203.0.113.5").headers.forEach((value, name) => {
+      plain[name] = value;
+    });
+    const copied = new Request("http://localhost/", { headers: plain });
     expect(addresses.clientOf(copied)).toBe("203.0.113.5");
   });
 
