@@ -121,7 +121,7 @@ export function tablesOf(facts: PrismaSchemaFacts): Map<string, string> {
 
 export const authMarker = "// Auth.js models for @auth/prisma-adapter (added by create-auth init).";
 /** Above the counter model alone, added to the models of an older init. */
-export const attemptMarker = "// The sign-in throttle's attempt counters (added by create-auth init).";
+const attemptMarker = "// The sign-in throttle's attempt counters (added by create-auth init).";
 
 export type PrismaMerge =
   | { status: "added"; text: string }
