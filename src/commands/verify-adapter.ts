@@ -10,25 +10,10 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { newNonce, newSeed } from "../contract/access/random.js";
-import { selectableCases } from "../contract/cases/index.js";
-import { accountTokenMethods, attemptMethods } from "../contract/spec/adapter.js";
+import { type RequirableGroup, requirableGroups, selectableCases } from "../contract/cases/index.js";
 
-/** --require tokens|attempts: an opt-in group of what a feature adds to an adapter, its cases' ids and its methods. */
-const optInGroups = {
-  tokens: {
-    cases: "account.tokens.",
-    methods: accountTokenMethods,
-    hint: "Token rotation needs updateAccount, listAccountsByUserId and leaseAccount; the adapters create-auth init generates have them.",
-  },
-  attempts: {
-    cases: "attempts.",
-    methods: attemptMethods,
-    hint: "The sign-in throttle needs incrementAttempts, decrementAttempts and clearAttempts; the adapters create-auth init generates have them.",
-  },
-} as const;
-type OptInGroup = keyof typeof optInGroups;
-const groupNames = Object.keys(optInGroups) as OptInGroup[];
-const isGroup = (name: string): name is OptInGroup => Object.hasOwn(optInGroups, name);
+const groupNames = Object.keys(requirableGroups) as RequirableGroup[];
+const isGroup = (name: string): name is RequirableGroup => Object.hasOwn(requirableGroups, name);
 
 import { openWorker } from "../contract/isolation/supervisor.js";
 import { fileReporters, type ReporterName, reporterNames, reporters } from "../contract/reporters/index.js";
@@ -240,7 +225,7 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
     .flat()
     .flatMap((v) => (typeof v === "string" ? v.split(",") : []))
     .filter(isGroup)
-    .map((name) => ({ name, ...optInGroups[name] }));
+    .map((name) => ({ name, ...requirableGroups[name] }));
   const cases = selectableCases.map((c) =>
     required.some((group) => c.id.startsWith(group.cases)) ? { ...c, optIn: false } : c,
   );
