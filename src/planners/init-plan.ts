@@ -10,6 +10,8 @@ import { join, posix } from "node:path";
 import type { Dialect } from "../catalog/sql-dialects.js";
 import type { TokenChoice } from "../families/family.js";
 import { type AnyParsedProvider, hasProviderTokens } from "../families/index.js";
+import { throttleFile, throttlePath } from "../families/throttle.js";
+import { clientAddressFile } from "../frameworks/client-address.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
 import { UsageError } from "../lib/errors.js";
 import {
@@ -163,11 +165,16 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         basePath: framework.basePath,
         importExtension: ext,
         passwordsModule: stored.passwordsPath ? specifier(providerFile, stored.passwordsPath, "") : undefined,
+        throttleModule: specifier(providerFile, throttlePath(authDir), ""),
         modulesDir: posix.dirname(configPath),
         tokens: request.tokens && hasProviderTokens(p) ? request.tokens : undefined,
       }),
     ),
   );
+  // Password and email sign-in count their attempts through the throttle, which reads the wiring's client address.
+  const throttle = snippets.some((s) => s.throttled)
+    ? [await throttleFile(authDir, ext), await clientAddressFile(authDir)]
+    : [];
   const scripts = { ...stored.scripts, ...schema.scripts, ...wiring.scripts };
   const config = await generateConfig({
     configPath,
@@ -193,6 +200,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     schema,
     ownConfig ? { ...wiring, files: wiring.files.filter(unwired), edits: wiring.edits.filter(unwired) } : wiring,
     ...placedSnippets,
+    { files: throttle },
     { files: otherConfig ? [] : config },
     part({ env: request.tokens?.federatedLogout ? [postLogoutEnv(request.postLogoutRedirectUri)] : [] }),
     { files: tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : [] },

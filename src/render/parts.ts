@@ -126,4 +126,6 @@ export interface ProviderSnippet extends GeneratedPart {
   registerAt?: string;
   /** Its access tokens are refreshed (refresh) and its own session ends on sign-out (federatedLogout). */
   tokens?: { refresh: boolean; federatedLogout: boolean };
+  /** Its module counts attempts through the sign-in throttle (throttle.ts beside the adapter). */
+  throttled?: boolean;
 }

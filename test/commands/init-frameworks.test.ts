@@ -82,7 +82,11 @@ describe("init wires the detected framework", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const config = read(dir, "src/lib/server/auth.ts");
     expect(config).toContain('import "./auth/env";');
-    expect(config).toContain("export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);");
+    expect(config).toContain("export const { signIn, signOut } = svelteKitAuth;");
+    // Auth.js's requests get the connection's address, the sign-in throttle's client.
+    expect(config).toContain("svelteKitAuth.handle({ event: withAddress(event), resolve })");
+    expect(config).toContain("withClientAddress(event.request, event.getClientAddress())");
+    expect(config).toContain('import { withClientAddress } from "./auth/client-address";');
     expect(config).toContain("trustHost: true,");
     expect(config).toContain('from "./providers/credentials";');
     expect(config).toContain('from "./auth/adapter";');
@@ -235,7 +239,7 @@ describe("init wires the detected framework", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(read(dir, "src/index.ts")).not.toContain("load-env");
     expect(read(dir, "src/index.ts")).toContain(
-      'new Elysia()\n  // Auth.js\'s routes (signin, signout, session, callback/<provider>...) under /auth; it reads the body itself.\n  .all("/auth/*", ({ request }) => handleAuth(request), { parse: "none" }).get("/", () => "hi")',
+      'new Elysia()\n  // Auth.js\'s routes (signin, signout, session, callback/<provider>...) under /auth; it reads the body itself.\n  .all("/auth/*", ({ request, server }) => handleAuth(request, server?.requestIP(request)?.address), { parse: "none" }).get("/", () => "hi")',
     );
   });
 
@@ -304,7 +308,7 @@ describe("init wires the detected framework", () => {
     expect(existsSync(join(dir, "auth.ts"))).toBe(false);
     expect(result.stdout).toContain("An auth config exists at lib/auth.ts; it was left alone.");
     expect(result.stdout).toContain(
-      "Your auth config was kept, so app/api/auth/[...nextauth]/route.ts was not written; wire it yourself: export { GET, POST } from the handlers of lib/auth.ts.",
+      "Your auth config was kept, so app/api/auth/[...nextauth]/route.ts was not written; wire it yourself: export { GET, POST } from the handlers of lib/auth.ts, POST given the client's address (withClientAddress of auth/client-address.ts) for the sign-in throttle.",
     );
   });
 });

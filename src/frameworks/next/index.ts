@@ -15,6 +15,7 @@ import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
+import { clientAddressFile, clientAddressPath } from "../client-address.js";
 import {
   defineFramework,
   detectBy,
@@ -89,11 +90,15 @@ export const next = defineFramework<NextFacts>({
           path: route,
           contents: await renderTemplate("frameworks/next-route.ts.hbs", {
             configModule: configModule(route, request),
+            clientAddressModule: specifier(route, clientAddressPath(request.authDir), request.importExtension),
           }),
         },
+        await clientAddressFile(request.authDir),
       ],
       env: [trustHostVariable],
-      instructions: { [route]: `export { GET, POST } from the handlers of ${request.configPath}` },
+      instructions: {
+        [route]: `export { GET, POST } from the handlers of ${request.configPath}, POST given the client's address (withClientAddress of ${clientAddressPath(request.authDir)}) for the sign-in throttle`,
+      },
       config: {
         header: [
           `Next.js: the route handler in ${route} serves \`handlers\`; call \`auth()\``,

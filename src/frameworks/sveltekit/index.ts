@@ -11,6 +11,7 @@ import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
+import { clientAddressFile, clientAddressPath } from "../client-address.js";
 import { defineFramework, detectBy, existingEntry, type FrameworkPart, type OwnFile, ownFile } from "../framework.js";
 import { pathPattern } from "../web-standard.js";
 import { ownHooksEdit } from "./hooks.js";
@@ -59,6 +60,7 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
         files: [
           { path: envPath, contents: await renderTemplate("config/sveltekit-env.ts.hbs", {}) },
           await loadEnvModule(loadEnvPath, "vite"),
+          await clientAddressFile(request.authDir),
         ],
       }),
       config: {
@@ -78,18 +80,17 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
             ? [
                 'import { Auth, setEnvDefaults } from "@auth/core";',
                 'import type { Session } from "@auth/core/types";',
-                'import type { Action, Handle } from "@sveltejs/kit";',
+                'import type { Action, Handle, RequestEvent } from "@sveltejs/kit";',
               ]
-            : []),
+            : ['import type { Handle, RequestEvent } from "@sveltejs/kit";']),
+          `import { withClientAddress } from "${specifier(request.configPath, clientAddressPath(request.authDir), ext)}";`,
         ],
         configType: "SvelteKitAuthConfig",
         options: [
           "// Trust the Host header, so `vite preview` and a Node server behind your proxy work (set ORIGIN in production).",
           "trustHost: true,",
         ],
-        exports: request.federatedSignOut
-          ? federatedSignOutExports
-          : ["export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);"],
+        exports: [...(request.federatedSignOut ? federatedSignOutExports : plainExports), ...withAddress],
       },
     };
     const protectModule = protect ? libModule(protectPath) : undefined;
@@ -139,6 +140,24 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
   },
 });
 
+const plainExports = [
+  "const svelteKitAuth = SvelteKitAuth(authConfig);",
+  "export const { signIn, signOut } = svelteKitAuth;",
+  "",
+  "/** Auth.js's handle, its requests given the client's address. */",
+  "export const handle: Handle = ({ event, resolve }) => svelteKitAuth.handle({ event: withAddress(event), resolve });",
+];
+
+/** After either handle: Auth.js's own requests carry the address the sign-in throttle counts attempts by. */
+const withAddress = [
+  "",
+  "/** The event with the connection's address on its request, under /auth only (there is none while prerendering). */",
+  "function withAddress(event: RequestEvent): RequestEvent {",
+  '  if (!event.url.pathname.startsWith("/auth/")) return event;',
+  "  return { ...event, request: withClientAddress(event.request, event.getClientAddress()) };",
+  "}",
+];
+
 /**
  * With --federated-logout, both ways Auth.js signs out in SvelteKit go on to
  * the provider's end-session endpoint: POST /auth/signout (the sign-out page,
@@ -161,7 +180,8 @@ const federatedSignOutExports = [
   "",
   "/** Auth.js's handle; a sign-out (POST /auth/signout) goes on to the provider's end-session endpoint. */",
   "export const handle: Handle = async ({ event, resolve }) => {",
-  '  if (event.request.method !== "POST" || event.url.pathname !== "/auth/signout") return svelteKitAuth.handle({ event, resolve });',
+  '  if (event.request.method !== "POST" || event.url.pathname !== "/auth/signout")',
+  "    return svelteKitAuth.handle({ event: withAddress(event), resolve });",
   "  const request = await signOutRequest(event.request, () => userIdOf(event.request));",
   "  return svelteKitAuth.handle({ event: { ...event, request }, resolve });",
   "};",
