@@ -8,6 +8,7 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
 import type { z } from "zod";
+import { tokensAsked } from "../families/family.js";
 import {
   emailService,
   missingFor,
@@ -116,7 +117,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
       provider,
       framework,
       force: options.force,
-      tokens,
+      tokens: tokensAsked(tokens),
     });
     const show = (path: string) => relative(io.cwd, path) || path;
     if (plan.status === "refused") {

@@ -135,6 +135,19 @@ describe("--refresh-tokens and --federated-logout", () => {
     expect(result.stdout).not.toMatch(/post-logout redirect URI/);
   });
 
+  it.each([["google"], ["gitlab"], ["social"], ["keycloak", "--issuer", "https://sso.example.com/realms/main"]])(
+    "add-provider %s with no token flags writes no rotation module and prints no wiring",
+    async (...args) => {
+      const dir = project();
+      const result = await inProcess(["add-provider", ...args, "--no-install"], { cwd: dir });
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBe(0);
+      expect(Object.keys(snapshot(dir)).filter((path) => path.endsWith("token-rotation.ts"))).toEqual([]);
+      expect(result.stdout).not.toMatch(/createTokenRotation|token rotation|post-logout/i);
+      expect(read(dir, ".env.example")).not.toContain("AUTH_POST_LOGOUT_REDIRECT_URI");
+    },
+  );
+
   it("add-provider google --refresh-tokens: access_type=offline and prompt=consent", async () => {
     const dir = project();
     const result = await inProcess(["add-provider", "google", "--refresh-tokens", "--no-install"], { cwd: dir });
