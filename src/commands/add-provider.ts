@@ -10,12 +10,12 @@ import type { Command } from "commander";
 import type { z } from "zod";
 import { tokensAsked } from "../families/family.js";
 import {
-  emailService,
   missingFor,
   parseResolved,
   questionsFor,
   type ResolvedName,
   resolveProviderName,
+  withEmailService,
 } from "../families/index.js";
 import { detectFramework } from "../frameworks/registry.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
@@ -79,20 +79,16 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
     return ExitCode.ok;
   }
   if (options.json) throw new UsageError("--json goes with --list.");
-  let kindName = options.provider ?? (await askProvider(io));
-  let resolved = resolveProviderName(kindName);
+  const asked = options.provider ?? (await askProvider(io));
+  const named = resolveProviderName(asked);
   // The provider's own flags that were given; its schema validates them.
   const flags: Record<string, unknown> = options;
-  let given = Object.fromEntries(
-    providerFlagKeys.flatMap((key) => (flags[key] === undefined ? [] : [[key, flags[key]]])),
-  );
   // `email --service resend` is `resend`.
-  if (resolved.kind === "email" && given.service !== undefined) {
-    const { service, ...rest } = given;
-    resolved = { builtin: emailService(service) };
-    kindName = resolved.builtin.module;
-    given = rest;
-  }
+  const { resolved, given } = withEmailService(
+    named,
+    Object.fromEntries(providerFlagKeys.flatMap((key) => (flags[key] === undefined ? [] : [[key, flags[key]]]))),
+  );
+  const kindName = resolved === named ? asked : resolved.builtin!.module;
   const provider = parseResolved(resolved, await completeOptions(kindName, resolved, given, io));
   const { askTokens, checkTokenSupport, postLogoutRedirectUri, withTokens } = await import("./token-support.js");
   // In a terminal the questions offer only what the provider can do; a flag asking the impossible is refused.

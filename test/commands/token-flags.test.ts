@@ -176,6 +176,50 @@ describe("--refresh-tokens and --federated-logout", () => {
     expect(snapshot(dir)).toEqual({});
   });
 
+  it("init --yes sets up an OpenID provider that needs an issuer, with the flags add-provider takes: rotation and sign-out wired", async () => {
+    const server = await provider(true);
+    const dir = tempDir("create-auth-tokens-init-");
+    const result = await inProcess(
+      [
+        "init",
+        "--yes",
+        "--no-install",
+        "--providers",
+        "oidc,credentials",
+        "--id",
+        "corp",
+        "--issuer",
+        server.issuer,
+        "--refresh-tokens",
+        "--federated-logout",
+      ],
+      { cwd: dir, env: { CI: "true" } },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const module = read(dir, "providers/corp.ts");
+    expect(module).toContain(JSON.stringify(server.issuer));
+    // --id went to oidc, which needs it; credentials kept its own.
+    expect(read(dir, "providers/credentials.ts")).toContain('id: "credentials"');
+    const config = read(dir, "auth.ts");
+    expect(config).toMatch(/refresh: \[corp\],\n {2}federatedSignOut: \[corp\],/);
+    expect(server.log.some((e) => e.path === "/.well-known/openid-configuration")).toBe(true);
+  });
+
+  it("init and add-provider take --no-refresh-tokens and --no-federated-logout: nothing asked, nothing generated", async () => {
+    const dir = tempDir("create-auth-tokens-init-");
+    const init = await inProcess(
+      ["init", "--yes", "--no-install", "--providers", "google", "--no-refresh-tokens", "--no-federated-logout"],
+      { cwd: dir },
+    );
+    expect(init.stderr).toBe("");
+    expect(init.exitCode).toBe(0);
+    const added = await inProcess(["add-provider", "gitlab", "--no-install", "--no-refresh-tokens"], { cwd: dir });
+    expect(added.stderr).toBe("");
+    expect(added.exitCode).toBe(0);
+    expect(Object.keys(snapshot(dir)).filter((path) => path.endsWith("token-rotation.ts"))).toEqual([]);
+  });
+
   it("init --federated-logout names the post-logout redirect URI to register and writes the variable", async () => {
     const dir = tempDir("create-auth-tokens-init-");
     const result = await inProcess(
