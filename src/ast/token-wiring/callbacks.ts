@@ -15,6 +15,13 @@ import { type ConfigObject, isFree, member, propertyValue } from "./config-objec
 
 type Pass = TextEdit[] | string;
 
+/** The rotation's const, the module's statement end (";" or none), and whether it signs out at the provider. */
+export interface Names {
+  tokens: string;
+  end: string;
+  federated: boolean;
+}
+
 const callable = new Set(["ArrowFunctionExpression", "FunctionExpression", "Identifier", "MemberExpression"]);
 
 /**
@@ -64,19 +71,25 @@ function callbacksOf(config: ConfigObject): ObjectExpression | undefined | strin
   return value?.type === "ObjectExpression" ? value : "the config's `callbacks` is not an object literal";
 }
 
+/** A `callbacks` object holding one member (its lines), the comma after it as a multi-line list keeps one. */
+function newCallbacks(file: SourceFile, lines: string[]): string[] {
+  const unit = indentUnit(file.text);
+  return ["callbacks: {", ...lines.map((l, i) => `${unit}${l}${i === lines.length - 1 ? "," : ""}`), "}"];
+}
+
 const nested = (file: SourceFile, expression: string) => expression.replace(/\n/g, `\n${indentUnit(file.text)}`);
 
-export function wireSession(file: SourceFile, config: ConfigObject, tokens: string): Pass {
+export function wireSession(file: SourceFile, config: ConfigObject, { tokens, end }: Names): Pass {
   const unit = indentUnit(file.text);
   const callbacks = callbacksOf(config);
   if (typeof callbacks === "string") return callbacks;
   const fresh = [
     "// The access tokens that expired are refreshed when the session is read (session.error says when that failed).",
     "async session({ session, user, token }) {",
-    `${unit}return ${tokens}.refreshOnRead(session, user?.id ?? token?.sub);`,
+    `${unit}return ${tokens}.refreshOnRead(session, user?.id ?? token?.sub)${end}`,
     "}",
   ];
-  if (!callbacks) return append(file, config.object, [["callbacks: {", ...fresh.map((l) => unit + l), "}"]]);
+  if (!callbacks) return append(file, config.object, [newCallbacks(file, fresh)]);
   const own = member(callbacks, "session");
   if (own === undefined) return append(file, callbacks, [fresh]);
   if (own === "several") return "`callbacks` has several `session` members";
@@ -88,8 +101,8 @@ export function wireSession(file: SourceFile, config: ConfigObject, tokens: stri
     replaceMember(file, own, [
       "async session(params) {",
       `${unit}// Your session callback as it was; then the access tokens that expired are refreshed (session.error says when that failed).`,
-      `${unit}const result = await (${nested(file, expression)})(params);`,
-      `${unit}return ${tokens}.refreshOnRead(result, params.user?.id ?? params.token?.sub);`,
+      `${unit}const result = await (${nested(file, expression)})(params)${end}`,
+      `${unit}return ${tokens}.refreshOnRead(result, params.user?.id ?? params.token?.sub)${end}`,
       "}",
     ]),
   ];
@@ -101,7 +114,7 @@ export function wireSession(file: SourceFile, config: ConfigObject, tokens: stri
  * an end-session URL the rotation handed out passes, any other URL goes
  * through the user's rule.
  */
-export function wireRedirect(file: SourceFile, config: ConfigObject, tokens: string, federated: boolean): Pass {
+export function wireRedirect(file: SourceFile, config: ConfigObject, { tokens, end, federated }: Names): Pass {
   const unit = indentUnit(file.text);
   const callbacks = callbacksOf(config);
   if (typeof callbacks === "string") return callbacks;
@@ -109,7 +122,7 @@ export function wireRedirect(file: SourceFile, config: ConfigObject, tokens: str
     "// Lets a sign-out go on to the provider's end-session endpoint; otherwise Auth.js's own rule (this site only).",
     `redirect: ${tokens}.redirect`,
   ];
-  if (!callbacks) return append(file, config.object, [["callbacks: {", ...fresh.map((l) => unit + l), "}"]]);
+  if (!callbacks) return append(file, config.object, [newCallbacks(file, fresh)]);
   const own = member(callbacks, "redirect");
   if (own === undefined) return append(file, callbacks, [fresh]);
   if (own === "several") return "`callbacks` has several `redirect` members";
@@ -121,15 +134,15 @@ export function wireRedirect(file: SourceFile, config: ConfigObject, tokens: str
     replaceMember(file, own, [
       "async redirect(params) {",
       `${unit}// An end-session URL of the provider passes, once (a sign-out going on to it); any other URL goes through your rule.`,
-      `${unit}const url = await ${tokens}.redirect(params);`,
-      `${unit}return new URL(url).origin !== new URL(params.baseUrl).origin ? url : (${nested(file, expression)})(params);`,
+      `${unit}const url = await ${tokens}.redirect(params)${end}`,
+      `${unit}return new URL(url).origin !== new URL(params.baseUrl).origin ? url : (${nested(file, expression)})(params)${end}`,
       "}",
     ]),
   ];
 }
 
 /** The rotation's events: later sign-ins write their tokens back, sign-out revokes; the user's own events run after them. */
-export function wireEvents(file: SourceFile, config: ConfigObject, tokens: string): Pass {
+export function wireEvents(file: SourceFile, config: ConfigObject, { tokens, end }: Names): Pass {
   const unit = indentUnit(file.text);
   const found = member(config.object, "events");
   if (found === undefined)
@@ -156,8 +169,8 @@ export function wireEvents(file: SourceFile, config: ConfigObject, tokens: strin
       edits.push(
         replaceMember(file, own, [
           `async ${name}(message) {`,
-          `${unit}await ${ours}(message);`,
-          `${unit}await (${nested(file, expression)})(message);`,
+          `${unit}await ${ours}(message)${end}`,
+          `${unit}await (${nested(file, expression)})(message)${end}`,
           "}",
         ]),
       );

@@ -92,13 +92,10 @@ function wire(source: string, request: TokenWiringRequest, fileName: string | un
   const rotation = rotationOf(file)!;
   const federated = member(rotation.options, "federatedSignOut") !== undefined;
   apply(addExports(file, rotation, federated, style.semicolon));
-  for (const pass of [
-    wireSession,
-    (f: typeof file, c: typeof config, tokens: string) => wireRedirect(f, c, tokens, federated),
-    wireEvents,
-  ]) {
+  const names = { tokens: rotation.name, end: style.semicolon ? ";" : "", federated };
+  for (const pass of [wireSession, wireRedirect, wireEvents]) {
     ({ file, config } = fresh());
-    apply(pass(file, config, rotation.name));
+    apply(pass(file, config, names));
   }
   const broken = firstSyntaxError(parse(text, fileName));
   if (broken) throw new Error(`the edit would produce invalid code (${broken})`);
