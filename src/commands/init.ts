@@ -31,7 +31,7 @@ import { providerFlagKeys } from "./add-provider-options.js";
 import { checkDir, conflicts } from "./init-checks.js";
 import { type InitQuestionContext, initOptions, requiredInCi } from "./init-options.js";
 import { nextSteps, reportPlan } from "./init-report.js";
-import { chooseStorage, runAfterInstall } from "./init-storage.js";
+import { chooseStorage, keptStorage, runAfterInstall } from "./init-storage.js";
 
 export type InitInput = Record<string, unknown>;
 type Options = ReturnType<typeof initOptions.parse>;
@@ -75,6 +75,17 @@ export function olderNode(have: string, need: string): boolean {
   for (let i = 0; i < 3; i++) if ((a![i] ?? 0) !== (b![i] ?? 0)) return (a![i] ?? 0) < (b![i] ?? 0);
   return false;
 }
+
+/**
+ * Beside an app's own adapter nothing about storage is asked: the questions
+ * are answered as --yes answers them (the answers choose nothing), the session
+ * strategy among them, which only a --session given changes in the app's config.
+ */
+const keptAnswers = (input: Readonly<Record<string, unknown>>) => ({
+  backend: initOptions.fallbacks.backend,
+  schema: initOptions.fallbacks.schema,
+  session: input.session ?? initOptions.fallbacks.session,
+});
 
 const stripUndefined = (o: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
@@ -206,9 +217,10 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
       io.out.write("\nnext-auth v5 is set up; run create-auth init again to add storage and providers to it.\n");
     return code;
   }
-  const storage = await chooseStorage(options, io, project);
+  const kept = await keptStorage(root, project, detected, v4, input);
+  const storage = await chooseStorage(kept ? { ...options, orm: "none" } : options, io, project);
   // Raw input: options parsed twice would transform twice (--protect's list).
-  const given = { ...stripUndefined(input), ...storage.implied };
+  const given = { ...stripUndefined(input), ...storage.implied, ...(kept ? keptAnswers(input) : {}) };
   const added = await complete(
     given,
     options,
@@ -271,6 +283,8 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
           force: options.force,
           framework,
           storage: storage.resolve(done.backend, done.schema, options.dialect),
+          kept,
+          sessionGiven: input.session !== undefined,
         })
       : await planInit({
           root,
@@ -280,6 +294,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
           force: options.force,
           framework,
           storage: storage.resolve(done.backend, done.schema, options.dialect),
+          kept,
           protect: options.protect,
           tokens: tokens.refresh || tokens.federatedLogout ? tokens : undefined,
           postLogoutRedirectUri: tokens.federatedLogout
