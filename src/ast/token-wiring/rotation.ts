@@ -31,7 +31,7 @@ export interface Rotation {
 }
 
 /** What the app imports from the config: each export, the method of the rotation it is, and its comment. */
-export const rotationExports = {
+const rotationExports = {
   getAccessToken:
     'A fresh access token for your own API calls: await getAccessToken(session.user.id, "<provider id>").',
   signOutUrl:
