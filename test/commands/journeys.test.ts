@@ -46,6 +46,8 @@ const signOutWiring: [app: string, file: string, wiring: RegExp][] = [
   ["sveltekit", "src/lib/server/auth.ts", /const request = await signOutRequest\(event\.request, \(\) => userIdOf/],
   ["express", "server.ts", /app\.post\("\/auth\/signout", express\.urlencoded/],
   ["hono", "src/auth/session.ts", /return Auth\(await signOutRequest\(request, async \(\) =>/],
+  ["astro", "src/auth/session.ts", /return Auth\(await signOutRequest\(request, async \(\) =>/],
+  ["qwik", "src/routes/plugin@auth.ts", /const request = await federatedSignOutRequest\(event\.request\);/],
 ];
 
 describe("journeys: init, add-provider, add-provider with token flags, doctor", () => {
