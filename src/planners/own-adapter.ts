@@ -24,10 +24,11 @@ export function projectFileOf(root: string, configPath: string) {
 
 /** The adapter of the first of `configs` (absolute) that makes one of its own. */
 export async function findOwnAdapter(root: string, configs: readonly string[]): Promise<OwnAdapter | undefined> {
-  const { readAdapter } = await import("../ast/adapter-expression.js");
   for (const configPath of configs) {
     const text = readIfExists(configPath);
-    if (text === null) continue;
+    // The parser only for a config that names an adapter at all: a fresh project never loads it.
+    if (text === null || !/\badapter\b/.test(text)) continue;
+    const { readAdapter } = await import("../ast/adapter-expression.js");
     const adapter = readAdapter(text, configPath);
     if (adapter === undefined || typeof adapter === "string") continue;
     const from = adapter.factory && projectFileOf(root, configPath)(adapter.factory.module);
