@@ -161,6 +161,22 @@ describe("init --yes in a project that already has auth", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it.each(["drizzle-sqlite", "prisma-sqlite"])(
+    "an adapter init generated is init's own: a second init on %s sets it up as before, nothing kept or left alone",
+    async (name) => {
+      const dir = tempDir(`create-auth-kept-${name}-`);
+      cpSync(fixture("projects", "orm", name), dir, { recursive: true });
+      const args = ["init", "--yes", "--providers", "email", "--session", "database", "--no-install"];
+      expect((await inProcess(args, { cwd: dir })).exitCode).toBe(0);
+      const before = snapshot(dir);
+      const again = await inProcess(args, { cwd: dir });
+      expect(again.exitCode).toBe(0);
+      expect(again.stdout).toMatch(/nothing changed/);
+      expect(again.stdout).not.toMatch(/keeps its adapter|left alone/);
+      expect(snapshot(dir)).toEqual(before);
+    },
+  );
+
   it("--refresh-tokens beside the app's own config names add-provider, which wires it; nothing is written", async () => {
     const dir = v5PrismaApp();
     const before = snapshot(dir);
