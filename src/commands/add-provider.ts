@@ -206,6 +206,9 @@ In a next-auth v4 project the provider is v4's own (next-auth/providers/<id>), i
 module outside pages/; what only v5 has is refused, naming create-auth upgrade.
 Without a kind in a terminal, prompts ask for it and for missing options;
 in CI or without a terminal, missing options are an error naming the flags.
+--refresh-tokens and --federated-logout wire token rotation into the config as init does
+(its adapter shared, your callbacks and events composed, the framework's sign-out sent on
+to the provider); a config whose adapter cannot keep tokens is refused.
 The packages the provider imports (zod for social, @simplewebauthn for passkeys)
 are added to package.json and installed, unless --no-install.
 Exit codes: 0 added (or already there), 1 the edit was refused and nothing written,
