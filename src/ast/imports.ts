@@ -188,7 +188,7 @@ function braceList(text: string, braces: Braces, elements: readonly Node[]): Lis
 }
 
 /** New import lines go after the last import (or require), else above the first statement. */
-function insertNewImports(file: SourceFile, lines: string[], style: ImportStyle): TextEdit {
+export function insertNewImports(file: SourceFile, lines: string[], style: ImportStyle): TextEdit {
   const { text } = file;
   const nl = eol(text);
   const block = lines.join("\n").replace(/\n/g, nl);

@@ -160,10 +160,10 @@ export function startsLine(text: string, pos: number): boolean {
   return /^[ \t]*$/.test(text.slice(lineStartOf(text, pos), pos));
 }
 
-/** One indentation step as the file itself uses it (tabs, or its narrowest space indent). */
+/** One indentation step as the file itself uses it (tabs, or its narrowest space indent; a block comment's ` * ` lines are no step). */
 export function indentUnit(text: string): string {
   let narrowest: string | undefined;
-  for (const match of text.matchAll(/^([ \t]+)\S/gm)) {
+  for (const match of text.matchAll(/^([ \t]+)(?!\*)\S/gm)) {
     const indent = match[1]!;
     if (indent.startsWith("\t")) return "\t";
     if (!narrowest || indent.length < narrowest.length) narrowest = indent;

@@ -87,17 +87,19 @@ function childRole(parent: Node, key: string, role: Role): Role {
   return "read";
 }
 
-/** The names read under `root`, once per read, `root` included. */
-function reads(root: Node): string[] {
-  const names: string[] = [];
+/** The names under `root` in `wanted` role, once per occurrence, `root` included. */
+function names(root: Node, wanted: Role): string[] {
+  const found: string[] = [];
   const visit = (node: Node, role: Role) => {
     // A JSX tag (`<Credentials />`) reads its name as much as a call does.
-    if ((node.type === "Identifier" || node.type === "JSXIdentifier") && role === "read") names.push(node.name);
+    if ((node.type === "Identifier" || node.type === "JSXIdentifier") && role === wanted) found.push(node.name);
     forEachChild(node, (child, key) => visit(child, childRole(node, key, role)));
   };
   visit(root, "read");
-  return names;
+  return found;
 }
+
+const reads = (root: Node) => names(root, "read");
 
 const readsByFile = new WeakMap<SourceFile, string[]>();
 
@@ -114,4 +116,17 @@ export function countReferences(file: SourceFile, name: string): number {
 /** Identifiers an expression reads (what it needs in scope). */
 export function referencedNames(node: Node): Set<string> {
   return new Set(reads(node));
+}
+
+/** Identifiers declared anywhere under `node`: its variables, functions, parameters and type parameters, at any depth. */
+export function declaredNames(node: Node): Set<string> {
+  const declared = new Set(names(node, "binding"));
+  const visit = (n: Node) => {
+    // Babel keeps a type parameter's name as a string, outside every role.
+    if (n.type === "TSTypeParameter")
+      declared.add(typeof n.name === "string" ? n.name : (n.name as { name: string }).name);
+    forEachChild(n, visit);
+  };
+  visit(node);
+  return declared;
 }

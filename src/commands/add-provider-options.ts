@@ -13,11 +13,15 @@ import { kindCatalog } from "../families/registry.js";
 import { defineOptions, type OptionRow } from "../lib/command-options.js";
 import { appUrlProblem } from "../lib/urls.js";
 import { packageManagerOption } from "../workspace/package-manager.js";
+import { tokenOptionRows } from "./token-options.js";
 
 const kindNames = kindCatalog.map((k) => [k.kind, ...(k.aliases ?? [])].join("|")).join(", ");
 
-/** One row per provider flag; a flag several providers share (--id, --issuer) is one row, described where first listed. */
-function providerFlagRows(): Record<string, OptionRow> {
+/**
+ * One row per provider flag; a flag several providers share (--id, --issuer) is one row, described where first
+ * listed. init's table has the same rows: a provider set up there takes the flags it takes here.
+ */
+function flagRows(): Record<string, OptionRow> {
   const rows: Record<string, OptionRow> = {};
   const options: KindOption[] = [
     ...kindCatalog.flatMap((k) => k.options),
@@ -38,12 +42,14 @@ function providerFlagRows(): Record<string, OptionRow> {
   return rows;
 }
 
+export const providerFlagRows = flagRows();
+
 /** The provider's own flags by key, as commander names them. */
-export const providerFlagKeys = Object.keys(providerFlagRows());
+export const providerFlagKeys = Object.keys(providerFlagRows);
 
 export const addProviderOptions = defineOptions({
   // First, as --help has always listed them; a command row of the same key would win.
-  ...providerFlagRows(),
+  ...providerFlagRows,
   provider: {
     argument: "[provider]",
     description: `a built-in provider of Auth.js (github, google, keycloak, resend… see --list) or a kind: ${kindNames}`,
@@ -83,18 +89,7 @@ export const addProviderOptions = defineOptions({
     schema: z.boolean().default(true),
   },
   packageManager: packageManagerOption,
-  refreshTokens: {
-    flag: "--refresh-tokens",
-    description:
-      "refresh its access tokens when they expire (asks the provider for a refresh token; see README: access-token rotation)",
-    schema: z.boolean().optional(),
-  },
-  federatedLogout: {
-    flag: "--federated-logout",
-    description:
-      "sign out at the provider too: revoke its refresh token, and send the browser to its end-session endpoint",
-    schema: z.boolean().optional(),
-  },
+  ...tokenOptionRows,
   dryRun: {
     flag: "--dry-run",
     description: "print the diff of every change and write nothing",

@@ -8,13 +8,14 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
 import type { z } from "zod";
+import { tokensAsked } from "../families/family.js";
 import {
-  emailService,
   missingFor,
   parseResolved,
   questionsFor,
   type ResolvedName,
   resolveProviderName,
+  withEmailService,
 } from "../families/index.js";
 import { detectFramework } from "../frameworks/registry.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
@@ -78,20 +79,16 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
     return ExitCode.ok;
   }
   if (options.json) throw new UsageError("--json goes with --list.");
-  let kindName = options.provider ?? (await askProvider(io));
-  let resolved = resolveProviderName(kindName);
+  const asked = options.provider ?? (await askProvider(io));
+  const named = resolveProviderName(asked);
   // The provider's own flags that were given; its schema validates them.
   const flags: Record<string, unknown> = options;
-  let given = Object.fromEntries(
-    providerFlagKeys.flatMap((key) => (flags[key] === undefined ? [] : [[key, flags[key]]])),
-  );
   // `email --service resend` is `resend`.
-  if (resolved.kind === "email" && given.service !== undefined) {
-    const { service, ...rest } = given;
-    resolved = { builtin: emailService(service) };
-    kindName = resolved.builtin.module;
-    given = rest;
-  }
+  const { resolved, given } = withEmailService(
+    named,
+    Object.fromEntries(providerFlagKeys.flatMap((key) => (flags[key] === undefined ? [] : [[key, flags[key]]]))),
+  );
+  const kindName = resolved === named ? asked : resolved.builtin!.module;
   const provider = parseResolved(resolved, await completeOptions(kindName, resolved, given, io));
   const { askTokens, checkTokenSupport, postLogoutRedirectUri, withTokens } = await import("./token-support.js");
   // In a terminal the questions offer only what the provider can do; a flag asking the impossible is refused.
@@ -116,7 +113,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
       provider,
       framework,
       force: options.force,
-      tokens,
+      tokens: tokensAsked(tokens),
     });
     const show = (path: string) => relative(io.cwd, path) || path;
     if (plan.status === "refused") {
@@ -209,6 +206,9 @@ In a next-auth v4 project the provider is v4's own (next-auth/providers/<id>), i
 module outside pages/; what only v5 has is refused, naming create-auth upgrade.
 Without a kind in a terminal, prompts ask for it and for missing options;
 in CI or without a terminal, missing options are an error naming the flags.
+--refresh-tokens and --federated-logout wire token rotation into the config as init does
+(its adapter shared, your callbacks and events composed, the framework's sign-out sent on
+to the provider); a config whose adapter cannot keep tokens is refused.
 The packages the provider imports (zod for social, @simplewebauthn for passkeys)
 are added to package.json and installed, unless --no-install.
 Exit codes: 0 added (or already there), 1 the edit was refused and nothing written,

@@ -13,6 +13,8 @@ import { commaList, defineOptions } from "../lib/command-options.js";
 import { backends, orms, storageById } from "../storage/registry.js";
 import { schemaFlavours } from "../storage/schemas.js";
 import { packageManagerOption } from "../workspace/package-manager.js";
+import { providerFlagRows } from "./add-provider-options.js";
+import { tokenOptionRows } from "./token-options.js";
 
 /** What the questions show: what detection found, and the ORM already chosen. */
 export interface InitQuestionContext {
@@ -39,9 +41,6 @@ const pathList = z
       .filter(Boolean),
   )
   .refine((list) => list.length > 0 && list.every((m) => m.startsWith("/")));
-
-/** A flag (true) or a prompt's answer ("yes"/"no"). */
-const yesNo = z.union([z.boolean(), z.enum(["yes", "no"])]).transform((v) => v === true || v === "yes");
 
 export const initOptions = defineOptions({
   folder: {
@@ -118,6 +117,8 @@ export const initOptions = defineOptions({
       },
     },
   },
+  // What a provider of --providers needs (keycloak's --issuer, oidc's --id...), as add-provider takes it.
+  ...providerFlagRows,
   backend: {
     flag: "--backend <name>",
     description: `the adapter's store: ${backends.join(", ")} (default: sqlite, embedded)`,
@@ -164,20 +165,7 @@ export const initOptions = defineOptions({
     },
   },
   // Asked after the providers, and only when one of them signs in through OAuth (init.ts).
-  refreshTokens: {
-    flag: "--refresh-tokens",
-    description:
-      "refresh the OAuth providers' access tokens when they expire: tokens stay on the stored account, getAccessToken() for your API calls",
-    schema: yesNo.optional(),
-    expects: "yes or no",
-  },
-  federatedLogout: {
-    flag: "--federated-logout",
-    description:
-      "sign out at the OAuth providers too: revoke their refresh tokens, end their session through their end-session endpoint",
-    schema: yesNo.optional(),
-    expects: "yes or no",
-  },
+  ...tokenOptionRows,
   tablePrefix: {
     flag: "--table-prefix <prefix>",
     description: "with --orm: give the auth tables names of their own, e.g. auth_",

@@ -5,12 +5,18 @@
  * flavour is the ORM's and the backend follows the database the project's
  * schema is for.
  */
+import { join } from "node:path";
 import type { Dialect } from "../catalog/sql-dialects.js";
+import type { FrameworkDetection } from "../frameworks/registry.js";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
 import type { Io } from "../lib/io.js";
+import { toFlag } from "../lib/options.js";
 import type { InitPlan, StorageChoice } from "../planners/init-plan.js";
+import type { OwnAdapter } from "../storage/own-adapter.js";
 import { detectOrm, dialectOf, orms, storageById } from "../storage/registry.js";
 import type { SchemaFlavour } from "../storage/schemas.js";
+import type { AuthSetup } from "../workspace/auth-setup/index.js";
+import { usualConfigPlaces } from "../workspace/find-config.js";
 import type { ProjectView } from "../workspace/project-view.js";
 import { initOptions } from "./init-options.js";
 
@@ -104,4 +110,34 @@ export async function runAfterInstall(plan: InitPlan, root: string, io: Io): Pro
       { exitCode: ExitCode.failed, hint: `Fix that, then run: npx ${command.join(" ")}` },
     );
   io.out.write(`Ran ${command.join(" ")}.\n`);
+}
+
+/** The flags that choose a storage: beside an app's own adapter, init has none to choose. */
+const storageFlags = ["orm", "backend", "schema", "dialect", "tablePrefix"] as const;
+
+/**
+ * The adapter a project that already has auth makes in its config (the v4
+ * authOptions, or a v5 config where init would put one): init keeps that
+ * storage, and a flag choosing another is refused before anything is written.
+ */
+export async function keptStorage(
+  root: string,
+  project: ProjectView,
+  detected: FrameworkDetection,
+  v4: AuthSetup | undefined,
+  input: Readonly<Record<string, unknown>>,
+): Promise<OwnAdapter | undefined> {
+  const places = v4
+    ? [v4.providersFile]
+    : [...new Set([detected.framework.layout(detected.facts, project).configPath, ...usualConfigPlaces])].map((p) =>
+        join(root, p),
+      );
+  const { findOwnAdapter } = await import("../planners/own-adapter.js");
+  const own = await findOwnAdapter(root, places);
+  const flag = own && storageFlags.find((key) => input[key] !== undefined);
+  if (own && flag)
+    throw new UsageError(
+      `${toFlag(flag)}: ${own.configPath} already makes its adapter (${own.adapter.text}), and init keeps the storage an app has; drop ${toFlag(flag)}.`,
+    );
+  return own;
 }

@@ -12,23 +12,26 @@ import type { Command } from "commander";
 import {
   type AnyParsedProvider,
   missingFor,
+  optionsFor,
   parseResolved,
   type ResolvedName,
   resolveProviderName,
+  withEmailService,
 } from "../families/index.js";
-import { kindCatalog } from "../families/registry.js";
 import { chosenFramework, detectFramework, type FrameworkDetection } from "../frameworks/registry.js";
 import type { OptionRow } from "../lib/command-options.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
+import { toFlag } from "../lib/options.js";
 import type { InitPlan } from "../planners/init-plan.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import { installDependencies } from "../workspace/package-manager.js";
 import { ProjectView } from "../workspace/project-view.js";
+import { providerFlagKeys } from "./add-provider-options.js";
 import { checkDir, conflicts } from "./init-checks.js";
 import { type InitQuestionContext, initOptions, requiredInCi } from "./init-options.js";
 import { nextSteps, reportPlan } from "./init-report.js";
-import { chooseStorage, runAfterInstall } from "./init-storage.js";
+import { chooseStorage, keptStorage, runAfterInstall } from "./init-storage.js";
 
 export type InitInput = Record<string, unknown>;
 type Options = ReturnType<typeof initOptions.parse>;
@@ -73,24 +76,74 @@ export function olderNode(have: string, need: string): boolean {
   return false;
 }
 
+/**
+ * Beside an app's own adapter nothing about storage is asked: the questions
+ * are answered as --yes answers them (the answers choose nothing), the session
+ * strategy among them, which only a --session given changes in the app's config.
+ */
+const keptAnswers = (input: Readonly<Record<string, unknown>>) => ({
+  backend: initOptions.fallbacks.backend,
+  schema: initOptions.fallbacks.schema,
+  session: input.session ?? initOptions.fallbacks.session,
+});
+
 const stripUndefined = (o: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
-/** Each provider with its options: none needed under --yes or in CI, asked in a terminal. */
-async function parsedProviders(named: Map<string, ResolvedName>, ask: boolean): Promise<AnyParsedProvider[]> {
-  const needy = [...named].filter(([, r]) => missingFor(r, {}).length > 0).map(([name]) => name);
+/**
+ * Each provider with its options: the provider flags given (each goes to the
+ * one provider of --providers that takes it), then in a terminal the
+ * questions for what they left out; under --yes or in CI what is still
+ * needed is one usage error naming the flags.
+ */
+async function parsedProviders(
+  named: Map<string, ResolvedName>,
+  flags: Record<string, unknown>,
+  ask: boolean,
+): Promise<AnyParsedProvider[]> {
+  const given = Object.fromEntries(providerFlagKeys.flatMap((k) => (flags[k] === undefined ? [] : [[k, flags[k]]])));
+  const wanted = [...named].map(([name, resolved]) => {
+    const takes = new Set(optionsFor(resolved).map((o) => o.key));
+    return { name, resolved, takes };
+  });
+  // Each flag goes to the one provider that takes it; of several, to the one that cannot do without it (oidc's --id beside credentials').
+  const owner = new Map<string, string>();
+  for (const key of Object.keys(given)) {
+    const flag = toFlag(key);
+    let takers = wanted.filter((w) => w.takes.has(key));
+    if (takers.length > 1) {
+      const needing = takers.filter((w) => missingFor(w.resolved, {}).some((o) => o.key === key));
+      if (needing.length === 1) takers = needing;
+    }
+    if (takers.length === 0)
+      throw new UsageError(
+        `${flag}: none of --providers (${[...named.keys()].join(", ")}) takes it; see create-auth add-provider --list.`,
+      );
+    const names = takers.map((w) => w.name);
+    if (takers.length > 1)
+      throw new UsageError(
+        `${flag}: ${names.length === 2 ? `${names.join(" and ")} both` : `${names.join(", ")} all`} take it, so init cannot tell whose it is; set up ${names[0]} here and add ${names.slice(1).join(", ")} afterwards with create-auth add-provider.`,
+      );
+    owner.set(key, names[0]!);
+  }
+  const completed = wanted.map(({ name, resolved }) => ({
+    name,
+    ...withEmailService(resolved, Object.fromEntries(Object.entries(given).filter(([k]) => owner.get(k) === name))),
+  }));
+  const needy = completed.filter((c) => missingFor(c.resolved, c.given).length > 0);
   if (needy.length && !ask) {
-    const free = kindCatalog.filter((k) => missingFor({ kind: k.kind }, {}).length === 0).map((k) => k.kind);
+    const missing = needy.map((c) => ({ name: c.name, flags: missingFor(c.resolved, c.given).map((o) => o.flag) }));
+    const one = missing.length === 1 && missing[0]!.flags.length === 1;
     throw new UsageError(
-      `--providers: ${needy.join(", ")} need options that init asks only in a terminal (not with --yes or in CI); use ${free.join(", ")} or a built-in such as github here and add ${needy.join(", ")} afterwards with create-auth add-provider.`,
+      `--providers: ${missing.map((m) => `${m.name} needs ${m.flags.join(", ")}`).join("; ")} (no terminal to ask in); pass ${one ? "it" : "them"} beside --providers, as create-auth add-provider takes ${one ? "it" : "them"}.`,
     );
   }
   const { askOptions } =
     ask && needy.length ? await import("../prompts/provider-options.js") : { askOptions: undefined };
   const result: AnyParsedProvider[] = [];
-  for (const resolved of named.values()) {
-    const needed = missingFor(resolved, {});
-    result.push(parseResolved(resolved, askOptions && needed.length ? await askOptions(needed) : {}));
+  for (const { resolved, given: own } of completed) {
+    const needed = missingFor(resolved, own);
+    result.push(parseResolved(resolved, askOptions && needed.length ? { ...own, ...(await askOptions(needed)) } : own));
   }
   return result;
 }
@@ -164,9 +217,10 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
       io.out.write("\nnext-auth v5 is set up; run create-auth init again to add storage and providers to it.\n");
     return code;
   }
-  const storage = await chooseStorage(options, io, project);
+  const kept = await keptStorage(root, project, detected, v4, input);
+  const storage = await chooseStorage(kept ? { ...options, orm: "none" } : options, io, project);
   // Raw input: options parsed twice would transform twice (--protect's list).
-  const given = { ...stripUndefined(input), ...storage.implied };
+  const given = { ...stripUndefined(input), ...storage.implied, ...(kept ? keptAnswers(input) : {}) };
   const added = await complete(
     given,
     options,
@@ -194,7 +248,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
     v4 && options.yes && input.providers === undefined ? [] : (done.providers as string[]),
   );
   conflicts({ backend: done.backend, dialect: options.dialect, session: done.session, kinds: [...named.keys()] });
-  const providers = await parsedProviders(named, io.interactive && !options.yes);
+  const providers = await parsedProviders(named, input, io.interactive && !options.yes);
   const { askTokens, checkTokenSupport, withTokens } = await import("./token-support.js");
   // Tokens are asked of the providers that sign in through OAuth; email, passwords and passkeys have none.
   const tokenProviders = withTokens(providers);
@@ -229,6 +283,8 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
           force: options.force,
           framework,
           storage: storage.resolve(done.backend, done.schema, options.dialect),
+          kept,
+          sessionGiven: input.session !== undefined,
         })
       : await planInit({
           root,
@@ -238,6 +294,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
           force: options.force,
           framework,
           storage: storage.resolve(done.backend, done.schema, options.dialect),
+          kept,
           protect: options.protect,
           tokens: tokens.refresh || tokens.federatedLogout ? tokens : undefined,
           postLogoutRedirectUri: tokens.federatedLogout
@@ -291,8 +348,9 @@ export function configure(command: Command, setExitCode: (code: number) => void,
       "after",
       `
 Defaults with --yes: ${requiredInCi.map((k) => `--${k} ${fallback(k)}`).join(" ")}.
-Under --yes or in CI, --providers takes only kinds that need no options (email, credentials,
-webauthn/passkey, social); add oauth and oidc afterwards with create-auth add-provider.
+A provider's own flags (--issuer, --id, --well-known… as create-auth add-provider takes them)
+go beside --providers, each to the one provider that takes it; under --yes or in CI, one a
+provider needs and was not given is an error naming it.
 Conflicts: --dialect must match a database backend (sqlite, postgres, mysql); --session database
 needs a provider other than credentials. With --orm prisma or drizzle (detected from the
 project), the auth models go into your schema and the official adapter uses your client;
@@ -310,6 +368,8 @@ Examples:
   $ create-auth init --yes --orm prisma --providers email --session database
   $ create-auth init --yes --providers google,credentials --refresh-tokens
   $ create-auth init --yes --providers microsoft-entra-id --refresh-tokens --federated-logout
+  $ create-auth init --yes --providers keycloak --issuer https://sso.example.com/realms/main --refresh-tokens --federated-logout
+  $ create-auth init --yes --providers oidc,github --id corp --issuer https://login.corp.example
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a
 terminal, a missing answer is an error naming the flags (or pass --yes).

@@ -16,7 +16,7 @@ import { toFlag } from "../lib/options.js";
 import { hideUrlCredentials } from "../lib/redact.js";
 import { type EnvVariable, type ProviderSnippet, part } from "../render/parts.js";
 import { jsLiteral, renderTemplate } from "../render/templates.js";
-import type { KindOption, TokenChoice, TokenFacts } from "./family.js";
+import { type KindOption, type TokenChoice, type TokenFacts, tokensAsked } from "./family.js";
 import { bindingName } from "./render.js";
 import { dotenvSafe, mailbox, urlProblem } from "./shared.js";
 
@@ -270,7 +270,7 @@ export async function planBuiltin(
     entry: binding,
     hasCallback: isOAuth(p),
     registerAt: isOAuth(p) ? (p.console ?? p.docs) : undefined,
-    ...(context.tokens && isOAuth(p) ? { tokens: context.tokens } : {}),
+    ...(tokensAsked(context.tokens) && isOAuth(p) ? { tokens: context.tokens } : {}),
     ...(throttle ? { throttled: true } : {}),
     steps: [
       ...(p.type === "email" ? [emailNote] : []),

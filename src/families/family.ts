@@ -42,6 +42,10 @@ export interface TokenChoice {
   federatedLogout: boolean;
 }
 
+/** The choice when it asks for anything; undefined otherwise (a provider with no token flags gets no rotation). */
+export const tokensAsked = (choice: TokenChoice | undefined): TokenChoice | undefined =>
+  choice?.refresh || choice?.federatedLogout ? choice : undefined;
+
 export interface GenerateContext {
   /** Access-token rotation and federated sign-out asked for this provider. */
   tokens?: TokenChoice;

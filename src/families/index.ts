@@ -10,7 +10,14 @@ import { type BuiltinProvider, findBuiltin, generatedBuiltins } from "../catalog
 import { UsageError } from "../lib/errors.js";
 import { closestWord } from "../lib/suggest.js";
 import type { ProviderSnippet } from "../render/parts.js";
-import { type BuiltinParsed, builtinMissing, builtinTokenFacts, parseBuiltin, planBuiltin } from "./builtin.js";
+import {
+  type BuiltinParsed,
+  builtinFlags,
+  builtinMissing,
+  builtinTokenFacts,
+  parseBuiltin,
+  planBuiltin,
+} from "./builtin.js";
 import type { GenerateContext, KindOption, TokenChoice, TokenFacts } from "./family.js";
 import {
   kindCatalog,
@@ -58,6 +65,24 @@ export function emailService(service: unknown): BuiltinProvider {
     );
   }
   return builtin;
+}
+
+/**
+ * `email --service resend` is `resend`: the email kind handing over to a
+ * service's built-in, with the other flags; any other name and flags as given.
+ */
+export function withEmailService(
+  resolved: ResolvedName,
+  given: Readonly<Record<string, unknown>>,
+): { resolved: ResolvedName; given: Record<string, unknown> } {
+  if (resolved.kind !== "email" || given.service === undefined) return { resolved, given: { ...given } };
+  const { service, ...rest } = given;
+  return { resolved: { builtin: emailService(service) }, given: rest };
+}
+
+/** Every flag the provider takes (its family's, or the built-in's). */
+export function optionsFor(resolved: ResolvedName): readonly KindOption[] {
+  return resolved.builtin ? builtinFlags(resolved.builtin) : kindEntry(resolved.kind).options;
 }
 
 /** Options still needed beyond `given` (asked in a terminal, an error elsewhere). */

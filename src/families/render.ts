@@ -8,7 +8,7 @@
 import { type DependencyName, dependencyVersions } from "../catalog/dependencies.js";
 import { type PlannedFile, type ProviderSnippet, part } from "../render/parts.js";
 import { isBindingName, renderTemplate } from "../render/templates.js";
-import type { GenerateContext } from "./family.js";
+import { type GenerateContext, tokensAsked } from "./family.js";
 import { kindEntry, type ProviderKind, type ProviderOptions } from "./registry.js";
 import { envPrefix } from "./shared.js";
 
@@ -98,7 +98,7 @@ export async function generateProvider<K extends ProviderKind>(
     imports: [{ from: `./providers/${parsed.id}${ext}`, named: [binding] }],
     entry: binding,
     hasCallback: p.hasCallback,
-    ...(context.tokens && p.hasCallback ? { tokens: context.tokens } : {}),
+    ...(tokensAsked(context.tokens) && p.hasCallback ? { tokens: context.tokens } : {}),
     ...(p.throttled ? { throttled: true } : {}),
   };
 }

@@ -32,6 +32,8 @@ export interface Question<C> {
 export interface OptionRow<S extends z.ZodTypeAny = z.ZodTypeAny, C = any> {
   /** As commander takes it: "--backend <name>", "-y, --yes", "--no-install", "--seed [n]". */
   flag?: string;
+  /** A boolean flag's --no- form ("--no-refresh-tokens"): false, where leaving both out leaves it undefined. */
+  negation?: string;
   /** A positional argument instead of a flag, as commander takes it: "<module>", "[schema]". */
   argument?: string;
   /** Its --help line. */
@@ -103,6 +105,7 @@ export function defineOptions<const R extends Rows>(rows: R): CommandOptions<R> 
         if (row.argument) command.argument(row.argument, row.description);
         else if (row.parse) command.option(row.flag!, row.description, row.parse as (v: string, p: unknown) => unknown);
         else command.option(row.flag!, row.description);
+        if (row.negation) command.option(row.negation, `not ${longFlag(row)}, and not asked in a terminal`);
       }
       return command;
     },

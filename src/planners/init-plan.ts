@@ -27,6 +27,7 @@ import { specifier } from "../render/modules.js";
 import { mergePackageJson, parsePackageJson } from "../render/package-json.js";
 import { type GeneratedPart, mergeParts, type ProviderSnippet, part } from "../render/parts.js";
 import { newTsconfig } from "../render/tsconfig.js";
+import { type OwnAdapter, ownAdapterPart } from "../storage/own-adapter.js";
 import type { SchemaFlavour } from "../storage/schemas.js";
 import type { StorageModule, StoragePart } from "../storage/storage.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
@@ -35,6 +36,7 @@ import { importExtension } from "../workspace/project.js";
 import type { EnvOrder, ProjectEnv } from "../workspace/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
 import { generateConfig, postLogoutVariable } from "./auth-config.js";
+import { projectFileOf } from "./own-adapter.js";
 
 const postLogoutEnv = (example = "http://localhost:3000/") => ({
   name: postLogoutVariable,
@@ -68,6 +70,8 @@ export interface InitRequest {
   tokens?: TokenChoice;
   /** Where a provider sends the browser after its own sign-out (--federated-logout). */
   postLogoutRedirectUri?: string;
+  /** The adapter the project's auth config already makes: kept, with no storage of init's own beside it. */
+  kept?: OwnAdapter;
 }
 
 export interface InitPlan {
@@ -125,6 +129,11 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       'TypeORM entities need "experimentalDecorators": true and "emitDecoratorMetadata": true in your tsconfig.json (left as it is).',
     );
 
+  const { kept } = request;
+  if (request.tokens && kept)
+    throw new UsageError(
+      `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: ${kept.configPath} keeps its own config and adapter; add the provider with create-auth add-provider <provider> ${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}, which wires the rotation into it when its adapter can keep tokens. Nothing was written.`,
+    );
   if (request.tokens && !storage.module.accountTokens)
     throw new UsageError(
       `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the ${storage.module.title} adapter does not update accounts yet (token rotation needs updateAccount, listAccountsByUserId and leaseAccount); use another --backend (sqlite, postgres, mysql, memory) or --orm. Nothing was written.`,
@@ -132,21 +141,24 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   const { configPath, authDir } = framework.layout(facts, project);
   // Password sign-in is stored through init's own SQL adapter; other stores keep the credentials skeleton.
   const passwords =
+    !kept &&
     storage.module.chosenBy === "backend" &&
     storage.module.dialect !== undefined &&
     request.providers.some((p) => p.kind === "credentials");
-  const [{ generateSnippet }, stored, schema, wiring] = await Promise.all([
+  const [{ generateSnippet }, storagePart, schema, wiring] = await Promise.all([
     import("../families/index.js"),
-    storage.module.plan({
-      facts: storage.facts,
-      dialect: storage.dialect,
-      authDir,
-      ext,
-      tablePrefix: storage.tablePrefix,
-      passwords,
-      envOrder: framework.envOrder,
-    }),
-    schemaPart(storage, authDir, ext),
+    kept
+      ? undefined
+      : storage.module.plan({
+          facts: storage.facts,
+          dialect: storage.dialect,
+          authDir,
+          ext,
+          tablePrefix: storage.tablePrefix,
+          passwords,
+          envOrder: framework.envOrder,
+        }),
+    kept ? part() : schemaPart(storage, authDir, ext),
     framework.plan({
       facts,
       configPath,
@@ -157,6 +169,16 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       federatedSignOut: Boolean(request.tokens?.federatedLogout && request.providers.some(hasProviderTokens)),
     }),
   ]);
+  // The app's own adapter: no storage of init's, only the module verify-adapter runs on that adapter.
+  const stored: GeneratedPart & Partial<StoragePart> =
+    storagePart ??
+    (await ownAdapterPart({
+      ...kept!,
+      authDir,
+      ext,
+      envOrder: framework.envOrder,
+      projectFile: projectFileOf(root, join(root, kept!.configPath)),
+    }));
   const providerFile = posix.join(posix.dirname(configPath), "providers", "x.ts");
   const snippets = await Promise.all(
     request.providers.map((p) =>
@@ -176,38 +198,43 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     ? [await throttleFile(authDir, ext), await clientAddressFile(authDir)]
     : [];
   const scripts = { ...stored.scripts, ...schema.scripts, ...wiring.scripts };
-  const config = await generateConfig({
-    configPath,
-    providers: snippets,
-    adapterPath: stored.adapterPath,
-    session: request.session,
-    storage: storage.module.chosenBy === "orm" ? `${storage.module.title} on ${stored.dialect}` : storage.module.id,
-    importExtension: ext,
-    verifyCommand: "verify-adapter" in scripts ? "npm run verify-adapter" : "npx create-auth verify-adapter",
-    shape: wiring.config,
-    postLogoutRedirectUri: request.postLogoutRedirectUri,
-  });
+  const config = storagePart
+    ? await generateConfig({
+        configPath,
+        providers: snippets,
+        adapterPath: storagePart.adapterPath,
+        session: request.session,
+        storage:
+          storage.module.chosenBy === "orm" ? `${storage.module.title} on ${storagePart.dialect}` : storage.module.id,
+        importExtension: ext,
+        verifyCommand: "verify-adapter" in scripts ? "npm run verify-adapter" : "npx create-auth verify-adapter",
+        shape: wiring.config,
+        postLogoutRedirectUri: request.postLogoutRedirectUri,
+      })
+    : [];
 
   // The wiring imports the config init writes; when the project keeps a config of its own, the wiring is theirs to add.
-  const otherConfig = usualConfigPlaces.find((p) => p !== configPath && project.isFile(p));
+  const otherConfig = kept?.configPath ?? usualConfigPlaces.find((p) => p !== configPath && project.isFile(p));
   const ownConfig =
     otherConfig !== undefined ||
     (!request.force && changeFile(join(root, configPath), config[0]!.contents)?.before != null);
-  const placedSnippets = snippets.map((s) => ({ ...s, files: [] }));
+  // A config of the project's own is left alone: the providers are not added to it, so nothing of theirs is planned.
+  const added = otherConfig ? [] : snippets;
+  const placedSnippets = added.map((s) => ({ ...s, files: [] }));
   const unwired = (file: { path: string }) => !(file.path in wiring.instructions);
   const merged = mergeParts(
     stored,
     schema,
     ownConfig ? { ...wiring, files: wiring.files.filter(unwired), edits: wiring.edits.filter(unwired) } : wiring,
     ...placedSnippets,
-    { files: throttle },
+    { files: otherConfig ? [] : throttle },
     { files: otherConfig ? [] : config },
     part({ env: request.tokens?.federatedLogout ? [postLogoutEnv(request.postLogoutRedirectUri)] : [] }),
     { files: tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : [] },
   );
   if (otherConfig)
     notices.push(
-      `An auth config exists at ${otherConfig}; it was left alone. Add providers to it with create-auth add-provider <kind>, and the adapter from ${stored.adapterPath}.`,
+      `An auth config exists at ${otherConfig}; it was left alone. Add providers to it with create-auth add-provider <kind>${storagePart ? `, and the adapter from ${storagePart.adapterPath}` : ""}.`,
     );
 
   const changes: FileChange[] = [];
@@ -244,11 +271,15 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     envOrder: framework.envOrder,
     merged,
     packages: {
-      dependencies: ["@auth/core", ...framework.dependencies],
+      // Beside an app's own auth, @auth/core only where the wiring imports it (next-auth brings its own).
+      dependencies: [
+        ...(kept && framework.authPackage !== "@auth/core" ? [] : ["@auth/core" as const]),
+        ...framework.dependencies,
+      ],
       devDependencies: ["create-auth", "typescript", "tsx", "@types/node", ...framework.devDependencies],
     },
     databaseVariables: stored.env.map((v) => v.name),
-    orm: storage.module.chosenBy === "orm",
+    orm: !kept && storage.module.chosenBy === "orm",
     secret: () => newSecret(),
   });
   changes.push(...env.changes);
@@ -257,7 +288,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     changes,
     leftAlone,
     notices,
-    snippets,
+    snippets: added,
     configPath,
     scripts: merged.scripts,
     framework,
@@ -270,7 +301,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       schemaPath: stored.schemaPath,
       tablesStep: stored.tablesStep,
       afterInstall: stored.afterInstall,
-      embedded: storage.module.embedded === true,
+      embedded: !kept && storage.module.embedded === true,
     },
   };
 }

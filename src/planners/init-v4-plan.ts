@@ -13,11 +13,13 @@ import { UsageError } from "../lib/errors.js";
 import { posixRelative } from "../lib/posix-path.js";
 import { type EnvToFill, newSecret } from "../render/env-files.js";
 import { specifier } from "../render/modules.js";
-import { mergeParts, type ProviderSnippet } from "../render/parts.js";
+import { type GeneratedPart, mergeParts, type ProviderSnippet, part } from "../render/parts.js";
+import { type OwnAdapter, ownAdapterPart } from "../storage/own-adapter.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { type InitPlan, planProjectMerges, type StorageChoice, schemaPart } from "./init-plan.js";
+import { projectFileOf } from "./own-adapter.js";
 import { placeSnippet, providerModulesDir } from "./provider-plan.js";
 
 export interface V4InitRequest {
@@ -30,6 +32,10 @@ export interface V4InitRequest {
   force: boolean;
   framework: FrameworkDetection;
   storage: StorageChoice;
+  /** The adapter authOptions already makes: kept, with no storage of init's own beside it. */
+  kept?: OwnAdapter;
+  /** --session was given (with the app's own adapter, only then is the strategy written). */
+  sessionGiven?: boolean;
 }
 
 export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
@@ -48,18 +54,31 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
   const authDir = posixRelative(root, modulesDir) || ".";
   const notices: string[] = [];
   const passwords = false;
-  const [stored, schema] = await Promise.all([
-    storage.module.plan({
-      facts: storage.facts,
-      dialect: storage.dialect,
+  const { kept } = request;
+  // The app's own adapter: no storage of init's, only the module verify-adapter runs on that adapter.
+  const [storagePart, schema] = kept
+    ? [undefined, part()]
+    : await Promise.all([
+        storage.module.plan({
+          facts: storage.facts,
+          dialect: storage.dialect,
+          authDir,
+          ext,
+          tablePrefix: storage.tablePrefix,
+          passwords,
+          envOrder: framework.envOrder,
+        }),
+        schemaPart(storage, authDir, ext),
+      ]);
+  const stored: GeneratedPart =
+    storagePart ??
+    (await ownAdapterPart({
+      ...kept!,
       authDir,
       ext,
-      tablePrefix: storage.tablePrefix,
-      passwords,
       envOrder: framework.envOrder,
-    }),
-    schemaPart(storage, authDir, ext),
-  ]);
+      projectFile: projectFileOf(root, configPath),
+    }));
 
   // The config, edited in memory: each provider, then the options.
   let text = readIfExists(configPath) ?? "";
@@ -92,27 +111,39 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     if (edit.status !== "unchanged") text = edit.text;
     snippets.push(snippet);
   }
-  const adapterModule = specifier(posixRelative(root, configPath), stored.adapterPath, ext);
+  const adapterPath = storagePart?.adapterPath;
+  const session = { key: "session", value: `{ strategy: "${request.session}" }` };
   const options = addOptionsToConfig(
     text,
-    [
-      { key: "adapter", value: "createAdapter()", imports: [{ from: adapterModule, named: ["createAdapter"] }] },
-      // With an adapter v4 defaults to database sessions, which Credentials cannot use: the choice is written out.
-      { key: "session", value: `{ strategy: "${request.session}" }` },
-    ],
+    adapterPath
+      ? [
+          {
+            key: "adapter",
+            value: "createAdapter()",
+            imports: [{ from: specifier(posixRelative(root, configPath), adapterPath, ext), named: ["createAdapter"] }],
+          },
+          // With an adapter v4 defaults to database sessions, which Credentials cannot use: the choice is written out.
+          session,
+        ]
+      : // The app's own adapter: its sessions as they are, unless --session says otherwise.
+        request.sessionGiven
+        ? [session]
+        : [],
     configPath,
   );
   const shownConfig = posixRelative(root, configPath);
   if (options.status === "refused")
     notices.push(
-      `${shownConfig} was not given the adapter (${options.reason}); add \`adapter: createAdapter()\` from ${stored.adapterPath} to authOptions by hand.`,
+      adapterPath
+        ? `${shownConfig} was not given the adapter (${options.reason}); add \`adapter: createAdapter()\` from ${adapterPath} to authOptions by hand.`
+        : `${shownConfig} was not given the session strategy (${options.reason}); add \`session: { strategy: "${request.session}" }\` by hand.`,
     );
   else {
     text = options.text;
     for (const key of options.kept)
       notices.push(
         key === "adapter"
-          ? `authOptions already has an adapter; it was kept. The generated one is in ${stored.adapterPath} if you want it.`
+          ? `authOptions already has an adapter; it was kept. The generated one is in ${adapterPath} if you want it.`
           : `authOptions already sets session; it was kept (init would have chosen strategy "${request.session}").`,
       );
   }
@@ -144,7 +175,7 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     // No next-auth here: the project's v4 stays. The generated adapter's types come from @auth/core, which v4.24 accepts.
     packages: { dependencies: [], devDependencies: ["create-auth", "tsx", "@types/node"] },
     databaseVariables: stored.env.map((v) => v.name),
-    orm: storage.module.chosenBy === "orm",
+    orm: !kept && storage.module.chosenBy === "orm",
     // v4 reads NEXTAUTH_SECRET, else AUTH_SECRET: a fresh one only when the project has neither.
     secret: (projectEnv) =>
       ["NEXTAUTH_SECRET", "AUTH_SECRET"].some((name) => projectEnv.get(name)?.value) ? undefined : newSecret(),
@@ -164,11 +195,13 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     envWhere: env.where,
     passwords,
     manualSteps: [...merged.steps],
-    storage: {
-      schemaPath: stored.schemaPath,
-      tablesStep: stored.tablesStep,
-      afterInstall: stored.afterInstall,
-      embedded: storage.module.embedded === true,
-    },
+    storage: storagePart
+      ? {
+          schemaPath: storagePart.schemaPath,
+          tablesStep: storagePart.tablesStep,
+          afterInstall: storagePart.afterInstall,
+          embedded: storage.module.embedded === true,
+        }
+      : { embedded: false },
   };
 }

@@ -24,6 +24,7 @@ import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { postLogoutVariable } from "./auth-config.js";
 import { findThrottleSetup, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
+import { planTokenWiring } from "./token-wiring.js";
 
 export interface AddProviderRequest {
   /** Absolute path of the auth config to edit. */
@@ -160,27 +161,6 @@ export const postLogoutEnv = {
   example: "http://localhost:3000/",
 };
 
-/**
- * token-rotation.ts beside the provider modules (a copy the user edited is
- * kept), and what to add to the config to wire it: its callbacks and events
- * are the config's own, which this edit does not rewrite.
- */
-async function rotationModule(modulesDir: string, configDir: string, snippet: ProviderSnippet) {
-  const { renderTemplate } = await import("../render/templates.js");
-  const path = join(modulesDir, "token-rotation.ts");
-  const change =
-    readIfExists(path) === null ? changeFile(path, await renderTemplate("config/token-rotation.ts.hbs", {})) : null;
-  const from = moduleSpecifier(configDir, path);
-  const lists = [
-    snippet.tokens?.refresh ? `refresh: [${snippet.entry}]` : "",
-    snippet.tokens?.federatedLogout
-      ? `federatedSignOut: [${snippet.entry}], postLogoutRedirectUri: process.env.${postLogoutEnv.name}`
-      : "",
-  ].filter(Boolean);
-  const wiring = `Wire token rotation into your auth config (its callbacks and events are yours, so they were not edited): import { createTokenRotation } from "${from}"; const tokens = createTokenRotation({ adapter, ${lists.join(", ")} }) with the config's adapter; in callbacks, session: ({ session, user, token }) => tokens.refreshOnRead(session, user?.id ?? token?.sub) and redirect: tokens.redirect; and events: tokens.events.${snippet.tokens?.federatedLogout ? " For a plain sign-out to reach the provider, pass each request through await tokens.signOutRequest(request, readUserId) before Auth.js sees it, or give signOut() redirectTo: await tokens.signOutUrl(userId)." : ""} The adapter needs updateAccount, listAccountsByUserId and leaseAccount (create-auth init's adapters have them). See README: access-token rotation.`;
-  return { change, wiring };
-}
-
 export async function planAddProvider(request: AddProviderRequest): Promise<AddProviderPlan> {
   const { configPath, root, provider } = request;
   const [{ generateSnippet }, { addProviderToConfig }] = await Promise.all([
@@ -228,34 +208,51 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   if (edit.status === "refused") return { status: "refused", reason: edit.reason, manual: edit.manual };
 
   const changes: FileChange[] = [];
-  if (edit.status !== "unchanged") changes.push({ path: configPath, before: configText, after: edit.text });
   for (const file of snippet.files) {
     const change = changeFile(join(modulesDir, file.path), file.contents);
     if (change?.before != null && !request.force) return { status: "exists", path: change.path };
     if (change) changes.push(change);
   }
-  const rotation = snippet.tokens ? await rotationModule(modulesDir, configDir, snippet) : undefined;
-  if (rotation?.change) changes.push(rotation.change);
   const throttling =
     snippet.throttled && throttle
       ? await throttleChanges(root, throttle, importExtension(root))
       : { changes: [], notices: unthrottled ? [unthrottledNotice(snippet.kind, throttle, nextAuthV4)] : [] };
   changes.push(...throttling.changes);
+  let edited = edit.text;
+  const tokens = snippet.tokens
+    ? await planTokenWiring({
+        root,
+        configPath,
+        configText: edited,
+        modulesDir,
+        snippet: { ...snippet, tokens: snippet.tokens },
+        // The framework whose package the config uses: its exports are what the sign-out wiring changes.
+        framework,
+      })
+    : undefined;
+  if (tokens) {
+    edited = tokens.configText;
+    changes.push(...tokens.changes);
+  }
+  if (edited !== configText) changes.unshift({ path: configPath, before: configText, after: edited });
   const env = envChanges(root, request.framework, {
     ...snippet,
     env: [...snippet.env, ...(snippet.tokens?.federatedLogout ? [postLogoutEnv] : [])],
   });
   changes.push(...env.changes);
-  const packages = packageChanges(root, snippet);
+  const packages = packageChanges(root, {
+    ...snippet,
+    dependencies: [...new Set([...snippet.dependencies, ...(tokens?.dependencies ?? [])])],
+  });
   if (packages.change) changes.push(packages.change);
   return {
     status: "planned",
     snippet,
     changes,
     packageJsonChanged: packages.change !== null,
-    notices: [...env.notices, ...packages.notices, ...throttling.notices, ...(rotation ? [rotation.wiring] : [])],
+    notices: [...env.notices, ...packages.notices, ...throttling.notices, ...(tokens?.notes ?? [])],
     envToFill: env.toFill,
-    configText: edit.status === "unchanged" ? configText : edit.text,
-    configChanged: edit.status !== "unchanged",
+    configText: edited,
+    configChanged: edited !== configText,
   };
 }

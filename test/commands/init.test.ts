@@ -141,7 +141,7 @@ describe("create-auth init: bad input is one line, exit 2, nothing written", () 
     [
       "a built-in that needs an issuer under --yes",
       ["--providers", "github,keycloak"],
-      /^error: --providers: keycloak need options that init asks only in a terminal/,
+      /^error: --providers: keycloak needs --issuer <url> \(no terminal to ask in\); pass it beside --providers/,
     ],
     ["unknown schema", ["--schema", "sequelize"], /^error: --schema: invalid value "sequelize"/],
     ["unknown dialect", ["--dialect", "oracle"], /^error: --dialect: invalid value "oracle"/],
@@ -170,7 +170,22 @@ describe("create-auth init: bad input is one line, exit 2, nothing written", () 
     [
       "providers that need options under --yes",
       ["--providers", "oauth,email"],
-      /^error: --providers: oauth need options that init asks only in a terminal/,
+      /^error: --providers: oauth needs --id <id>, --token <url>, --userinfo <url>, --authorization <url> \(no terminal to ask in\); pass them/,
+    ],
+    [
+      "a provider flag none of the providers takes",
+      ["--providers", "github,credentials", "--issuer", "https://sso.example.com"],
+      /^error: --issuer: none of --providers \(github, credentials\) takes it; see create-auth add-provider --list\.$/,
+    ],
+    [
+      "a provider flag two of the providers take",
+      ["--providers", "keycloak,okta", "--issuer", "https://sso.example.com/realms/main"],
+      /^error: --issuer: keycloak and okta both take it, so init cannot tell whose it is; set up keycloak here and add okta afterwards with create-auth add-provider\.$/,
+    ],
+    [
+      "a bad value of a provider flag",
+      ["--providers", "keycloak", "--issuer", "http://sso.example.com/realms/main"],
+      /^error: --issuer: "http:\/\/sso\.example\.com\/realms\/main" uses plain http/,
     ],
   ];
   it.each(cases)("%s", async (_, args, message) => {

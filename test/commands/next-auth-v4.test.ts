@@ -198,6 +198,18 @@ describe("add-provider in a next-auth v4 project", () => {
     expect(read(dir, configFile)).toMatch(/ {4}keycloak,\n {2}\],/);
   });
 
+  it("google: v4's own provider and nothing else: no token rotation, nothing importing @auth/core", async () => {
+    const dir = v4App();
+    const before = snapshot(dir);
+    const result = await inProcess(["add-provider", "google", "--no-install"], { cwd: dir });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).not.toMatch(/createTokenRotation|token rotation/i);
+    const after = snapshot(dir);
+    expect(changed(before, after)).toEqual([".env.example", ".env.local", "lib/auth/providers/google.ts", configFile]);
+    for (const path of changed(before, after)) expect(after[path], path).not.toContain("@auth/core");
+  });
+
   it("credentials: v4's own provider, whose authorize() may get no credentials", async () => {
     const dir = v4App();
     const result = await inProcess(["add-provider", "credentials", "--id", "pw", "--no-install"], { cwd: dir });

@@ -5,7 +5,7 @@
  * configured to get a refresh token, and the output names the post-logout
  * redirect URI to register.
  */
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useCleanup } from "../e2e/cleanup.js";
@@ -15,6 +15,17 @@ import { fixture, inProcess, snapshot, tempDir } from "../helpers.js";
 function project(): string {
   const dir = tempDir("create-auth-tokens-");
   cpSync(fixture("projects", "next-app"), dir, { recursive: true });
+  return dir;
+}
+
+/** A Next.js project as `init --yes --providers github` leaves it: the config, its adapter, no token rotation. */
+async function initProject(): Promise<string> {
+  const dir = project();
+  rmSync(join(dir, "src/auth.ts"));
+  const init = await inProcess(["init", "--yes", "--no-install", "--framework", "next", "--providers", "github"], {
+    cwd: dir,
+  });
+  expect(init.exitCode, init.stderr).toBe(0);
   return dir;
 }
 
@@ -85,9 +96,9 @@ describe("--refresh-tokens and --federated-logout", () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
-  it("add-provider oidc --refresh-tokens --federated-logout: offline_access with prompt=consent, the rotation module, the URI to register", async () => {
+  it("add-provider oidc --refresh-tokens --federated-logout on init's config: offline_access with prompt=consent, rotation and sign-out wired, the URI to register", async () => {
     const server = await provider(true);
-    const dir = project();
+    const dir = await initProject();
     const result = await inProcess(
       [
         "add-provider",
@@ -109,18 +120,30 @@ describe("--refresh-tokens and --federated-logout", () => {
     expect(read(dir, "src/providers/corp.ts")).toContain(
       'authorization: { params: { scope: "openid profile email offline_access", prompt: "consent" } },',
     );
-    expect(read(dir, "src/token-rotation.ts")).toContain("export function createTokenRotation(");
+    // Beside the adapter whose operations it uses, as init places it.
+    expect(read(dir, "auth/token-rotation.ts")).toContain("export function createTokenRotation(");
+    const config = read(dir, "src/auth.ts");
+    expect(config).toContain('import { createTokenRotation } from "../auth/token-rotation";');
+    expect(config).toMatch(
+      / {2}refresh: \[corp\],\n {2}federatedSignOut: \[corp\],\n {2}postLogoutRedirectUri: process\.env\.AUTH_POST_LOGOUT_REDIRECT_URI,/,
+    );
+    expect(config).toContain("return tokens.refreshOnRead(result, params.user?.id ?? params.token?.sub);");
+    expect(config).toContain("redirect: tokens.redirect,");
+    expect(config).toContain("events: tokens.events,");
+    // next-auth's route handler and signOut() send a sign-out on to the provider, as init's --federated-logout config does.
+    expect(config).toContain("nextAuth.handlers.POST(new NextRequest(await signOutRequest(request,");
+    expect(config).not.toContain("export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);");
     expect(read(dir, ".env.example")).toMatch(/^AUTH_POST_LOGOUT_REDIRECT_URI=http:\/\/localhost:3000\/$/m);
     expect(result.stdout).toMatch(
       /^Register this post-logout redirect URI at the provider .*:\n {2}https:\/\/app\.example\.com\/$/m,
     );
-    expect(result.stdout).toMatch(/^note: Wire token rotation into your auth config .*createTokenRotation/m);
+    expect(result.stdout).not.toMatch(/^note: .*(?:wire|add to it)/im);
     // The discovery document was read to check the provider offers what was asked.
     expect(server.log.some((e) => e.path === "/.well-known/openid-configuration")).toBe(true);
   });
 
-  it("add-provider social --flow vkid --refresh-tokens: accepted, the module carries its own refresh, the rotation module written", async () => {
-    const dir = project();
+  it("add-provider social --flow vkid --refresh-tokens: accepted, the module carries its own refresh, the rotation wired", async () => {
+    const dir = await initProject();
     const result = await inProcess(["add-provider", "social", "--flow", "vkid", "--refresh-tokens", "--no-install"], {
       cwd: dir,
     });
@@ -129,14 +152,43 @@ describe("--refresh-tokens and --federated-logout", () => {
     const module = read(dir, "src/providers/vk.ts");
     expect(module).toMatch(/^ {2}refreshTokens,$/m);
     expect(module).toContain("export async function refreshTokens(");
-    expect(read(dir, "src/token-rotation.ts")).toContain("const own = p.refreshTokens as ProviderRefresh | undefined;");
-    expect(result.stdout).toMatch(/^note: Wire token rotation into your auth config .*refresh: \[vk\]/m);
-    // No end-session endpoint was asked for, so no post-logout URI to register.
+    expect(read(dir, "auth/token-rotation.ts")).toContain(
+      "const own = p.refreshTokens as ProviderRefresh | undefined;",
+    );
+    expect(read(dir, "src/auth.ts")).toMatch(/ {2}refresh: \[vk\],\n\}\);/);
+    // No end-session endpoint was asked for: no post-logout URI to register, next-auth's exports as they were.
     expect(result.stdout).not.toMatch(/post-logout redirect URI/);
+    expect(read(dir, "src/auth.ts")).toContain(
+      "export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);",
+    );
   });
 
-  it("add-provider google --refresh-tokens: access_type=offline and prompt=consent", async () => {
+  it("add-provider --refresh-tokens on a config whose adapter cannot update accounts is refused in one line, nothing written", async () => {
     const dir = project();
+    const before = snapshot(dir);
+    const result = await inProcess(["add-provider", "google", "--refresh-tokens", "--no-install"], { cwd: dir });
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(
+      /^error: --refresh-tokens: the adapter of src\/auth\.ts \(PrismaAdapter\(prisma\)\) has no updateAccount, listAccountsByUserId, leaseAccount, which token rotation calls/,
+    );
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it.each([["google"], ["gitlab"], ["social"], ["keycloak", "--issuer", "https://sso.example.com/realms/main"]])(
+    "add-provider %s with no token flags writes no rotation module and prints no wiring",
+    async (...args) => {
+      const dir = project();
+      const result = await inProcess(["add-provider", ...args, "--no-install"], { cwd: dir });
+      expect(result.stderr).toBe("");
+      expect(result.exitCode).toBe(0);
+      expect(Object.keys(snapshot(dir)).filter((path) => path.endsWith("token-rotation.ts"))).toEqual([]);
+      expect(result.stdout).not.toMatch(/createTokenRotation|token rotation|post-logout/i);
+      expect(read(dir, ".env.example")).not.toContain("AUTH_POST_LOGOUT_REDIRECT_URI");
+    },
+  );
+
+  it("add-provider google --refresh-tokens: access_type=offline and prompt=consent", async () => {
+    const dir = await initProject();
     const result = await inProcess(["add-provider", "google", "--refresh-tokens", "--no-install"], { cwd: dir });
     expect(result.stderr).toBe("");
     expect(result.exitCode).toBe(0);
@@ -161,6 +213,50 @@ describe("--refresh-tokens and --federated-logout", () => {
     expect(result.exitCode).toBe(2);
     expect(result.stderr.split("\n")[0]).toMatch(message);
     expect(snapshot(dir)).toEqual({});
+  });
+
+  it("init --yes sets up an OpenID provider that needs an issuer, with the flags add-provider takes: rotation and sign-out wired", async () => {
+    const server = await provider(true);
+    const dir = tempDir("create-auth-tokens-init-");
+    const result = await inProcess(
+      [
+        "init",
+        "--yes",
+        "--no-install",
+        "--providers",
+        "oidc,credentials",
+        "--id",
+        "corp",
+        "--issuer",
+        server.issuer,
+        "--refresh-tokens",
+        "--federated-logout",
+      ],
+      { cwd: dir, env: { CI: "true" } },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const module = read(dir, "providers/corp.ts");
+    expect(module).toContain(JSON.stringify(server.issuer));
+    // --id went to oidc, which needs it; credentials kept its own.
+    expect(read(dir, "providers/credentials.ts")).toContain('id: "credentials"');
+    const config = read(dir, "auth.ts");
+    expect(config).toMatch(/refresh: \[corp\],\n {2}federatedSignOut: \[corp\],/);
+    expect(server.log.some((e) => e.path === "/.well-known/openid-configuration")).toBe(true);
+  });
+
+  it("init and add-provider take --no-refresh-tokens and --no-federated-logout: nothing asked, nothing generated", async () => {
+    const dir = tempDir("create-auth-tokens-init-");
+    const init = await inProcess(
+      ["init", "--yes", "--no-install", "--providers", "google", "--no-refresh-tokens", "--no-federated-logout"],
+      { cwd: dir },
+    );
+    expect(init.stderr).toBe("");
+    expect(init.exitCode).toBe(0);
+    const added = await inProcess(["add-provider", "gitlab", "--no-install", "--no-refresh-tokens"], { cwd: dir });
+    expect(added.stderr).toBe("");
+    expect(added.exitCode).toBe(0);
+    expect(Object.keys(snapshot(dir)).filter((path) => path.endsWith("token-rotation.ts"))).toEqual([]);
   });
 
   it("init --federated-logout names the post-logout redirect URI to register and writes the variable", async () => {

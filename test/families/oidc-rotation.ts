@@ -63,9 +63,10 @@ export const reused = (server: OidcServer) => server.errors.filter((e) => /alrea
 export interface OidcRotationOptions {
   /**
    * "web": the requests go through handleAuth() of the Web-standard session module init writes for Astro,
-   * Nuxt, Hono... instead of Auth() itself.
+   * Nuxt, Hono... instead of Auth() itself. "add-provider": the tokens come from add-provider on a config init
+   * wrote without them, a config of no framework whose exported handleAuth is what the app mounts.
    */
-  wiring?: "auth" | "web";
+  wiring?: "auth" | "web" | "add-provider";
   /** How the provider behaves beyond the defaults (its refresh answers, an end-session endpoint). */
   tokens?: Partial<NonNullable<OidcServerOptions["tokens"]>>;
 }
@@ -98,25 +99,28 @@ export async function oidcRotationApp(
     account: { provider: "corp", providerAccountId: account.sub },
     postLogoutRedirectUri: POST_LOGOUT,
     diagnostics: () => server.errors.join("\n"),
+    wiredBy: wiring === "add-provider" ? "add-provider" : "init",
     handler:
-      wiring === "web"
-        ? async (_auth, loaded) => {
-            const session = await renderTemplate("frameworks/web/session.ts.hbs", {
-              title: "a Web-standard framework",
-              basePath: BASE_PATH,
-              configModule: "./app-auth.js",
-              clientAddressModule: "./client-address.js",
-              federatedSignOut: true,
-            });
-            writeModule(loaded.dir, "session.ts", session);
-            writeModule(
-              loaded.dir,
-              "client-address.ts",
-              await renderTemplate("frameworks/web/client-address.ts.hbs", {}),
-            );
-            return (await loaded.module<{ handleAuth: Handler }>("session.ts")).handleAuth;
-          }
-        : undefined,
+      wiring === "add-provider"
+        ? async (_auth, loaded) => (await loaded.module<{ handleAuth: Handler }>("app-auth.ts")).handleAuth
+        : wiring === "web"
+          ? async (_auth, loaded) => {
+              const session = await renderTemplate("frameworks/web/session.ts.hbs", {
+                title: "a Web-standard framework",
+                basePath: BASE_PATH,
+                configModule: "./app-auth.js",
+                clientAddressModule: "./client-address.js",
+                federatedSignOut: true,
+              });
+              writeModule(loaded.dir, "session.ts", session);
+              writeModule(
+                loaded.dir,
+                "client-address.ts",
+                await renderTemplate("frameworks/web/client-address.ts.hbs", {}),
+              );
+              return (await loaded.module<{ handleAuth: Handler }>("session.ts")).handleAuth;
+            }
+          : undefined,
   });
 
   /** Auth.js's sign-out as a form posts it (its CSRF token, and `fields`). */

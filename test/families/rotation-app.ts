@@ -6,12 +6,16 @@
  * a cookie-keeping Browser. The clock is the process's, faked for Date only
  * and still running, so a test moves it past an expiry instead of waiting.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Auth, type AuthConfig, setEnvDefaults } from "@auth/core";
 import type { Adapter } from "@auth/core/adapters";
 import { expect, vi } from "vitest";
 import { plainConfig } from "../../src/frameworks/framework.js";
+import { none } from "../../src/frameworks/none.js";
 import { generateConfig } from "../../src/planners/auth-config.js";
+import { planTokenWiring } from "../../src/planners/token-wiring.js";
 import { renderTemplate } from "../../src/render/templates.js";
 import { AFTER_SIGN_IN, APP_ORIGIN, BASE_PATH, SESSION_COOKIE } from "../e2e/auth-harness.js";
 import { Browser } from "../e2e/browser.js";
@@ -42,6 +46,11 @@ interface RotationAppOptions {
   rewrite?: (url: URL) => URL;
   /** More to show when a sign-in does not land on the app (the provider's errors). */
   diagnostics?: () => string;
+  /**
+   * "add-provider": the config is the one init writes without token flags, and the rotation is wired into it
+   * as `add-provider --refresh-tokens --federated-logout` wires it (planTokenWiring, no framework).
+   */
+  wiredBy?: "init" | "add-provider";
 }
 
 /** Puts Date on a clock the test can move on; it keeps running between moves. */
@@ -56,9 +65,10 @@ export async function rotationApp(options: RotationAppOptions) {
   defer(withEnv(env));
   const loaded = await generated(...options.provider);
   defer(loaded.cleanup);
+  const byAddProvider = options.wiredBy === "add-provider";
   const files = await generateConfig({
     configPath: "app-auth.ts",
-    providers: [loaded.snippet],
+    providers: [byAddProvider ? { ...loaded.snippet, tokens: undefined } : loaded.snippet],
     adapterPath: "auth/adapter.ts",
     session: options.strategy,
     storage: "memory",
@@ -70,6 +80,7 @@ export async function rotationApp(options: RotationAppOptions) {
   writeModule(loaded.dir, "auth/adapter.ts", await renderTemplate("adapters/memory.ts.hbs", {}));
   for (const file of files.filter((f) => !f.path.startsWith("providers/")))
     writeModule(loaded.dir, file.path, file.contents);
+  if (byAddProvider) await wireAsAddProvider(loaded);
   const generatedConfig = await loaded.module<RotationConfig>("app-auth.ts");
   const adapter: Adapter = generatedConfig.authConfig.adapter!;
   const errors: string[] = [];
@@ -143,4 +154,22 @@ export async function rotationApp(options: RotationAppOptions) {
     sessionCookie,
     secondProcess,
   };
+}
+
+/** What add-provider does to init's config for a provider given --refresh-tokens --federated-logout. */
+async function wireAsAddProvider(loaded: LoadedProvider) {
+  // The app's imports end in .js (NodeNext), as the config's do.
+  writeFileSync(join(loaded.dir, "tsconfig.json"), '{ "compilerOptions": { "module": "nodenext" } }\n');
+  const configPath = join(loaded.dir, "app-auth.ts");
+  const wiring = await planTokenWiring({
+    root: loaded.dir,
+    configPath,
+    configText: readFileSync(configPath, "utf8"),
+    modulesDir: loaded.dir,
+    snippet: { ...loaded.snippet, tokens: loaded.snippet.tokens! },
+    framework: none,
+  });
+  expect(wiring.notes).toEqual([]);
+  for (const change of wiring.changes) writeModule(loaded.dir, relative(loaded.dir, change.path), change.after);
+  writeModule(loaded.dir, "app-auth.ts", wiring.configText);
 }

@@ -236,6 +236,46 @@ describe("generated token rotation and federated sign-out through Auth()", () =>
       TIMEOUT,
     );
 
+    test(
+      "wired by add-provider into init's config without token flags: refreshed on read, and the config's handleAuth sends a plain sign-out on to end_session",
+      async () => {
+        const a = await app(strategy, { wiring: "add-provider" });
+        await a.signIn();
+        expect(a.server.logins[0]?.scope.split(" ")).toContain("offline_access");
+        const first = await a.stored();
+        untilExpired();
+        expect(await a.readSession()).not.toHaveProperty("error");
+        expect((await a.stored()).refresh_token).not.toBe(first.refresh_token);
+        expect(refreshes(a.server)).toBe(1);
+        expect(await a.generatedConfig.getAccessToken(await a.userId(), "corp")).toBe((await a.stored()).access_token);
+
+        // The sign-out page's form: its CSRF token, no callbackUrl.
+        const { id_token } = await a.stored();
+        const csrf = (await (await a.browser.request(`${APP_ORIGIN}${BASE_PATH}/csrf`)).json()) as {
+          csrfToken: string;
+        };
+        const signOut = await a.browser.request(`${APP_ORIGIN}${BASE_PATH}/signout`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ csrfToken: csrf.csrfToken }),
+        });
+        expect(signOut.status).toBe(302);
+        const endSession = new URL(signOut.headers.get("location")!);
+        expect(endSession.origin + endSession.pathname).toBe(`${a.server.issuer}/session/end`);
+        expect(Object.fromEntries(endSession.searchParams)).toEqual({
+          id_token_hint: id_token,
+          client_id: client.clientId,
+          post_logout_redirect_uri: POST_LOGOUT,
+        });
+        expect(a.sessionCookie()).toBeUndefined();
+        expect(a.server.revokedGrants.length).toBeGreaterThan(0);
+        await confirmAtProvider(a, endSession.href);
+        expect(a.server.endedSessions).toBe(1);
+        expect(reused(a.server)).toEqual([]);
+      },
+      TIMEOUT,
+    );
+
     describe("a plain sign-out through the Web-standard handleAuth()", () => {
       test(
         "the sign-out page's form (its CSRF token, no callbackUrl) ends the app session and goes on to end_session with a valid id_token_hint",

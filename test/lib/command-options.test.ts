@@ -73,12 +73,18 @@ describe.each(commands)("$name's options table", ({ name, table, configure, file
   it("gives commander every flag and argument, and nothing else", () => {
     const command = configured(name, configure);
     const rows = Object.values(table.rows);
-    expect(command.options.map((o) => o.flags).sort()).toEqual(rows.flatMap((r) => (r.flag ? [r.flag] : [])).sort());
+    expect(command.options.map((o) => o.flags).sort()).toEqual(
+      rows.flatMap((r) => [r.flag, r.negation].filter((f) => f !== undefined)).sort(),
+    );
     expect(command.registeredArguments.map((a) => a.name())).toEqual(
       rows.flatMap((r) => (r.argument ? [keyOf(r)] : [])),
     );
-    for (const option of command.options)
-      expect(table.rows[option.attributeName()]?.description).toBe(option.description);
+    for (const option of command.options) {
+      const row = table.rows[option.attributeName()] as OptionRow | undefined;
+      if (option.flags === row?.negation)
+        expect(option.description).toBe(`not ${row?.flag}, and not asked in a terminal`);
+      else expect(row?.description).toBe(option.description);
+    }
   });
 
   it("is the zod schema's every key", () => {
@@ -142,5 +148,24 @@ describe("add-provider's table", () => {
     await expect(
       runAddProvider({ provider: "social", apiVersion: "five" }, { ...io, interactive: false }),
     ).rejects.toThrow(/--api-version/);
+  });
+});
+
+describe("the token flags", () => {
+  it("are one pair of rows in init's and add-provider's tables: booleans, with a --no- form", () => {
+    for (const key of ["refreshTokens", "federatedLogout"] as const) {
+      expect(initOptions.rows[key]).toBe(addProviderOptions.rows[key]);
+      for (const table of [initOptions, addProviderOptions] as CommandOptions<Record<string, OptionRow>>[]) {
+        expect(table.parse({ [key]: true })[key]).toBe(true);
+        expect(table.parse({ [key]: false })[key]).toBe(false);
+        expect(table.parse({})[key]).toBeUndefined();
+      }
+    }
+    for (const name of ["init", "add-provider"]) {
+      const command = configured(name, name === "init" ? init.configure : addProvider.configure);
+      const flags = command.options.map((o) => o.long);
+      expect(flags, name).toEqual(expect.arrayContaining(["--refresh-tokens", "--no-refresh-tokens"]));
+      expect(flags, name).toEqual(expect.arrayContaining(["--federated-logout", "--no-federated-logout"]));
+    }
   });
 });
