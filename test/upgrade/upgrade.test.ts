@@ -1,5 +1,5 @@
 /**
- * `create-auth upgrade` on four hand-written next-auth v4 apps, at the plan
+ * `create-auth upgrade` on six hand-written next-auth v4 apps, at the plan
  * level: each case's input (fixtures/upgrade/<case>/input) upgraded in a
  * temp folder must give exactly the files of expected/, remove exactly the
  * files expected.json names, keep every other file byte for byte, give its
@@ -18,11 +18,13 @@ const cases = upgradeCases();
 const recording = process.env.RECORD_UPGRADE_CASES === "1";
 
 describe("create-auth upgrade on hand-written v4 apps", () => {
-  it("has the four apps", () => {
+  it("has the six apps", () => {
     expect(cases).toEqual([
+      "app-mongodb-driver-5",
       "app-prisma-database",
       "custom-adapter-jwt-secret",
       "js-email-custom-pages",
+      "pages-firebase-admin-11",
       "pages-github-credentials",
     ]);
   });
