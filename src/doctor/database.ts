@@ -88,7 +88,7 @@ async function readPostgres(driver: unknown, url: string): Promise<Columns> {
       o: object,
     ) => {
       connect(): Promise<void>;
-      query(sql: string): Promise<{ rows: { t: string; c: string }[] }>;
+      query(sql: string, values?: unknown[]): Promise<{ rows: { t: string; c: string }[] }>;
       end(): Promise<void>;
     };
   };
@@ -98,10 +98,13 @@ async function readPostgres(driver: unknown, url: string): Promise<Columns> {
     connectionTimeoutMillis: connectTimeoutMs,
     query_timeout: connectTimeoutMs,
   });
+  // Prisma names the PostgreSQL schema in the URL (?schema=app); everyone else goes by the search path.
+  const schema = URL.canParse(url) ? new URL(url).searchParams.get("schema") : null;
   try {
     await client.connect();
     const { rows } = await client.query(
-      "SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = ANY (current_schemas(false))",
+      `SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = ${schema ? "$1" : "ANY (current_schemas(false))"}`,
+      schema ? [schema] : [],
     );
     return group(rows);
   } finally {

@@ -96,6 +96,14 @@ describe("doctor against the tables a project declares", () => {
     });
   }
 
+  it("Prisma's ?schema= names the PostgreSQL schema its tables are in", async () => {
+    const name = "db.prisma-column-missing";
+    const { dir, env } = await prepare(name, readMeta(name));
+    const schema = /search_path%3D(\w+)/.exec(env.DATABASE_URL!)![1];
+    const { report } = await doctorJson(dir, [], { DATABASE_URL: `${postgresServer}?schema=${schema}` });
+    expect(problemIds(report)).toEqual(["db.column-missing"]);
+  });
+
   it("names the table or column, who needs it, and the command that makes it", () => {
     expect(messages["db.published-table-missing"]).toBe(
       "The table accounts is missing in PostgreSQL at 127.0.0.1:5432/test: @auth/pg-adapter's queries on it fail. Run the adapter's schema from https://authjs.dev/getting-started/adapters/pg.",
