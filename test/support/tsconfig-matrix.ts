@@ -77,12 +77,14 @@ export interface SourceFile {
 /**
  * Writes `files` into a fresh project (this repository's node_modules
  * linked, so the real packages' types resolve) and type-checks them under
- * the named settings; returns "file:line: message" for each error.
+ * the named settings; returns "file:line: TScode message" for each error.
  */
 export function typecheckUnder(
   setting: string,
   files: SourceFile[],
   packageJson: object = { type: "module" },
+  /** What the kind of project adds whatever else it sets (a TypeORM project's decorators). */
+  required: Record<string, unknown> = {},
 ): string[] {
   const dir = tempDir("create-auth-tsconfig-matrix-");
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
@@ -94,7 +96,7 @@ export function typecheckUnder(
     return path;
   });
   const { options, errors } = ts.convertCompilerOptionsFromJson(
-    { ...tsconfigMatrix[setting], types: ["node"], typeRoots: [join(root, "node_modules/@types")] },
+    { ...tsconfigMatrix[setting], ...required, types: ["node"], typeRoots: [join(root, "node_modules/@types")] },
     dir,
   );
   if (errors.length)
