@@ -110,7 +110,7 @@ export async function declaredDrizzle(
   const config = project.read(found.configPath) ?? "";
   const snake = /\bcasing\s*:\s*["']snake_case["']/.test(config);
   const tables: Tables = {};
-  for (const [path, text] of Object.entries(found.schemaTexts ?? {}))
+  for (const [path, text] of Object.entries(withReExports(project, found.schemaTexts ?? {})))
     Object.assign(tables, await drizzleTables(text, path, snake));
   const inConfig = connectionIn(config, "url");
   // The app's own module may say which file it opens when the variable is unset.
@@ -127,6 +127,29 @@ export async function declaredDrizzle(
       scriptRunning(scripts, /\bdrizzle-kit\s+(?:push|migrate)\b/) ??
       (journal ? "npx drizzle-kit generate, then npx drizzle-kit migrate" : "npx drizzle-kit push"),
   };
+}
+
+/**
+ * The schema modules and the ones they re-export from (`export * from
+ * "./auth-schema"`), as drizzle-kit reads them: its tables are what the
+ * schema exports, wherever they are written.
+ */
+function withReExports(project: ProjectView, texts: Record<string, string>): Record<string, string> {
+  const all = { ...texts };
+  const queue = Object.keys(texts);
+  while (queue.length && Object.keys(all).length < 100) {
+    const from = queue.shift()!;
+    for (const [, specifier] of all[from]!.matchAll(/^\s*export\s+(?:\*|\{[^}]*\})\s+from\s+["'](\.[^"']+)["']/gm)) {
+      const base = posix.join(posix.dirname(from), specifier!).replace(/\.[cm]?js$/, "");
+      const path = [".ts", ".mts", ".js", ".mjs", "/index.ts", "/index.js"]
+        .map((ext) => `${base}${ext}`)
+        .find((p) => project.isFile(p));
+      if (!path || path in all) continue;
+      all[path] = project.read(path) ?? "";
+      queue.push(path);
+    }
+  }
+  return all;
 }
 
 /**

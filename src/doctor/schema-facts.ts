@@ -88,11 +88,11 @@ async function declaredSchema(
 ): Promise<DeclaredSchema | undefined> {
   const project = new ProjectView(root);
   // init's Prisma wiring reaches a client generated into the project, by path: its schema scripts stand for it.
-  if (packages.some((p) => p.startsWith("@prisma/") || /prisma-adapter$/.test(p)) || schemaScripts.length)
-    return declaredPrisma(project, scripts);
-  if (packages.includes("drizzle-orm") || packages.includes("@auth/drizzle-adapter"))
-    return declaredDrizzle(project, scripts);
-  return undefined;
+  const prisma = packages.some((p) => p.startsWith("@prisma/") || /prisma-adapter$/.test(p)) || schemaScripts.length;
+  const drizzle = packages.includes("drizzle-orm") || packages.includes("@auth/drizzle-adapter");
+  return (
+    (prisma ? declaredPrisma(project, scripts) : undefined) ?? (drizzle ? declaredDrizzle(project, scripts) : undefined)
+  );
 }
 
 /** Who needs each table: the published adapter reads its own, the schema declares the rest. */

@@ -1,9 +1,11 @@
 // The tables a project declares through Prisma and Drizzle, and where its database is, as doctor reads them.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { declaredDrizzle, declaredPrisma, drizzleTables } from "../../src/doctor/declared-schema.js";
 import { prismaTables } from "../../src/doctor/published-tables.js";
 import { ProjectView } from "../../src/workspace/project-view.js";
-import { fixture } from "../helpers.js";
+import { fixture, tempDir } from "../helpers.js";
 
 describe("Prisma's models", () => {
   it("a brace inside a string (a JSON default) ends no model: the fields after it are read", () => {
@@ -50,6 +52,30 @@ describe("Drizzle's tables", () => {
     expect(await drizzleTables(text, "schema.ts", true)).toEqual({
       user: ["id", "email_verified"],
       todos: ["id", "due_at"],
+    });
+  });
+
+  it("the tables a schema module re-exports, as drizzle-kit collects them (init's Drizzle wiring writes one)", async () => {
+    const dir = tempDir("create-auth-drizzle-reexport-");
+    mkdirSync(join(dir, "db"));
+    writeFileSync(
+      join(dir, "drizzle.config.ts"),
+      'export default { dialect: "sqlite", schema: "db/schema.ts", dbCredentials: { url: process.env.DB_PATH ?? "app.db" } };\n',
+    );
+    writeFileSync(join(dir, "db/schema.ts"), 'export * from "./auth-schema";\nexport { notes } from "./notes.js";\n');
+    writeFileSync(
+      join(dir, "db/auth-schema.ts"),
+      'import { sqliteTable, text } from "drizzle-orm/sqlite-core";\nexport const users = sqliteTable("user", { id: text("id") });\n',
+    );
+    writeFileSync(
+      join(dir, "db/notes.ts"),
+      'import { sqliteTable, text } from "drizzle-orm/sqlite-core";\nexport const notes = sqliteTable("notes", { body: text() });\n',
+    );
+    const declared = await declaredDrizzle(new ProjectView(dir), {});
+    expect(declared).toMatchObject({
+      tables: { user: ["id"], notes: ["body"] },
+      variable: "DB_PATH",
+      sqlite: { fallback: "app.db" },
     });
   });
 
