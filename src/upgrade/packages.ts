@@ -8,6 +8,8 @@
  * the driver is raised to the lowest version the adapter takes, with a note.
  * A project already past every release's range is refused.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { type Release, v5Releases } from "../catalog/next-auth-5-releases.js";
 import { detectPackageVersion, fromPackageJson } from "../workspace/package-version.js";
 import { intersects, raisedRange, satisfies } from "./version-range.js";
@@ -32,12 +34,30 @@ interface Held {
   fits(range: string): boolean;
 }
 
+/** The version in the project's own node_modules, when it has a copy there. */
+function installedHere(root: string, name: string): string | undefined {
+  try {
+    const version = (
+      JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { version?: unknown }
+    ).version;
+    return typeof version === "string" ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The project's hold on `name`, or undefined when package.json does not name it (npm then installs the peer itself). */
 function held(root: string, pkgText: string, name: string, raised: Record<string, string>): Held | undefined {
   const declared = raised[name] ?? fromPackageJson(pkgText, name);
   if (declared === undefined) return undefined;
   const found = raised[name] ? undefined : detectPackageVersion(root, name);
-  const exact = found && found.source !== "package.json" ? found.version : undefined;
+  // npm resolves peers in the project's own tree: its lockfile, else its own node_modules, never a folder above.
+  const exact =
+    found?.source === "node_modules"
+      ? installedHere(root, name)
+      : found && found.source !== "package.json"
+        ? found.version
+        : undefined;
   // A range or version that cannot be read (a tag, a URL, a workspace link) is taken to fit: it is the user's choice.
   return exact
     ? { shown: exact, fits: (range) => satisfies(exact, range) ?? true }
@@ -79,16 +99,18 @@ export async function planPackages(root: string, pkgText: string): Promise<Packa
       continue;
     }
     if (from) notes.push(`${from} is now ${name} (its imports too).`);
+    // An adapter has older releases to choose from; next-auth 5 is the one release upgrade moves to.
+    const releasesSaid = from ? `any release of ${name} made for next-auth 5` : `${name} ${chosen.version}`;
     for (const [peer, range, current] of fitting ? [] : unmet(chosen, have)) {
       const to = raisedRange(current.shown, range);
       if (!to)
         return {
           status: "refused",
-          reason: `${name} ${chosen.version} needs ${peer} ${range}, and the project has ${current.shown}, newer than any release of ${name} made for next-auth 5 takes.`,
+          reason: `${name} ${chosen.version} needs ${peer} ${range}, and the project has ${current.shown}, newer than ${releasesSaid} takes.`,
         };
       raised[peer] = to;
       notes.push(
-        `${peer} goes from ${current.shown} to ${to} in package.json: ${name} ${chosen.version} needs ${peer} ${range}, and no release of it made for next-auth 5 takes ${current.shown}. Check the app's own uses of ${peer} against its release notes.`,
+        `${peer} goes from ${current.shown} to ${to} in package.json: ${name} ${chosen.version} needs ${peer} ${range}${from ? `, and no release of it made for next-auth 5 takes ${current.shown}` : ""}. Check the app's own uses of ${peer} against its release notes.`,
       );
     }
   }

@@ -84,6 +84,28 @@ describe("the packages upgrade swaps in fit the project's peers", () => {
     expect(result).toMatchObject({ dependencies: { nodemailer: "^7.0.7", "next-auth": "5.0.0-beta.32" } });
   });
 
+  it("a copy installed in a folder above the project counts for nothing (npm resolves in the project), its own copy does", async () => {
+    const { mkdirSync } = await import("node:fs");
+    const outer = tempDir("create-auth-upgrade-outer-");
+    const install = (dir: string, version: string) => {
+      mkdirSync(join(dir, "node_modules/nodemailer"), { recursive: true });
+      writeFileSync(join(dir, "node_modules/nodemailer/package.json"), JSON.stringify({ name: "nodemailer", version }));
+    };
+    const nodemailer = async (range: string, own?: string) => {
+      const dir = join(outer, `app-${own ?? "bare"}`);
+      mkdirSync(dir);
+      const text = `${JSON.stringify({ name: "app", dependencies: { ...v4, nodemailer: range } })}\n`;
+      writeFileSync(join(dir, "package.json"), text);
+      if (own) install(dir, own);
+      const result = await planPackages(dir, text);
+      return result.status === "planned" ? (JSON.parse(result.text).dependencies.nodemailer as string) : result.reason;
+    };
+    install(outer, "8.0.11");
+    expect(await nodemailer("^6.9.16")).toBe("^7.0.7");
+    expect(await nodemailer(">=6", "6.10.1")).toBe("^7.0.7");
+    expect(await nodemailer(">=6", "7.0.9")).toBe(">=6");
+  });
+
   it("a driver newer than any release takes is refused before anything is written", async () => {
     const result = await plan({ ...v4, "@next-auth/mongodb-adapter": "^1.1.3", mongodb: "^7.0.0" });
     expect(result).toEqual({
