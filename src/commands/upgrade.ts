@@ -2,8 +2,9 @@
  * `create-auth upgrade`: a next-auth v4 app moved to v5 (5.0.0-beta.32,
  * pinned) as one reviewable change: the config, the route, the session
  * calls, the middleware, next.config, the env names, the adapters'
- * packages, with signed-in users kept signed in. Planned first, written all
- * at once, then one install; --dry-run prints the diff (env values hidden).
+ * packages (at versions whose peers the project has), with signed-in users
+ * kept signed in. Planned first, written all at once, then one install,
+ * undone when the install fails; --dry-run prints the diff (env values hidden).
  * A second run finds v5 and changes nothing.
  */
 import { relative } from "node:path";
@@ -37,10 +38,11 @@ export type UpgradeInput = z.input<typeof upgradeOptions.schema>;
 
 export async function runUpgrade(input: UpgradeInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = upgradeOptions.parse(input);
-  const [{ planUpgrade, describeChanges, migrationGuide }, { withProjectLock }, { applyPlan, renderDiff }] =
+  const [{ planUpgrade, describeChanges, migrationGuide }, { withProjectLock }, { applyPlan, renderDiff, undoPlan }] =
     await Promise.all([import("../upgrade/plan.js"), import("../workspace/lock.js"), import("../workspace/plan.js")]);
   const { packageRoot } = await import("../workspace/auth-setup/index.js");
-  const planned = await withProjectLock(packageRoot(io.cwd), async () => {
+  const lockRoot = packageRoot(io.cwd);
+  const done = await withProjectLock(lockRoot, async () => {
     // Planned under the lock from what is on disk now, so a parallel edit is read, not lost.
     const plan = await planUpgrade(io.cwd, options.config);
     if (plan.status === "current") {
@@ -55,7 +57,7 @@ export async function runUpgrade(input: UpgradeInput, io: Io = processIo()): Pro
     }
     const show = (path: string) => relative(io.cwd, path) || path;
     if (options.dryRun) io.out.write(await renderDiff(plan.changes, io.cwd));
-    else applyPlan(plan.changes);
+    const applied = options.dryRun ? undefined : applyPlan(plan.changes);
     const lines = options.dryRun
       ? [``, `Dry run: ${plan.changes.length} file(s) would change; nothing was written.`]
       : describeChanges(io.cwd, plan.changes);
@@ -69,12 +71,39 @@ export async function runUpgrade(input: UpgradeInput, io: Io = processIo()): Pro
     if (!options.dryRun && plan.packageJsonChanged && !options.install)
       lines.push("", `Install the new packages: ${options.packageManager ?? "npm"} install (in ${show(plan.root)})`);
     io.out.write(`${lines.join("\n")}\n`);
-    return plan;
+    return applied && { plan, applied };
   });
-  if (planned && !options.dryRun && planned.packageJsonChanged && options.install) {
+  if (done?.plan.packageJsonChanged && options.install) {
     io.out.write("\n");
-    const { installDependencies } = await import("../workspace/package-manager.js");
-    await installDependencies(planned.root, options.packageManager, io);
+    const { installDependencies, InstallFailed } = await import("../workspace/package-manager.js");
+    try {
+      await installDependencies(done.plan.root, options.packageManager, io);
+    } catch (error) {
+      if (!(error instanceof InstallFailed)) throw error;
+      // The new code with the old packages would be half an upgrade: the files go back to next-auth 4.
+      const undone = await withProjectLock(lockRoot, async () => {
+        try {
+          undoPlan(done.applied);
+          return undefined;
+        } catch (undoError) {
+          return undoError instanceof CliError ? undoError.message : String(undoError);
+        }
+      });
+      throw new CliError(
+        undone === undefined
+          ? `${error.command} failed (${error.reason}), so the upgrade was undone: every file is as it was, on next-auth 4.`
+          : `${error.command} failed (${error.reason}), and undoing the upgrade failed too (${undone}): the files are upgraded, the packages are not.`,
+        {
+          exitCode: ExitCode.failed,
+          hint: `${error.output ? `${error.output}\n\n` : ""}${
+            undone === undefined
+              ? "Fix the problem above and run create-auth upgrade again (--no-install writes the files and leaves the install to you)."
+              : `Fix the problem above, then run \`${error.command}\` in ${done.plan.root}.`
+          }`,
+          cause: error,
+        },
+      );
+    }
   }
   return ExitCode.ok;
 }
@@ -98,8 +127,9 @@ Examples:
   $ create-auth upgrade
   $ create-auth upgrade --config lib/auth.ts --no-install
 
-Exit codes: 0 upgraded (or already on v5), 1 the config cannot be rewritten safely (nothing written)
-or the install failed (the files were written; run the printed command), 2 usage error.`,
+Exit codes: 0 upgraded (or already on v5), 1 the config cannot be rewritten safely, or a package
+cannot fit the project (nothing written), or the install failed (the upgrade undone: every file as
+it was), 2 usage error.`,
     )
     .action(async (flags: Record<string, unknown>) => {
       setExitCode(await runUpgrade(flags as UpgradeInput, io));

@@ -1,6 +1,7 @@
 /**
  * The database checks: the connection the auth uses is set and answers, and
- * every table and column of the auth schema is there. The driver is the
+ * every table and column its schemas declare is there (create-auth's, the
+ * ORM schema of the project, a published adapter's; SQLite files included). The driver is the
  * project's (else create-auth's own, when it has one); connections time out
  * after a few seconds, so a server that is down is a finding, not a hang.
  * Messages show host:port/database, never a user name or password.
@@ -87,7 +88,7 @@ async function readPostgres(driver: unknown, url: string): Promise<Columns> {
       o: object,
     ) => {
       connect(): Promise<void>;
-      query(sql: string): Promise<{ rows: { t: string; c: string }[] }>;
+      query(sql: string, values?: unknown[]): Promise<{ rows: { t: string; c: string }[] }>;
       end(): Promise<void>;
     };
   };
@@ -97,10 +98,13 @@ async function readPostgres(driver: unknown, url: string): Promise<Columns> {
     connectionTimeoutMillis: connectTimeoutMs,
     query_timeout: connectTimeoutMs,
   });
+  // Prisma names the PostgreSQL schema in the URL (?schema=app); everyone else goes by the search path.
+  const schema = URL.canParse(url) ? new URL(url).searchParams.get("schema") : null;
   try {
     await client.connect();
     const { rows } = await client.query(
-      "SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = ANY (current_schemas(false))",
+      `SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = ${schema ? "$1" : "ANY (current_schemas(false))"}`,
+      schema ? [schema] : [],
     );
     return group(rows);
   } finally {
@@ -193,17 +197,19 @@ function explain(error: unknown, server: string, target: string, variable: strin
   );
 }
 
-/** Missing tables and columns against the generated schema, or the published adapter's. */
+/** Missing tables and columns against the schemas: create-auth's, the project's ORM's, a published adapter's. */
 function compare(found: Columns, facts: ProjectFacts, where: string): Finding[] {
   const database = facts.database!;
-  const queries = database.adapter ? `${database.adapter}'s queries` : "the adapter's queries";
   const out: Finding[] = [];
   for (const [table, columns] of Object.entries(database.tables)) {
+    const need = database.neededBy?.[table];
     const have = found[table];
     if (!have) {
       out.push(
         tableMissing.report(
-          `The table ${table} is missing in ${where}: ${queries} on it fail.`,
+          need && !need.reads
+            ? `The table ${table} is missing in ${where}, though ${need.by} declares it.`
+            : `The table ${table} is missing in ${where}: ${need?.by ?? "the adapter"}'s queries on it fail.`,
           `Run ${database.migrateCommand}.`,
         ),
       );
@@ -215,14 +221,23 @@ function compare(found: Columns, facts: ProjectFacts, where: string): Finding[] 
     if (lacking.length)
       out.push(
         columnMissing.report(
-          `The table ${table} in ${where} lacks ${lacking.map((c) => `"${c}"`).join(", ")}${database.adapter ? `, which ${database.adapter} reads` : ""}.`,
-          database.adapter
+          `The table ${table} in ${where} lacks ${lacking.map((c) => `"${c}"`).join(", ")}${need ? `, which ${need.by} ${need.reads ? "reads" : "declares"}` : ""}.`,
+          need
             ? `Run ${database.migrateCommand} so the database matches the schema again.`
             : `Run ${database.migrateCommand} (it adds the columns it knows), or ALTER TABLE ${table} ADD COLUMN ... as the generated schema has it.`,
         ),
       );
   }
   return out;
+}
+
+/** The SQLite file the connection names: the variable's value, else the schema's default; `file:` and options dropped. */
+function sqlitePath(facts: ProjectFacts): string | undefined {
+  const database = facts.database!;
+  const value = envValue(facts, database.variable) ?? database.sqlite?.fallback;
+  if (value === undefined) return undefined;
+  const path = value.replace(/^file:(?:\/\/(?=\/))?/, "").replace(/\?.*$/, "");
+  return resolve(facts.root, database.sqlite?.base ?? ".", path);
 }
 
 const serverNames = { postgres: "PostgreSQL", mysql: "MySQL/MariaDB", sqlite: "SQLite" } as const;
@@ -242,16 +257,31 @@ export async function checkDatabase(facts: ProjectFacts, progress: (line: string
   const server = serverNames[database.dialect];
   const source = facts.env[database.variable]?.source ?? "";
   if (database.dialect === "sqlite") {
-    const path = resolve(facts.root, envValue(facts, database.variable) ?? "./auth.db");
+    const path = sqlitePath(facts);
+    if (!path)
+      return [
+        urlMissing.report(
+          `${database.variable} is not set, so the app does not know which SQLite file to open.`,
+          `Set ${database.variable} in .env.local (and in production's environment) to the file, such as file:./dev.db.`,
+        ),
+      ];
     const shown = relative(facts.root, path) || path;
+    const needs = Object.values(database.neededBy ?? {});
+    const declares = needs.find((n) => !n.reads)?.by;
+    const reads = needs.find((n) => n.reads)?.by;
+    const which = declares
+      ? `the tables ${declares} declares`
+      : reads
+        ? `the tables ${reads} reads`
+        : "the auth tables";
     if (!existsSync(path))
       return [
         tableMissing.report(
-          `The SQLite file ${shown} does not exist yet, so none of the auth tables do.`,
+          `The SQLite file ${shown} does not exist yet, so none of ${which} do.`,
           `Run ${database.migrateCommand}.`,
         ),
       ];
-    progress(`Checking the auth tables in ${shown}...`);
+    progress(`Checking the tables in ${shown}...`);
     try {
       return compare(readSqlite(driver, path), facts, shown);
     } catch (error) {

@@ -10,6 +10,8 @@
  * the adapter reads whole.
  */
 
+import { PrismaSchemaError, parsePrismaSchema } from "../storage/prisma/schema-text.js";
+
 type Tables = Record<string, string[]>;
 
 const userColumns = ["id", "name", "email", "emailVerified", "image"];
@@ -75,16 +77,28 @@ const drizzleDefaults: Tables = {
 /** The models @auth/prisma-adapter (and v4's @next-auth/prisma-adapter) reads, by their Prisma names. */
 const prismaModels = ["User", "Account", "Session", "VerificationToken"];
 
-/** Each model's table (`@@map`, else its name) and its scalar fields' columns (`@map`, else their names). */
+/**
+ * Each model's table (`@@map`, else its name) and its scalar fields' columns
+ * (`@map`, else their names). Blocks are found by the schema scanner, which
+ * knows Prisma's strings and comments (a `"{}"` default closes no block).
+ */
 export function prismaTables(schema: string, models: readonly string[] = prismaModels): Tables {
-  const text = schema.replace(/\/\/[^\n]*/g, "");
-  const blocks = new Map<string, string>();
-  for (const match of text.matchAll(/\bmodel\s+(\w+)\s*\{([^}]*)\}/g)) blocks.set(match[1]!, match[2]!);
+  let blocks: Map<string, string>;
+  try {
+    blocks = new Map(
+      parsePrismaSchema(schema)
+        .blocks.filter((b) => b.kind === "model")
+        .map((b) => [b.name, b.body.replace(/\/\/[^\n]*/g, "")]),
+    );
+  } catch (error) {
+    if (error instanceof PrismaSchemaError) return {};
+    throw error;
+  }
   const tables: Tables = {};
   for (const model of models) {
     const body = blocks.get(model);
     if (body === undefined) continue;
-    const table = /@@map\(\s*"([^"]+)"\s*\)/.exec(body)?.[1] ?? model;
+    const table = /@@map\(\s*(?:name:\s*)?"([^"]+)"\s*\)/.exec(body)?.[1] ?? model;
     const columns: string[] = [];
     for (const line of body.split("\n")) {
       const field = /^\s*(\w+)\s+(\w+)(\[\])?\??(.*)$/.exec(line);
@@ -92,7 +106,7 @@ export function prismaTables(schema: string, models: readonly string[] = prismaM
       const [, name, type, list, rest] = field;
       // A relation (another model, a list of one, or @relation) has no column of its own.
       if (blocks.has(type!) || list || /@relation\b/.test(rest!)) continue;
-      columns.push(/@map\(\s*"([^"]+)"\s*\)/.exec(rest!)?.[1] ?? name!);
+      columns.push(/@map\(\s*(?:name:\s*)?"([^"]+)"\s*\)/.exec(rest!)?.[1] ?? name!);
     }
     tables[table] = columns;
   }

@@ -1,8 +1,9 @@
 /**
  * Which database the project's auth uses and the tables it needs. The tables
  * and columns come from the schema create-auth generates (the SQL DDL, which
- * the Prisma, Drizzle and TypeORM flavours describe column for column), never
- * from a second copy here.
+ * the Prisma, Drizzle and TypeORM flavours describe column for column), from
+ * the ORM schema the project declares (declared-schema.ts), and from a
+ * published adapter's source (published-tables.ts), never from a fixed list.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +12,8 @@ import { flavourFacts, type SchemaFlavour, schemaFlavours } from "../storage/sch
 import { renderSqlSchema } from "../storage/sql/schema.js";
 import { dialectOfSchema, findSchemaScripts } from "../workspace/migrate.js";
 import { readIfExists } from "../workspace/plan.js";
+import { ProjectView } from "../workspace/project-view.js";
+import { type DeclaredSchema, declaredDrizzle, declaredPrisma } from "./declared-schema.js";
 import type { DatabaseFacts } from "./model/facts.js";
 import { publishedAdapter } from "./published-tables.js";
 
@@ -67,10 +70,50 @@ function dialectOf(packages: string[], prismaSchema: string | null): Dialect | u
   return undefined;
 }
 
+type Tables = Record<string, string[]>;
+
+/** Two table lists as one: each table's columns from both, once. */
+function merge(...lists: (Tables | undefined)[]): Tables {
+  const out: Tables = {};
+  for (const list of lists)
+    for (const [table, columns] of Object.entries(list ?? {}))
+      out[table] = [...new Set([...(out[table] ?? []), ...columns])];
+  return out;
+}
+
+/** The ORM schema the auth's modules use (Prisma's models, Drizzle's tables), when the project declares one. */
+async function declaredSchema(
+  root: string,
+  scripts: Record<string, string>,
+  packages: string[],
+  schemaScripts: string[],
+): Promise<DeclaredSchema | undefined> {
+  const project = new ProjectView(root);
+  // init's Prisma wiring reaches a client generated into the project, by path: its schema scripts stand for it.
+  const prisma = packages.some((p) => p.startsWith("@prisma/") || /prisma-adapter$/.test(p)) || schemaScripts.length;
+  const drizzle = packages.includes("drizzle-orm") || packages.includes("@auth/drizzle-adapter");
+  return (
+    (prisma ? declaredPrisma(project, scripts) : undefined) ?? (drizzle ? declaredDrizzle(project, scripts) : undefined)
+  );
+}
+
+/** Who needs each table: the published adapter reads its own, the schema declares the rest. */
+function neededBy(tables: Tables, declared?: DeclaredSchema, adapter?: { name: string; tables: Tables }) {
+  return Object.fromEntries(
+    Object.keys(tables).map((table) => [
+      table,
+      adapter && table in adapter.tables
+        ? { by: adapter.name, reads: true }
+        : { by: declared?.file ?? "the schema", reads: false },
+    ]),
+  );
+}
+
 /**
- * The database the auth's modules use (`packages`: what the config reaches).
- * A schema create-auth generated gives the tables to compare, else a
- * published adapter's (published-tables.ts); a hand-written adapter's
+ * The database the auth's modules use (`packages`: what the config reaches)
+ * and every table it must have: create-auth's generated schema, the ORM
+ * schema the project declares (all of its tables, the app's own included),
+ * and a published adapter's fixed tables; a hand-written adapter's
  * connection is checked, its tables are not.
  */
 export async function readDatabase(
@@ -82,38 +125,64 @@ export async function readDatabase(
 ): Promise<DatabaseFacts | undefined> {
   const prisma = readIfExists(join(root, "prisma/schema.prisma"));
   const schemaScripts = findSchemaScripts(root, adapterDir ? [adapterDir] : []);
+  const declared = await declaredSchema(root, scripts, packages, schemaScripts);
   // A Prisma client generated into the project is imported by path, not as @prisma/client: one schema script says which.
   const dialect =
+    declared?.dialect ??
     dialectOf(packages, prisma) ??
     (prisma && schemaScripts.length === 1 ? dialectOfSchema(schemaScripts[0]!) : undefined);
   if (!dialect) return undefined;
+  const own = declared?.dialect === dialect ? declared : undefined;
   const schema = schemaScripts.find((s) => dialectOfSchema(s) === dialect);
-  const prismaVariable =
-    (packages.includes("@prisma/client") && prisma && /url\s*=\s*env\("(\w+)"\)/.exec(prisma)?.[1]) || undefined;
-  if (!schema) {
-    // A SQLite file of a hand-written adapter could be anywhere: only a server's connection is checked.
-    if (dialect === "sqlite") return undefined;
-    const flavour: SchemaFlavour = prismaVariable ? "prisma" : "sql";
-    // A published adapter's tables are known from its source; a hand-written adapter's are not.
-    const published = publishedAdapter(packages, prisma, adapterArguments);
+  if (schema) {
+    const flavour = flavourOf(root, schema.slice(0, schema.lastIndexOf("/")));
+    // The project's own script when it is readable (init's Prisma wiring writes Prisma's tables there), else the SQL flavour's.
+    const text = readIfExists(join(root, schema)) ?? (await renderSqlSchema(dialect));
+    const generated = tablesOf(text);
+    const variable =
+      /^-- connection: (\w+)/m.exec(text)?.[1] ?? (dialect === "sqlite" ? "AUTH_DATABASE_PATH" : "DATABASE_URL");
+    // The ORM's tables count where they live in the same database: the schema connects through the same variable.
+    const same = own?.variable === variable ? own : undefined;
+    const tables = merge(generated, same?.tables);
     return {
       dialect,
       flavour,
-      variable: prismaVariable ?? "DATABASE_URL",
-      tables: published?.tables ?? {},
-      migrateCommand: published?.tablesCommand ?? flavourFacts[flavour].tablesCommand ?? "your migrations",
-      ...(published ? { adapter: published.name } : {}),
+      variable,
+      tables,
+      migrateCommand: migrateCommand(flavour, scripts, schema),
+      // create-auth's tables need no introduction; the ORM's own are named by their schema.
+      ...(same
+        ? { neededBy: Object.fromEntries(Object.entries(neededBy(tables, same)).filter(([t]) => !(t in generated))) }
+        : {}),
+      sqlite: same?.sqlite ?? { base: ".", fallback: "./auth.db" },
     };
   }
-  const flavour = flavourOf(root, schema.slice(0, schema.lastIndexOf("/")));
-  // The project's own script when it is readable (init's Prisma wiring writes Prisma's tables there), else the SQL flavour's.
-  const text = readIfExists(join(root, schema)) ?? (await renderSqlSchema(dialect));
+  // A published adapter's tables are known from its source; a hand-written adapter's are not.
+  const published = publishedAdapter(packages, prisma, adapterArguments);
+  if (own) {
+    const tables = merge(published?.tables, own.tables);
+    return {
+      dialect,
+      flavour: own.orm,
+      variable: own.variable ?? "DATABASE_URL",
+      tables,
+      migrateCommand: own.migrateCommand,
+      ...(published ? { adapter: published.name } : {}),
+      neededBy: neededBy(tables, own, published),
+      sqlite: own.sqlite,
+    };
+  }
+  // A SQLite file of a hand-written adapter could be anywhere: only a server's connection is checked.
+  if (dialect === "sqlite") return undefined;
+  const prismaVariable =
+    (packages.includes("@prisma/client") && prisma && /url\s*=\s*env\("(\w+)"\)/.exec(prisma)?.[1]) || undefined;
+  const flavour: SchemaFlavour = prismaVariable ? "prisma" : "sql";
   return {
     dialect,
     flavour,
-    variable:
-      /^-- connection: (\w+)/m.exec(text)?.[1] ?? (dialect === "sqlite" ? "AUTH_DATABASE_PATH" : "DATABASE_URL"),
-    tables: tablesOf(text),
-    migrateCommand: migrateCommand(flavour, scripts, schema),
+    variable: prismaVariable ?? "DATABASE_URL",
+    tables: published?.tables ?? {},
+    migrateCommand: published?.tablesCommand ?? flavourFacts[flavour].tablesCommand ?? "your migrations",
+    ...(published ? { adapter: published.name, neededBy: neededBy(published.tables, undefined, published) } : {}),
   };
 }

@@ -25,8 +25,23 @@ const header = `/**
  * otherwise), decodeV4Session can go from the config.
  */`;
 
+/**
+ * The module in TypeScript or JavaScript. Written to compile under any tsconfig
+ * a project has: no iteration of typed arrays (ES5, the default target, forbids
+ * it), env values destructured (noPropertyAccessFromIndexSignature), type-only
+ * imports marked (verbatimModuleSyntax), and JSDoc types in JavaScript so a
+ * project with checkJs reads it as typed as the TypeScript one.
+ */
 export function compatModule(typescript: boolean, needs: { csrf: boolean; jwtSecret: boolean }): string {
   const t = (typed: string, plain = "") => (typescript ? typed : plain);
+  /** A doc comment: its summary, and in JavaScript the types TypeScript states in the signature. */
+  const doc = (summary: string[], ...jsTypes: string[]) => {
+    const tags = typescript ? [] : jsTypes;
+    if (summary.length === 1 && tags.length === 0) return [`/** ${summary[0]} */`];
+    const body = [...summary, ...(summary.length && tags.length ? [""] : []), ...tags];
+    return ["/**", ...body.map((line) => (line ? ` * ${line}` : " *")), " */"];
+  };
+  const jwtTypes = (name: string) => `import("next-auth/jwt").${name}`;
   const lines = [
     header,
     needs.jwtSecret ? `import { decode, encode } from "next-auth/jwt";` : `import { decode } from "next-auth/jwt";`,
@@ -36,22 +51,29 @@ export function compatModule(typescript: boolean, needs: { csrf: boolean; jwtSec
     ...(typescript && needs.csrf ? [`import type { IncomingMessage, ServerResponse } from "node:http";`] : []),
     "",
     "// Secure cookies (with the __Secure- prefix) exactly where v4 used them: an https AUTH_URL, or Vercel.",
-    `const secure = process.env.AUTH_URL?.startsWith("https://") ?? !!process.env.VERCEL;`,
+    "const { AUTH_URL, VERCEL } = process.env;",
+    `const secure = AUTH_URL?.startsWith("https://") ?? !!VERCEL;`,
     "",
     "export const v4SessionCookie = {",
     '  name: `${secure ? "__Secure-" : ""}next-auth.session-token`,',
-    `  options: { httpOnly: true, sameSite: "lax"${t(" as const")}, path: "/", secure },`,
+    `  options: { httpOnly: true, sameSite: ${t(`"lax" as const`, `/** @type {"lax"} */ ("lax")`)}, path: "/", secure },`,
     "};",
     "",
     `const encoder = new TextEncoder();`,
     "",
+    ...doc([], "@param {string} text"),
     `function fromBase64Url(text${t(": string")}) {`,
     `  const base64 = text.replace(/-/g, "+").replace(/_/g, "/");`,
     `  const binary = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));`,
     `  return Uint8Array.from(binary, (c) => c.charCodeAt(0));`,
     "}",
     "",
-    "/** A v4 session token: a compact JWE, alg dir, enc A256GCM, its key HKDF-SHA256(secret, no salt, v4's info). */",
+    ...doc(
+      ["A v4 session token: a compact JWE, alg dir, enc A256GCM, its key HKDF-SHA256(secret, no salt, v4's info)."],
+      "@param {string} token",
+      "@param {string} secret",
+      `@returns {Promise<${jwtTypes("JWT")} | null>}`,
+    ),
     `async function decodeV4Token(token${t(": string")}, secret${t(": string")})${t(": Promise<JWT | null>")} {`,
     `  const [header, encryptedKey, iv, ciphertext, tag] = token.split(".");`,
     `  if (header === undefined || encryptedKey !== "" || !iv || ciphertext === undefined || !tag) return null;`,
@@ -65,19 +87,29 @@ export function compatModule(typescript: boolean, needs: { csrf: boolean; jwtSec
     "    false,",
     `    ["decrypt"],`,
     "  );",
-    "  const sealed = new Uint8Array([...fromBase64Url(ciphertext), ...fromBase64Url(tag)]);",
+    "  // Web Crypto takes the ciphertext and its tag as one buffer.",
+    "  const body = fromBase64Url(ciphertext);",
+    "  const check = fromBase64Url(tag);",
+    "  const sealed = new Uint8Array(body.length + check.length);",
+    "  sealed.set(body);",
+    "  sealed.set(check, body.length);",
     "  const plain = await crypto.subtle.decrypt(",
     `    { name: "AES-GCM", iv: fromBase64Url(iv), additionalData: encoder.encode(header), tagLength: 128 },`,
     "    key,",
     "    sealed,",
     "  );",
+    ...(typescript ? [] : [`  /** @type {${jwtTypes("JWT")}} */`]),
     `  const payload${t(": JWT")} = JSON.parse(new TextDecoder().decode(plain));`,
     "  // v4 allowed 15 seconds of clock skew.",
     `  if (typeof payload.exp === "number" && payload.exp < Date.now() / 1000 - 15) return null;`,
     "  return payload;",
     "}",
     "",
-    "/** v5's decoder first; a token only v4 could have made, second. */",
+    ...doc(
+      ["v5's decoder first; a token only v4 could have made, second."],
+      `@param {${jwtTypes("JWTDecodeParams")}} params`,
+      `@returns {Promise<${jwtTypes("JWT")} | null>}`,
+    ),
     `export async function decodeV4Session(params${t(": JWTDecodeParams")})${t(": Promise<JWT | null>")} {`,
     "  try {",
     "    const token = await decode(params);",
@@ -100,15 +132,18 @@ export function compatModule(typescript: boolean, needs: { csrf: boolean; jwtSec
   if (needs.jwtSecret) {
     lines.push(
       "",
-      "/**",
-      " * v4's jwt.secret: session tokens encrypted with their own secret rather than the",
-      " * auth secret. v5 honours jwt.secret but no longer types it, so encoding and",
-      " * decoding take it here; v4's tokens, made with it, still open.",
-      " */",
+      ...doc(
+        [
+          "v4's jwt.secret: session tokens encrypted with their own secret rather than the",
+          "auth secret. v5 honours jwt.secret but no longer types it, so encoding and",
+          "decoding take it here; v4's tokens, made with it, still open.",
+        ],
+        "@param {string | undefined} secret",
+      ),
       `export function jwtWithSecret(secret${t(": string | undefined")}) {`,
       "  return {",
-      `    encode: (params${t(": JWTEncodeParams")}) => encode({ ...params, secret: secret ?? params.secret }),`,
-      `    decode: (params${t(": JWTDecodeParams")}) => decodeV4Session({ ...params, secret: secret ?? params.secret }),`,
+      `    encode: (${t("params: JWTEncodeParams", `/** @type {${jwtTypes("JWTEncodeParams")}} */ params`)}) => encode({ ...params, secret: secret ?? params.secret }),`,
+      `    decode: (${t("params: JWTDecodeParams", `/** @type {${jwtTypes("JWTDecodeParams")}} */ params`)}) => decodeV4Session({ ...params, secret: secret ?? params.secret }),`,
       "  };",
       "}",
     );
@@ -116,20 +151,25 @@ export function compatModule(typescript: boolean, needs: { csrf: boolean; jwtSec
   if (needs.csrf) {
     lines.push(
       "",
-      "/**",
-      " * The CSRF token for a form that posts to Auth.js, read on the server as",
-      " * v4's getCsrfToken(context) did (v5's runs in the browser only): asked of",
-      " * the app's own auth route with the visitor's cookies, and the CSRF cookie",
-      " * it sets passed on to the visitor.",
-      " */",
+      ...doc(
+        [
+          "The CSRF token for a form that posts to Auth.js, read on the server as",
+          "v4's getCsrfToken(context) did (v5's runs in the browser only): asked of",
+          "the app's own auth route with the visitor's cookies, and the CSRF cookie",
+          "it sets passed on to the visitor.",
+        ],
+        '@param {{ req: import("node:http").IncomingMessage; res: import("node:http").ServerResponse }} context',
+        "@returns {Promise<string>}",
+      ),
       `export async function getServerCsrfToken(context${t(": { req: IncomingMessage; res: ServerResponse }")})${t(": Promise<string>")} {`,
       "  const { req, res } = context;",
       "  // Where v4 asked: NEXTAUTH_URL (now AUTH_URL), else localhost.",
-      "  const url = process.env.AUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;",
+      "  const { AUTH_URL, PORT } = process.env;",
+      "  const url = AUTH_URL ?? `http://localhost:${PORT ?? 3000}`;",
       `  const base = new URL(url).pathname === "/" ? \`\${url.replace(/\\/$/, "")}/api/auth\` : url.replace(/\\/$/, "");`,
       '  const response = await fetch(`${base}/csrf`, { headers: { cookie: req.headers.cookie ?? "" } });',
       `  for (const cookie of response.headers.getSetCookie()) res.appendHeader("set-cookie", cookie);`,
-      `  const { csrfToken } = ${typescript ? "(await response.json()) as { csrfToken: string }" : "await response.json()"};`,
+      `  const { csrfToken } = ${typescript ? "(await response.json()) as { csrfToken: string }" : "/** @type {{ csrfToken: string }} */ (await response.json())"};`,
       "  return csrfToken;",
       "}",
     );

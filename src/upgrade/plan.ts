@@ -14,6 +14,7 @@ import { detectPackageVersion } from "../workspace/package-version.js";
 import { type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { compatModule, routeFile } from "./generated.js";
+import { planPackages } from "./packages.js";
 
 export const migrationGuide = "https://authjs.dev/getting-started/migrating-to-v5";
 
@@ -61,7 +62,7 @@ export async function planUpgrade(start: string, config?: string): Promise<Upgra
     { editConfig },
     { editMiddleware },
     { addRuntime, isBoilerplateRoute, nodeOnlyPackages },
-    { addTranspilePackage, editPackageJson, envRenames, newNextConfig, renameEnv, renameInCode },
+    { addTranspilePackage, envRenames, newNextConfig, renameEnv, renameInCode },
     { rewriteServerCalls },
   ] = await Promise.all([
     import("../ast/upgrade/config-edit.js"),
@@ -289,13 +290,14 @@ export async function planUpgrade(start: string, config?: string): Promise<Upgra
       );
   }
 
-  // package.json: next-auth 5, pinned; the adapters' new packages, removed and added in the one install.
+  // package.json: next-auth 5 and the adapters' new packages, at versions whose peers the project has, in one install.
   const pkgPath = join(root, "package.json");
   const pkgBefore = readIfExists(pkgPath) ?? "";
-  const pkg = editPackageJson(pkgBefore);
+  const pkg = await planPackages(root, pkgBefore);
+  if (pkg.status === "refused") return refuse(pkg.reason);
   for (const name of pkg.unknown)
     manual.push(`package.json: ${name} has no @auth/* successor create-auth knows; see ${migrationGuide}#adapters`);
-  for (const [from, to] of Object.entries(pkg.swapped)) notes.push(`${from} is now ${to} (its imports too).`);
+  notes.push(...pkg.notes);
   write(pkgPath, pkg.text);
 
   return { status: "planned", root, changes, manual, notes, packageJsonChanged: pkg.text !== pkgBefore };

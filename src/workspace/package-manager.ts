@@ -72,13 +72,23 @@ async function runInstall(manager: PackageManager, root: string, env: NodeJS.Pro
     .split("\n")
     .slice(-15)
     .join("\n");
-  throw new CliError(
-    `${installCommand(manager).join(" ")} failed (${reason}); the files were written, the dependencies are not installed.`,
-    {
+  throw new InstallFailed(installCommand(manager).join(" "), reason, tail, root);
+}
+
+/** The install failed: its command, why (an exit code), and the end of its output, for a command that words it its own way. */
+export class InstallFailed extends CliError {
+  constructor(
+    readonly command: string,
+    readonly reason: string,
+    readonly output: string,
+    root: string,
+  ) {
+    super(`${command} failed (${reason}); the files were written, the dependencies are not installed.`, {
       exitCode: ExitCode.failed,
-      hint: `${tail ? `${tail}\n\n` : ""}Fix the problem above, then run \`${installCommand(manager).join(" ")}\` in ${root}.`,
-    },
-  );
+      hint: `${output ? `${output}\n\n` : ""}Fix the problem above, then run \`${command}\` in ${root}.`,
+    });
+    this.name = "InstallFailed";
+  }
 }
 
 /**

@@ -198,7 +198,13 @@ function writeFailure(error: unknown, path: string | undefined): CliError {
   });
 }
 
-export function applyPlan(changes: FileChange[]): void {
+/** What an applied plan did: its changes, and the folders it made for them (outermost first). */
+export interface AppliedPlan {
+  changes: FileChange[];
+  folders: string[];
+}
+
+export function applyPlan(changes: FileChange[]): AppliedPlan {
   holdSignals();
   const staged: Staged[] = [];
   const renamed: Staged[] = [];
@@ -243,6 +249,7 @@ export function applyPlan(changes: FileChange[]): void {
       chmodSync(entry.target, entry.mode);
     }
     for (const entry of staged) if (entry.change.remove) rmSync(entry.temp, { force: true });
+    return { changes, folders: madeFolders };
   } catch (error) {
     rollBack(renamed);
     for (const { temp, change } of staged)
@@ -255,6 +262,30 @@ export function applyPlan(changes: FileChange[]): void {
       }
     }
     throw writeFailure(error, current);
+  }
+}
+
+/**
+ * Puts back what an applied plan changed, when the step after it failed (an
+ * install): each file as it was, files it created removed, files it removed
+ * back, and the folders it made gone again when empty. All or nothing, as
+ * applyPlan: a file changed since the plan wrote it stops the undo, with
+ * nothing undone.
+ */
+export function undoPlan(applied: AppliedPlan): void {
+  applyPlan(
+    applied.changes.map((change): FileChange => {
+      if (change.remove) return { path: change.path, before: null, after: change.before ?? "" };
+      if (change.before === null) return { path: change.path, before: change.after, after: "", remove: true };
+      return { path: change.path, before: change.after, after: change.before };
+    }),
+  );
+  for (const dir of [...applied.folders].reverse()) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Not empty: something else put a file there since.
+    }
   }
 }
 

@@ -13,7 +13,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDoctor } from "../../src/commands/doctor.js";
 import { frameworkIds as frameworks } from "../../src/frameworks/registry.js";
-import { capturedIo, inProcess, root } from "../helpers.js";
+import { capturedIo, fixture, inProcess, root, tempDir } from "../helpers.js";
 import { copyProject, doctorJson, freshInit } from "./helpers.js";
 
 const tag = randomBytes(4).toString("hex");
@@ -124,6 +124,40 @@ describe("doctor's database findings", () => {
     }
   });
 
+  it("init's Prisma wiring in an app with models of its own: those models' tables are checked too, in the same file", async () => {
+    const { cpSync } = await import("node:fs");
+    const dir = tempDir("create-auth-doctor-prisma-app-");
+    cpSync(fixture("projects", "orm", "prisma-sqlite"), dir, { recursive: true });
+    const init = await inProcess([
+      "init",
+      "--yes",
+      "--no-install",
+      "--dir",
+      dir,
+      "--framework",
+      "none",
+      "--providers",
+      "credentials",
+    ]);
+    expect(init.exitCode, init.stderr).toBe(0);
+    symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
+    // In the file init's DATABASE_URL names: the auth tables made, the app's own not yet: Prisma's migration never ran for Note and Tag.
+    const migrate = await inProcess(["migrate", "--dir", dir]);
+    expect(migrate.exitCode, migrate.stderr).toBe(0);
+    const { report } = await doctorJson(dir);
+    const missing = report.findings.filter((f) => f.id === "db.table-missing").map((f) => f.message);
+    expect(missing).toEqual([
+      "The table Note is missing in dev.db, though prisma/schema.prisma declares it.",
+      "The table Tag is missing in dev.db, though prisma/schema.prisma declares it.",
+    ]);
+    new Database(join(dir, "dev.db"))
+      .exec(
+        'CREATE TABLE "Note" (id INTEGER PRIMARY KEY, title TEXT, body TEXT, createdAt DATETIME); CREATE TABLE "Tag" (id INTEGER PRIMARY KEY, name TEXT)',
+      )
+      .close();
+    expect((await doctorJson(dir)).report.findings.filter((f) => f.id.startsWith("db."))).toEqual([]);
+  });
+
   it("names a missing column on PostgreSQL, MariaDB and SQLite", async () => {
     for (const backend of ["postgres", "mysql", "sqlite"]) {
       const dir = await migrated("sveltekit", backend);
@@ -183,6 +217,6 @@ describe("doctor output while it reads the database", () => {
     Object.assign(io.err, { isTTY: true });
     io.env = { ...io.env, CI: "" };
     await runDoctor({ dir, json: true }, io);
-    expect(stderr()).toMatch(/Checking the auth tables in auth\.db/);
+    expect(stderr()).toMatch(/Checking the tables in auth\.db/);
   });
 });

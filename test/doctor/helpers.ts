@@ -14,8 +14,13 @@ export interface FixtureMeta {
   modes?: Record<string, string>;
   /** --online against a local discovery server: "mismatch" or "unreachable". */
   online?: "mismatch" | "unreachable";
-  /** Checked against a live server (the db layer): fixture.sql made the tables, DATABASE_URL points at them. */
-  database?: "postgres";
+  /**
+   * Checked against a real database (the db layer): fixture.sql makes the tables as the project has them,
+   * on PostgreSQL or MariaDB (DATABASE_URL points at them) or in the SQLite file `file` the project names.
+   */
+  database?: "postgres" | "mysql" | "sqlite";
+  /** The SQLite file fixture.sql is run in, relative to the project. */
+  file?: string;
 }
 
 export const doctorFixtures = () =>

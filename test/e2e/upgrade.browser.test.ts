@@ -1,9 +1,10 @@
 /**
- * `create-auth upgrade` on the four hand-written next-auth v4 apps of
+ * `create-auth upgrade` on four of the hand-written next-auth v4 apps of
  * fixtures/upgrade/, end to end: each app is started on v4 (built once per
  * fixture, see upgrade-apps.ts) and a person signs in with Chromium through
  * its own pages; then `create-auth upgrade` (its real install of next-auth
- * 5), `tsc`, `next build`, `next start` on v5, and the same browser, with
+ * 5), `tsc` (under the app's tsconfig, and without its target), `next build`,
+ * `next start` on v5, and the same browser, with
  * the cookies it had, is still signed in as the same user; pages the
  * middleware protected stay protected; a new visitor signs in through the
  * same pages; and every file the upgrade had no reason to touch is byte for
@@ -95,8 +96,38 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
    * Runs the upgrade as a user does (the built CLI, its own npm install), then checks the files: those the
    * plan-level case expects are as expected, the ones it removes are gone, every other file is unchanged.
    */
+  /**
+   * tsc's errors under the app's tsconfig without its target (ES5: the setting of test/support/tsconfig-matrix.ts
+   * the upgrade once broke; the others are checked on the generated files in the typecheck layer), each as
+   * "file: TScode message", lines left out: the app's own code may have errors there already, so what counts
+   * is what the upgrade adds.
+   */
+  async function errorsWithoutTarget(dir: string): Promise<Set<string>> {
+    const own = JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")) as {
+      compilerOptions: Record<string, unknown>;
+    };
+    const { target: _target, ...compilerOptions } = own.compilerOptions;
+    writeFileSync(join(dir, "tsconfig.matrix.json"), JSON.stringify({ ...own, compilerOptions }));
+    const tsc = await timed("tsc", () =>
+      execa("node", [join(dir, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "tsconfig.matrix.json"], {
+        cwd: dir,
+        reject: false,
+        all: true,
+      }),
+    );
+    rmSync(join(dir, "tsconfig.matrix.json"));
+    return new Set(
+      String(tsc.all ?? "")
+        .split("\n")
+        .filter((line) => /^\S.*: error TS\d+/.test(line))
+        .map((line) => line.replace(/\(\d+,\d+\): error /, ": ")),
+    );
+  }
+
   async function upgrade(name: string, dir: string) {
     const before = new Map(filesUnder(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+    const typescript = existsSync(join(dir, "tsconfig.json"));
+    const baseline = typescript ? await errorsWithoutTarget(dir) : new Set<string>();
     const result = await timed("upgrade", () =>
       execa("node", [bin, "upgrade"], { cwd: dir, env: appEnv(), extendEnv: false, reject: false }),
     );
@@ -119,7 +150,7 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
     );
     // tsc on the upgraded code (TypeScript apps), before the v5 build writes its own types.
     rmSync(join(dir, ".next"), { recursive: true, force: true });
-    if (existsSync(join(dir, "tsconfig.json"))) {
+    if (typescript) {
       const tsc = await timed("tsc", () =>
         execa("node", [join(dir, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", dir], {
           cwd: dir,
@@ -128,6 +159,9 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
         }),
       );
       expect(tsc.exitCode, tsc.all).toBe(0);
+      // And without a target, as other projects have it: the upgrade brings no error the v4 app did not have.
+      const added = [...(await errorsWithoutTarget(dir))].filter((e) => !baseline.has(e));
+      expect(added, "tsc without a target").toEqual([]);
     }
     return result.stdout;
   }

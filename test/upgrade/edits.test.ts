@@ -8,7 +8,13 @@ import { describe, expect, it } from "vitest";
 import { editConfig } from "../../src/ast/upgrade/config-edit.js";
 import { editMiddleware } from "../../src/ast/upgrade/middleware-edit.js";
 import { addRuntime, isBoilerplateRoute } from "../../src/ast/upgrade/middleware-runtime.js";
-import { addTranspilePackage, editPackageJson, renameEnv, renameInCode } from "../../src/ast/upgrade/project-edits.js";
+import {
+  adapterSwaps,
+  addTranspilePackage,
+  editPackageJson,
+  renameEnv,
+  renameInCode,
+} from "../../src/ast/upgrade/project-edits.js";
 import { rewriteServerCalls } from "../../src/ast/upgrade/server-calls.js";
 
 const middleware = (text: string) => editMiddleware({ text, fileName: "middleware.ts", authModule: "@/auth" });
@@ -99,6 +105,17 @@ describe("the config and the route", () => {
     expect("reason" in clash && clash.reason).toMatch(/already declares `auth`/);
   });
 
+  it("options written inline in the route's NextAuth({...}) get v4's cookie inside, the call made v5's exports around them", () => {
+    const result = editConfig({
+      text: 'import NextAuth from "next-auth";\nimport { adapter } from "./db";\n\nexport default NextAuth({\n  adapter,\n  providers: [],\n});\n',
+      fileName: "auth.ts",
+      compatModule: "./auth-v4-compat",
+    });
+    expect("text" in result && result.text).toBe(
+      'import NextAuth from "next-auth";\nimport { adapter } from "./db";\nimport { v4SessionCookie } from "./auth-v4-compat";\n\nexport const { handlers, auth, signIn, signOut } = NextAuth({\n  adapter,\n  providers: [],\n  cookies: { sessionToken: v4SessionCookie },\n});\n',
+    );
+  });
+
   it("a custom session cookie stays the user's, and no decoder is added then", () => {
     const result = editConfig({
       text: 'import type { NextAuthOptions } from "next-auth";\nexport const authOptions: NextAuthOptions = {\n  providers: [],\n  cookies: { sessionToken: { name: "sid", options: {} } },\n};\n',
@@ -171,13 +188,17 @@ describe("env files, package.json, next.config and names in code", () => {
   });
 
   it("package.json: next-auth pinned to the beta, adapters swapped in place, unknown ones named", () => {
-    const edit = editPackageJson(
-      '{\n  "dependencies": {\n    "@next-auth/mongodb-adapter": "^1.1.3",\n    "@next-auth/fauna-adapter": "^1.0.4",\n    "next-auth": "^4.24.5"\n  }\n}\n',
+    const text =
+      '{\n  "dependencies": {\n    "@next-auth/mongodb-adapter": "^1.1.3",\n    "@next-auth/fauna-adapter": "^1.0.4",\n    "mongodb": "^5.9.2",\n    "next-auth": "^4.24.5"\n  }\n}\n';
+    expect(adapterSwaps(text)).toEqual({
+      swapped: { "@next-auth/mongodb-adapter": "@auth/mongodb-adapter" },
+      unknown: ["@next-auth/fauna-adapter"],
+    });
+    expect(
+      editPackageJson(text, { "next-auth": "5.0.0-beta.32", "@auth/mongodb-adapter": "3.11.3" }, { mongodb: "^6.0.0" }),
+    ).toBe(
+      '{\n  "dependencies": {\n    "@auth/mongodb-adapter": "3.11.3",\n    "@next-auth/fauna-adapter": "^1.0.4",\n    "mongodb": "^6.0.0",\n    "next-auth": "5.0.0-beta.32"\n  }\n}\n',
     );
-    expect(edit.text).toBe(
-      '{\n  "dependencies": {\n    "@auth/mongodb-adapter": "^3.11.3",\n    "@next-auth/fauna-adapter": "^1.0.4",\n    "next-auth": "5.0.0-beta.32"\n  }\n}\n',
-    );
-    expect(edit.unknown).toEqual(["@next-auth/fauna-adapter"]);
   });
 
   it("next.config: CommonJS, an existing list, and a shape it does not know", () => {

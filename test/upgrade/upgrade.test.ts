@@ -1,11 +1,11 @@
 /**
- * `create-auth upgrade` on four hand-written next-auth v4 apps, at the plan
+ * `create-auth upgrade` on six hand-written next-auth v4 apps, at the plan
  * level: each case's input (fixtures/upgrade/<case>/input) upgraded in a
  * temp folder must give exactly the files of expected/, remove exactly the
  * files expected.json names, keep every other file byte for byte, give its
  * notes and manual steps, and change nothing when run again.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runUpgrade } from "../../src/commands/upgrade.js";
@@ -18,11 +18,13 @@ const cases = upgradeCases();
 const recording = process.env.RECORD_UPGRADE_CASES === "1";
 
 describe("create-auth upgrade on hand-written v4 apps", () => {
-  it("has the four apps", () => {
+  it("has the six apps", () => {
     expect(cases).toEqual([
+      "app-mongodb-driver-5",
       "app-prisma-database",
       "custom-adapter-jwt-secret",
       "js-email-custom-pages",
+      "pages-firebase-admin-11",
       "pages-github-credentials",
     ]);
   });
@@ -119,5 +121,59 @@ describe("create-auth upgrade as a command", () => {
     expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/^error: Cannot upgrade: .* does not depend on next-auth/);
     expect(snapshot(dir)).toEqual(before);
+  });
+});
+
+describe("create-auth upgrade when the install fails", () => {
+  /** A stand-in npm on PATH that fails as npm does on a peer conflict, after running `also` (shell). */
+  function failingNpm(also = "") {
+    const bin = tempDir("create-auth-bin-");
+    writeFileSync(
+      join(bin, "npm"),
+      [
+        "#!/bin/sh",
+        also,
+        'echo "npm error code ERESOLVE" >&2',
+        'echo "npm error ERESOLVE unable to resolve dependency tree" >&2',
+        "exit 1",
+        "",
+      ].join("\n"),
+    );
+    chmodSync(join(bin, "npm"), 0o755);
+    return { PATH: `${bin}:${process.env.PATH}` };
+  }
+
+  it("undoes the upgrade: every file as it was, created folders gone, npm's reason and the way on printed, exit 1", async () => {
+    const { inProcess, snapshot } = await import("../helpers.js");
+    const dir = tempDir("create-auth-upgrade-");
+    copyInput("pages-github-credentials", dir);
+    const before = snapshot(dir);
+    const result = await inProcess(["upgrade"], { cwd: dir, env: failingNpm() });
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toMatch(/^created app\/api\/auth\/\[\.\.\.nextauth\]\/route\.ts$/m);
+    expect(result.stderr).toMatch(
+      /^error: npm install failed \(exit code 1\), so the upgrade was undone: every file is as it was, on next-auth 4\.$/m,
+    );
+    expect(result.stderr).toContain("npm error ERESOLVE unable to resolve dependency tree");
+    expect(result.stderr).toMatch(/run create-auth upgrade again \(--no-install writes the files/);
+    expect(snapshot(dir)).toEqual(before);
+    // The route's folders, made by the upgrade, are gone with it.
+    expect(existsSync(join(dir, "app"))).toBe(false);
+    // And the upgrade can run again, as the first time.
+    expect((await runUpgrade({ install: false }, capturedIo(dir).io)) as number).toBe(0);
+  });
+
+  it("says so when the files cannot be put back (changed while npm ran), and leaves them as written", async () => {
+    const { inProcess } = await import("../helpers.js");
+    const dir = tempDir("create-auth-upgrade-");
+    copyInput("pages-github-credentials", dir);
+    const result = await inProcess(["upgrade"], {
+      cwd: dir,
+      env: failingNpm(`echo "// edited while npm ran" >> "${join(dir, "auth.ts")}"`),
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/^error: npm install failed \(exit code 1\), and undoing the upgrade failed too \(/m);
+    expect(result.stderr).toMatch(/Fix the problem above, then run `npm install` in /);
+    expect(readFileSync(join(dir, "auth.ts"), "utf8")).toContain("NextAuth(");
   });
 });

@@ -226,8 +226,13 @@ export function editConfig(request: ConfigEditRequest): ConfigEditResult {
         status: "refused",
         reason: `${fileName}: NextAuth() is called in a way create-auth cannot rewrite safely.`,
       };
-    const argument = textOf(text, call.arguments[0]!);
-    edits.push({ start: startOf(statement), end: endOf(statement), text: exportLine(argument) });
+    // Around the argument, not over it: options written inline in the call get their own edits above.
+    const argument = call.arguments[0]!;
+    const [head, tail] = exportLine("\0").split("\0") as [string, string];
+    edits.push(
+      { start: startOf(statement), end: startOf(argument), text: head },
+      { start: endOf(argument), end: endOf(statement), text: tail },
+    );
   } else {
     if (!found.name)
       return { status: "refused", reason: `${fileName}: the options object has no name to hand to NextAuth().` };

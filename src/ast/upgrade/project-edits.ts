@@ -7,40 +7,17 @@
  * not named here stays.
  */
 import type { Node, ObjectExpression } from "@babel/types";
+import { v5Releases } from "../../catalog/next-auth-5-releases.js";
 import { appendToList, literalList, rangesOf } from "../list-edit.js";
 import { descendants, endOf, ofType, propertyName, startOf, stringValue, textOf, unwrap } from "../nodes.js";
 import { parse, type TextEdit } from "../parse.js";
 import { applyChecked } from "./passes.js";
 
-/** v5's next-auth, exact: the registry has no `beta` tag to resolve. */
-export const nextAuthV5 = "5.0.0-beta.32";
-
-/** The @auth adapters that replace @next-auth ones, at versions that work with next-auth 5.0.0-beta.32. */
-export const authAdapters: Record<string, string> = {
-  "@auth/azure-tables-adapter": "^0.6.0",
-  "@auth/d1-adapter": "^1.11.3",
-  "@auth/drizzle-adapter": "^1.11.3",
-  "@auth/dynamodb-adapter": "^2.11.3",
-  "@auth/edgedb-adapter": "^1.11.2",
-  "@auth/firebase-adapter": "^2.11.3",
-  "@auth/hasura-adapter": "^1.11.1",
-  "@auth/kysely-adapter": "^1.11.2",
-  "@auth/mongodb-adapter": "^3.11.3",
-  "@auth/neon-adapter": "^1.11.3",
-  "@auth/pg-adapter": "^1.11.3",
-  "@auth/prisma-adapter": "^2.11.3",
-  "@auth/sequelize-adapter": "^2.11.3",
-  "@auth/supabase-adapter": "^1.11.3",
-  "@auth/typeorm-adapter": "^2.11.3",
-  "@auth/unstorage-adapter": "^2.11.2",
-  "@auth/upstash-redis-adapter": "^2.11.3",
-};
-
 /** `@next-auth/prisma-adapter` → `@auth/prisma-adapter`; undefined when no @auth package of that name exists. */
 export function v5Adapter(name: string): string | undefined {
   const match = /^@next-auth\/([a-z0-9-]+-adapter)$/.exec(name);
   const replacement = match && `@auth/${match[1]}`;
-  return replacement && replacement in authAdapters ? replacement : undefined;
+  return replacement && replacement in v5Releases ? replacement : undefined;
 }
 
 /** Env names v5 does not read under their v4 names. */
@@ -67,29 +44,47 @@ export function renameEnv(text: string): { text: string; renamed: string[]; kept
   return { text: next, renamed, kept };
 }
 
-export interface PackageEdit {
-  text: string;
+export interface AdapterSwaps {
   /** Adapters swapped, old → new. */
   swapped: Record<string, string>;
   /** @next-auth packages with no @auth twin: a manual step. */
   unknown: string[];
 }
 
-/** package.json as text: next-auth's version and the adapters' names and versions replaced in place (the order kept). */
-export function editPackageJson(text: string): PackageEdit {
+/** The @next-auth packages package.json names: those with an @auth successor, and those without. */
+export function adapterSwaps(text: string): AdapterSwaps {
   const swapped: Record<string, string> = {};
   const unknown: string[] = [];
-  let next = text.replace(/("next-auth"\s*:\s*)"[^"]*"/g, `$1"${nextAuthV5}"`);
-  next = next.replace(/"(@next-auth\/[a-z0-9-]+)"(\s*:\s*)"[^"]*"/g, (whole, name: string, colon: string) => {
-    const replacement = v5Adapter(name);
-    if (!replacement) {
-      unknown.push(name);
-      return whole;
-    }
-    swapped[name] = replacement;
-    return `"${replacement}"${colon}"${authAdapters[replacement]}"`;
-  });
-  return { text: next, swapped, unknown };
+  for (const [, name] of text.matchAll(/"(@next-auth\/[a-z0-9-]+)"\s*:\s*"[^"]*"/g)) {
+    const replacement = v5Adapter(name!);
+    if (replacement) swapped[name!] = replacement;
+    else if (!unknown.includes(name!)) unknown.push(name!);
+  }
+  return { swapped, unknown };
+}
+
+/**
+ * package.json as text, edited in place (the order and every other byte
+ * kept): next-auth and each swapped adapter at the version `versions` gives
+ * (keyed by the new name), and the dependencies in `raised` at their new range.
+ */
+export function editPackageJson(
+  text: string,
+  versions: Record<string, string>,
+  raised: Record<string, string> = {},
+): string {
+  const literal = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  let next = text.replace(
+    /"(next-auth|@next-auth\/[a-z0-9-]+)"(\s*:\s*)"[^"]*"/g,
+    (whole, name: string, colon: string) => {
+      const to = name === "next-auth" ? name : v5Adapter(name);
+      const version = to && versions[to];
+      return version ? `"${to}"${colon}"${version}"` : whole;
+    },
+  );
+  for (const [name, range] of Object.entries(raised))
+    next = next.replace(new RegExp(`("${literal(name)}"\\s*:\\s*)"[^"]*"`, "g"), `$1"${range}"`);
+  return next;
 }
 
 /** Module names and env names in code: the adapters' new packages, and `process.env.NEXTAUTH_SECRET`/`_URL`. */

@@ -89,12 +89,16 @@ export interface DatabaseFacts {
   flavour: SchemaFlavour;
   /** The variable that holds the connection (DATABASE_URL, AUTH_DATABASE_PATH). */
   variable: string;
-  /** Tables and columns the schema needs; empty when the schema is not one create-auth generated. */
+  /** Tables and columns the schemas need: create-auth's, the ORM's the project declares, a published adapter's. */
   tables: Record<string, string[]>;
   /** The command that creates the tables. */
   migrateCommand: string;
   /** The published adapter whose tables these are, when create-auth did not write the schema. */
   adapter?: string;
+  /** Who needs a table, where not create-auth's own schema: "@auth/prisma-adapter" reads it, "prisma/schema.prisma" declares it. */
+  neededBy?: Record<string, { by: string; reads: boolean }>;
+  /** A SQLite file: the project-relative folder a relative path is taken from, and the file when the variable is unset. */
+  sqlite?: { base: string; fallback?: string };
 }
 
 export interface ProjectFacts {
