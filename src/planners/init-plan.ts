@@ -11,7 +11,7 @@ import type { Dialect } from "../catalog/sql-dialects.js";
 import type { TokenChoice } from "../families/family.js";
 import { type AnyParsedProvider, hasProviderTokens } from "../families/index.js";
 import { throttleFile, throttlePath } from "../families/throttle.js";
-import { clientAddressFile } from "../frameworks/client-address.js";
+import { clientAddressFile, clientAddressPath } from "../frameworks/client-address.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
 import { UsageError } from "../lib/errors.js";
 import {
@@ -221,11 +221,19 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   // A config of the project's own is left alone: the providers are not added to it, so nothing of theirs is planned.
   const added = otherConfig ? [] : snippets;
   const placedSnippets = added.map((s) => ({ ...s, files: [] }));
+  // With the project's own config, what init would wire is the user's to add, and with it the module that
+  // hands the wiring the client's address, unless something init still writes imports it.
   const unwired = (file: { path: string }) => !(file.path in wiring.instructions);
+  const addressModule = clientAddressPath(authDir);
+  const stillWritten = [...wiring.files, ...wiring.edits].filter(unwired);
+  const keptWiring = (file: { path: string }) =>
+    unwired(file) &&
+    (file.path !== addressModule ||
+      stillWritten.some((f) => f.path !== file.path && f.contents.includes(posix.basename(addressModule, ".ts"))));
   const merged = mergeParts(
     stored,
     schema,
-    ownConfig ? { ...wiring, files: wiring.files.filter(unwired), edits: wiring.edits.filter(unwired) } : wiring,
+    ownConfig ? { ...wiring, files: wiring.files.filter(keptWiring), edits: wiring.edits.filter(unwired) } : wiring,
     ...placedSnippets,
     { files: otherConfig ? [] : throttle },
     { files: otherConfig ? [] : config },
