@@ -23,7 +23,7 @@ import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/error
 import { type Io, processIo } from "../lib/io.js";
 import type { InitPlan } from "../planners/init-plan.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
-import { installDependencies } from "../workspace/package-manager.js";
+import { detectPackageManager, installDependencies } from "../workspace/package-manager.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { checkDir, conflicts } from "./init-checks.js";
 import { type InitQuestionContext, initOptions, requiredInCi } from "./init-options.js";
@@ -218,6 +218,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
     import("../workspace/plan.js"),
     import("../workspace/lock.js"),
   ]);
+  const manager = options.packageManager ?? detectPackageManager(root, io.env).manager;
   // Planned and applied under the project's lock, so a parallel run's edit is read, not overwritten.
   const plan: InitPlan | undefined = await withProjectLock(root, async () => {
     const planned = v4
@@ -229,6 +230,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
           force: options.force,
           framework,
           storage: storage.resolve(done.backend, done.schema, options.dialect),
+          packageManager: manager,
         })
       : await planInit({
           root,
@@ -239,6 +241,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
           framework,
           storage: storage.resolve(done.backend, done.schema, options.dialect),
           protect: options.protect,
+          packageManager: manager,
           tokens: tokens.refresh || tokens.federatedLogout ? tokens : undefined,
           postLogoutRedirectUri: tokens.federatedLogout
             ? (await import("./token-support.js")).postLogoutRedirectUri(

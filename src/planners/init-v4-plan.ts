@@ -15,6 +15,7 @@ import { type EnvToFill, newSecret } from "../render/env-files.js";
 import { specifier } from "../render/modules.js";
 import { mergeParts, type ProviderSnippet } from "../render/parts.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
+import type { PackageManager } from "../workspace/package-manager.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { type InitPlan, planProjectMerges, type StorageChoice, schemaPart } from "./init-plan.js";
@@ -30,6 +31,8 @@ export interface V4InitRequest {
   force: boolean;
   framework: FrameworkDetection;
   storage: StorageChoice;
+  /** The manager that installs (--package-manager, else detected): where overrides go. */
+  packageManager?: PackageManager;
 }
 
 export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
@@ -148,6 +151,8 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     // v4 reads NEXTAUTH_SECRET, else AUTH_SECRET: a fresh one only when the project has neither.
     secret: (projectEnv) =>
       ["NEXTAUTH_SECRET", "AUTH_SECRET"].some((name) => projectEnv.get(name)?.value) ? undefined : newSecret(),
+    // next-auth itself is raised within v4 when the project's version has an advisory (package-security.ts).
+    packageManager: request.packageManager,
   });
   changes.push(...env.changes);
   notices.push(...env.notices);
