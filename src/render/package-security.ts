@@ -113,15 +113,22 @@ export function planSecurity(request: SecurityRequest): SecurityPlan {
     if (own) {
       // What installs: an exact pin, and the copy the lockfile (or node_modules) resolves for the entry. A range
       // with nothing resolved yet installs the newest release, which the table does not flag.
+      // A locked copy of another major than the spec is stale (package.json moved on, the install has not): not judged.
       const exact = parseVersion(own.spec.replace(/^=/, "")) ? own.spec.replace(/^=/, "") : undefined;
-      const judged = [exact, ...copies.filter((c) => c.name === name && c.direct).map((c) => c.version)]
+      const floor = specFloor(own.spec);
+      const major = floor && parseVersion(floor)!.major;
+      const locked = copies.filter(
+        (c) => c.name === name && c.direct && (major === undefined || parseVersion(c.version)!.major === major),
+      );
+      const judged = [exact, ...locked.map((c) => c.version)]
         .filter((v): v is string => v !== undefined && isAffected(name, v))
         .filter((v, i, all) => all.indexOf(v) === i);
       if (judged.length) {
         const fixes = judged.map((v) => fixedVersion(name, v));
         const ids = idsOf(name, judged);
         const to = fixes.every((f) => f !== undefined) ? highest(fixes as string[]) : undefined;
-        const next = to && raiseSpec(own.spec, to);
+        // Never lowered: a floor above the fix already keeps the affected releases out.
+        const next = to && (floor && compareVersions(floor, to) >= 0 ? own.spec : raiseSpec(own.spec, to));
         if (!to)
           plan.manual.raises.push(
             `${name} "${own.spec}": no release of its major fixes ${ids.join(", ")}; move it to a supported major.`,
@@ -130,7 +137,7 @@ export function planSecurity(request: SecurityRequest): SecurityPlan {
           plan.manual.raises.push(
             `${name} "${own.spec}" (${own.section}): make it ${to} or later (${ids.join(", ")}).`,
           );
-        else {
+        else if (next !== own.spec) {
           plan.raises.push({ section: own.section, name, from: own.spec, to: next, ids });
           spec = next;
         }

@@ -144,6 +144,23 @@ describe("a next-auth v4 project below 4.24.15", () => {
     expect(result.stdout).toContain("note: Install the new dependencies: npm install");
   });
 
+  it("upgrade moves it to next-auth 5's fixed beta, never back to a v4 release the old lockfile names", async () => {
+    const dir = v4App("4.24.11");
+    writeFileSync(
+      join(dir, "package-lock.json"),
+      JSON.stringify({
+        lockfileVersion: 3,
+        packages: {
+          "": { dependencies: { "next-auth": "4.24.11" } },
+          "node_modules/next-auth": { version: "4.24.11" },
+        },
+      }),
+    );
+    const result = await inProcess(["upgrade", "--no-install"], { cwd: dir });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(packageJson(dir).dependencies["next-auth"]).toBe("5.0.0-beta.32");
+  });
+
   it("a range with a lockfile still on an affected release: its floor raised", async () => {
     const dir = v4App("^4.24.5");
     writeFileSync(

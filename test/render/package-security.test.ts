@@ -150,6 +150,21 @@ describe("raising the project's own entries within their major", () => {
     ]);
   });
 
+  it("a locked copy of another major is stale, and a floor above the fix stays: nothing lowered", () => {
+    const moved = planSecurity({
+      pkg: { dependencies: { "next-auth": "5.0.0-beta.32" } },
+      copies: [copy("next-auth", "4.24.11", { direct: true })],
+      manager: "npm",
+    });
+    expect(moved.raises).toEqual([]);
+    const above = planSecurity({
+      pkg: { dependencies: { "@auth/core": "^0.41.3" } },
+      copies: [copy("@auth/core", "0.41.1", { direct: true })],
+      manager: "npm",
+    });
+    expect(above.raises).toEqual([]);
+  });
+
   it("npm: the user's override of an entry that moved follows it (npm refuses the two differing)", () => {
     const plan = planSecurity({
       pkg: { dependencies: { "@auth/core": "0.41.1" }, overrides: { "@auth/core": "0.41.1" } },
