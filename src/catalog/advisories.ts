@@ -6,7 +6,7 @@
 import { compareVersions, inRange, parseVersion } from "../lib/semver.js";
 import { type AdvisoryRow, type AdvisorySeverity, advisoryRows } from "./advisories.data.js";
 
-export type { AdvisoryRow, AdvisorySeverity };
+export type { AdvisorySeverity };
 
 export interface Advisory {
   id: string;

@@ -7,7 +7,7 @@
  * caller says so instead of guessing.
  */
 
-export interface Version {
+interface Version {
   major: number;
   minor: number;
   patch: number;

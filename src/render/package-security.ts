@@ -16,7 +16,7 @@ import { setJsonMember } from "./json-text.js";
 export type OverrideManager = "npm" | "pnpm" | "yarn" | "bun";
 
 /** Where each manager reads its overrides: the workspace root's package.json, at this path. */
-export const overridePath: Record<OverrideManager, readonly string[]> = {
+const overridePath: Record<OverrideManager, readonly string[]> = {
   npm: ["overrides"],
   bun: ["overrides"],
   pnpm: ["pnpm", "overrides"],
@@ -28,7 +28,7 @@ const installed = ["dependencies", "devDependencies", "optionalDependencies"] as
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export interface SpecRaise {
+interface SpecRaise {
   section: string;
   name: string;
   from: string;
@@ -37,7 +37,7 @@ export interface SpecRaise {
   ids: string[];
 }
 
-export interface OverrideEntry {
+interface OverrideEntry {
   name: string;
   spec: string;
   /** The packages (name@version) pinning an affected copy; empty when the entry only follows a raised spec. */
@@ -54,7 +54,7 @@ export interface SecurityPlan {
   manual: { raises: string[]; overrides: string[] };
 }
 
-export interface SecurityRequest {
+interface SecurityRequest {
   /** The project's package.json. */
   pkg: Json;
   /** The package.json overrides belong in: the workspace root's, else the project's own. */
@@ -201,6 +201,15 @@ export function applyRaises(text: string, plan: SecurityPlan): string {
 /** The overrides' package.json with the plan's entries set. */
 export function applyOverrides(text: string, plan: SecurityPlan, manager: OverrideManager): string {
   return plan.overrides.reduce((t, o) => setJsonMember(t, [...overridePath[manager], o.name], o.spec), text);
+}
+
+/** The changes in a few words each, for a finding's fix: `next-auth "4.24.15"`, `pnpm.overrides "@auth/core": "^0.41.3"`. */
+export function summarizeSecurity(plan: SecurityPlan, manager: OverrideManager): string[] {
+  const field = overridePath[manager].join(".");
+  return [
+    ...plan.raises.map((r) => `${r.name} "${r.to}" (was "${r.from}")`),
+    ...plan.overrides.map((o) => `${field} "${o.name}": "${o.spec}"`),
+  ];
 }
 
 /** One line per change, for init's, add-provider's and doctor's output. */

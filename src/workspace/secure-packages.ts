@@ -53,7 +53,7 @@ function parsed(text: string | null): Record<string, unknown> | undefined {
  * the nearest one upwards holding a lockfile, or declaring workspaces
  * (`workspaces`, pnpm-workspace.yaml); else the project's own.
  */
-export function workspaceRoot(root: string): string {
+function workspaceRoot(root: string): string {
   for (let dir = root; ; dir = dirname(dir)) {
     if (lockfileNames.some((f) => existsSync(join(dir, f)))) return dir;
     if (dir !== root) {
@@ -64,7 +64,7 @@ export function workspaceRoot(root: string): string {
   }
 }
 
-export interface SecuredPackages {
+interface SecuredPackages {
   /** The project's package.json after the raises (and the overrides, when they live there). */
   text: string;
   /** The workspace root's package.json with the overrides, when that is another file. */
@@ -75,7 +75,7 @@ export interface SecuredPackages {
   notices: string[];
 }
 
-export interface SecureRequest {
+interface SecureRequest {
   root: string;
   /** The project's package.json as it will be written (merged already). */
   text: string;
@@ -130,7 +130,7 @@ export function securePackages(request: SecureRequest): SecuredPackages {
   return { text, workspace, plan, manager, notices };
 }
 
-export interface SecureMerge {
+interface SecureMerge {
   /** package.json's new text (unchanged when nothing was needed). */
   text: string;
   /** The workspace root's package.json, when the overrides go there. */

@@ -13,7 +13,7 @@ import {
   type OverrideManager,
   planSecurity,
 } from "../../src/render/package-security.js";
-import { copiesFromPackageLock, type ResolvedCopy } from "../../src/workspace/lockfile-copies.js";
+import { copiesFromPackageLock, type ResolvedCopy } from "../../src/workspace/lockfile-readers.js";
 import { fixture } from "../helpers.js";
 
 const copy = (name: string, version: string, more: Partial<ResolvedCopy> = {}): ResolvedCopy => ({

@@ -7,14 +7,14 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { projectCopies } from "../../src/workspace/lockfile-copies.js";
 import {
   copiesFromBunLock,
   copiesFromPackageLock,
   copiesFromPnpmLock,
   copiesFromYarnLock,
-  projectCopies,
   type ResolvedCopy,
-} from "../../src/workspace/lockfile-copies.js";
+} from "../../src/workspace/lockfile-readers.js";
 import { fixture, tempDir } from "../helpers.js";
 
 const names = ["@auth/core", "next-auth"];
