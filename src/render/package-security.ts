@@ -146,8 +146,13 @@ export function planSecurity(request: SecurityRequest): SecurityPlan {
     // A package the merge is about to add: its override must equal the spec it will have.
     if (spec === undefined && request.adding?.includes(name))
       spec = (dependencyVersions as Record<string, string>)[name];
+    // A copy pinned only by packages this plan raises (next-auth 5.0.0-beta.29's @auth/core) moves with them.
+    const raised = new Set(plan.raises.map((r) => r.name));
     const pinned = [...copies, ...pins].filter(
-      (c) => c.name === name && c.dependents.length > 0 && isAffected(name, c.version),
+      (c) =>
+        c.name === name &&
+        c.dependents.some((d) => !raised.has(d.slice(0, d.lastIndexOf("@")))) &&
+        isAffected(name, c.version),
     );
     const existing = existingOverrides[name];
     if (existing !== undefined && !(typeof existing === "string")) {

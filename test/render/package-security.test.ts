@@ -74,6 +74,19 @@ describe("overrides of a pinned copy, per package manager", () => {
     });
   });
 
+  it("a copy pinned only by a package the plan raises moves with it: no override", () => {
+    const plan = planSecurity({
+      pkg: { dependencies: { "next-auth": "5.0.0-beta.29" } },
+      copies: [
+        copy("next-auth", "5.0.0-beta.29", { direct: true }),
+        copy("@auth/core", "0.41.0", { dependents: ["next-auth@5.0.0-beta.29"] }),
+      ],
+      manager: "npm",
+    });
+    expect(plan.raises).toMatchObject([{ name: "next-auth", to: "5.0.0-beta.32" }]);
+    expect(plan.overrides).toEqual([]);
+  });
+
   it("a spec naming no version is referenced ($name) where npm and pnpm allow it, else the fixed range", () => {
     const pkg = { dependencies: { "@auth/core": "latest", "@auth/qwik": "0.9.1" } };
     expect(planSecurity({ pkg, copies: [], manager: "npm" }).overrides[0]?.spec).toBe("$@auth/core");
