@@ -12,7 +12,8 @@
 const betterSqlite3 = Number(process.versions.node.split(".")[0]) >= 22 ? "^13.2.0" : "^12.6.0";
 
 export const dependencyVersions = {
-  "@auth/core": "^0.41.0",
+  // The floors of the Auth.js packages are their first versions without a known advisory (advisories.data.ts).
+  "@auth/core": "^0.41.3",
   // v5 is published only as betas and some registries have no "beta" tag: an exact version, never a tag.
   "next-auth": "5.0.0-beta.32",
   "@auth/sveltekit": "^1.11.3",
@@ -37,8 +38,8 @@ export const dependencyVersions = {
   "@prisma/adapter-better-sqlite3": "^7.10.0",
   "@prisma/adapter-pg": "^7.10.0",
   "@prisma/adapter-mariadb": "^7.10.0",
-  "@auth/prisma-adapter": "^2.11.0",
-  "@auth/drizzle-adapter": "^1.11.0",
+  "@auth/prisma-adapter": "^2.11.3",
+  "@auth/drizzle-adapter": "^1.11.3",
   "drizzle-kit": "^0.31.0",
   zod: "^3.25.0",
   "@simplewebauthn/server": "^9.0.2",
@@ -51,6 +52,19 @@ export const dependencyVersions = {
 } as const;
 
 export type DependencyName = keyof typeof dependencyVersions;
+
+/**
+ * What a catalogued package installed at its catalog version depends on
+ * exactly, for the packages the advisory table names: a pin no floor of ours
+ * can move, so a generated project gets the package manager's override for
+ * it when the pinned version is affected. From the registry (`npm view
+ * @auth/qwik@0.9.1 dependencies`); its test checks each entry's catalog
+ * version is exact, so a bump of the catalog has to revisit the entry.
+ */
+export const pinnedDependencies: Partial<Record<DependencyName, { version: string; pins: Record<string, string> }>> = {
+  // @auth/qwik 0.9.1 is the registry's newest; it depends on @auth/core "0.41.1".
+  "@auth/qwik": { version: "0.9.1", pins: { "@auth/core": "0.41.1" } },
+};
 
 /**
  * npm 11 runs a dependency's install script only when package.json's

@@ -114,6 +114,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
       framework,
       force: options.force,
       tokens: tokensAsked(tokens),
+      packageManager: options.packageManager ?? detectPackageManager(root, io.env).manager,
     });
     const show = (path: string) => relative(io.cwd, path) || path;
     if (plan.status === "refused") {

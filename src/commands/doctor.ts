@@ -36,7 +36,7 @@ export const doctorOptions = defineOptions({
   fix: {
     flag: "--fix",
     description:
-      "apply the safe fixes: a fresh AUTH_SECRET, AUTH_TRUST_HOST, v4 names renamed, ignore rules, file modes",
+      "apply the safe fixes: a fresh AUTH_SECRET, AUTH_TRUST_HOST, v4 names renamed, ignore rules, file modes, Auth.js packages with an advisory raised within their major",
     schema: z.boolean().default(false),
   },
   online: {

@@ -25,7 +25,7 @@ import { type Io, processIo } from "../lib/io.js";
 import { toFlag } from "../lib/options.js";
 import type { InitPlan } from "../planners/init-plan.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
-import { installDependencies } from "../workspace/package-manager.js";
+import { detectPackageManager, installDependencies } from "../workspace/package-manager.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { providerFlagKeys } from "./add-provider-options.js";
 import { checkDir, conflicts } from "./init-checks.js";
@@ -272,6 +272,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
     import("../workspace/plan.js"),
     import("../workspace/lock.js"),
   ]);
+  const manager = options.packageManager ?? detectPackageManager(root, io.env).manager;
   // Planned and applied under the project's lock, so a parallel run's edit is read, not overwritten.
   const plan: InitPlan | undefined = await withProjectLock(root, async () => {
     const planned = v4
@@ -285,6 +286,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
           storage: storage.resolve(done.backend, done.schema, options.dialect),
           kept,
           sessionGiven: input.session !== undefined,
+          packageManager: manager,
         })
       : await planInit({
           root,
@@ -296,6 +298,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
           storage: storage.resolve(done.backend, done.schema, options.dialect),
           kept,
           protect: options.protect,
+          packageManager: manager,
           tokens: tokens.refresh || tokens.federatedLogout ? tokens : undefined,
           postLogoutRedirectUri: tokens.federatedLogout
             ? (await import("./token-support.js")).postLogoutRedirectUri(

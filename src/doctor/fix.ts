@@ -2,15 +2,18 @@
  * --fix: the fixes that cannot lose anything, planned from the findings and
  * applied through plan-then-apply under the project's lock: a fresh secret
  * into .env.local, AUTH_TRUST_HOST, v4 names renamed, ignore rules, file
- * modes. Each line it reports names what changed, never a value. Running it
+ * modes, an Auth.js package with an advisory raised within its major (or
+ * overridden where a package pins it) in package.json. Each line it reports names what changed, never a value. Running it
  * again finds nothing to do.
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { addIgnoreEntries } from "../render/gitignore.js";
+import { describeSecurity } from "../render/package-security.js";
 import { addEnvEntries, parseEnv } from "../workspace/env-file.js";
 import { type FileChange, readIfExists } from "../workspace/plan.js";
+import { securePackages } from "../workspace/secure-packages.js";
 import { secretFiles } from "./checks/files.js";
 import { v4Names, v5Name } from "./checks/names.js";
 import { secretSource } from "./checks/secret.js";
@@ -105,6 +108,16 @@ export function planFixes(facts: ProjectFacts, findings: Finding[]): FixPlan {
       modes.push({ path: join(facts.root, file.name), mode: 0o600 });
       done.push(`made ${file.name} readable by its owner only (chmod 600)`);
     }
+  }
+  // An Auth.js package with an advisory: raised within its major, or overridden where a package pins it.
+  const packageJson = readIfExists(join(facts.root, "package.json"));
+  if (packageJson !== null && findings.some((f) => f.id.startsWith("advisory."))) {
+    const secured = securePackages({ root: facts.root, text: packageJson, manager: facts.advisories.manager });
+    const moved = describeSecurity({ ...secured.plan, manual: { raises: [], overrides: [] } }, secured.manager);
+    if (secured.text !== packageJson) texts.set("package.json", secured.text);
+    if (secured.workspace) texts.set(relative(facts.root, secured.workspace.path), secured.workspace.after);
+    if (moved.length)
+      done.push(...moved.slice(0, -1), `${moved.at(-1)}; run \`${secured.manager} install\` to move the lockfile`);
   }
   // A .env.local this run writes must be ignored too, or the next run has that to fix.
   if (texts.has(".env.local") && !facts.envLocalIgnored && !done.some((d) => d === "added .env.local to .gitignore")) {

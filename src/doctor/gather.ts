@@ -5,12 +5,18 @@
  */
 import { existsSync } from "node:fs";
 import { join, posix, relative } from "node:path";
+import { advisoryPackages } from "../catalog/advisories.js";
 import type { FrameworkModule, WiringDoctor } from "../frameworks/framework.js";
 import { detectFramework, frameworkByAuthPackage } from "../frameworks/registry.js";
+import { summarizeSecurity } from "../render/package-security.js";
 import { findAuthSetup } from "../workspace/auth-setup/index.js";
+import { projectCopies } from "../workspace/lockfile-copies.js";
+import { detectPackageManager } from "../workspace/package-manager.js";
 import { detectPackageVersion } from "../workspace/package-version.js";
+import { readIfExists } from "../workspace/plan.js";
 import { ProjectView } from "../workspace/project-view.js";
-import type { ProjectFacts } from "./model/facts.js";
+import { securePackages } from "../workspace/secure-packages.js";
+import type { AdvisoryFacts, ProjectFacts } from "./model/facts.js";
 import { effectiveEnv, readEnvFiles, readGit, valueFiles } from "./read-files.js";
 import { readDatabase } from "./schema-facts.js";
 
@@ -49,6 +55,26 @@ export function holdsSecret(name: string, value: string, names: readonly string[
   return /_URL$/.test(name) && URL.canParse(value) && new URL(value).password !== "";
 }
 
+/**
+ * The copies of the advisory table's packages the project resolves (its
+ * lockfile's, the project's own and its packages'), and what --fix would
+ * change in package.json to move them (the plan init and add-provider use).
+ */
+export function readAdvisories(root: string, environment: NodeJS.ProcessEnv): AdvisoryFacts {
+  const found = projectCopies(root, advisoryPackages);
+  const text = readIfExists(join(root, "package.json"));
+  const manager = detectPackageManager(root, environment).manager;
+  const secured = text === null ? undefined : securePackages({ root, text, manager, copies: found });
+  const lockfile = found && !["node_modules", "package.json"].includes(found.source);
+  return {
+    source: found && (lockfile ? relative(root, join(found.dir, found.source)).split("\\").join("/") : found.source),
+    copies: found?.copies ?? [],
+    manager: secured?.manager ?? manager,
+    changes: secured ? summarizeSecurity(secured.plan, secured.manager) : [],
+    manual: secured ? [...secured.plan.manual.raises, ...secured.plan.manual.overrides] : [],
+  };
+}
+
 /** The project's facts, and the doctor part of its framework, which checks the wiring it read. */
 export async function gatherFacts(options: GatherOptions): Promise<{ facts: ProjectFacts; wiring: WiringDoctor }> {
   const { root } = options;
@@ -84,6 +110,7 @@ export async function gatherFacts(options: GatherOptions): Promise<{ facts: Proj
     trackedSecrets: {},
     config,
     wiring: wiring.read({ root, configPath, project, reader }),
+    advisories: readAdvisories(root, options.environment),
     database: config.adapter
       ? await readDatabase(
           root,

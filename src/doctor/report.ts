@@ -51,7 +51,8 @@ export function renderText(report: DoctorReport, color: boolean): string {
     if (!group.length) continue;
     lines.push("", c.bold(paint[severity](`${headings[severity]} (${group.length})`)));
     for (const finding of group) {
-      lines.push(`  ${paint[severity](mark[severity])} ${c.bold(finding.id)}  ${printable(finding.message)}`);
+      const tag = finding.security ? c.dim(" (security)") : "";
+      lines.push(`  ${paint[severity](mark[severity])} ${c.bold(finding.id)}${tag}  ${printable(finding.message)}`);
       if (finding.file) lines.push(c.dim(`    in ${printable(finding.file)}`));
       lines.push(`    fix: ${printable(finding.fix)}`);
     }
@@ -60,10 +61,24 @@ export function renderText(report: DoctorReport, color: boolean): string {
   lines.push(
     "",
     errors || warnings || info
-      ? `${plural(errors, "error")}, ${plural(warnings, "warning")}, ${info} info.${errors ? " Sign-in will break until the errors are fixed." : ""}`
+      ? `${plural(errors, "error")}, ${plural(warnings, "warning")}, ${info} info.${errorsCost(report.findings)}`
       : "No problems found.",
   );
   return `${lines.join("\n")}\n`;
+}
+
+/** What the errors cost, in the summary line: only the ones that do break sign-in say so. */
+function errorsCost(findings: Finding[]): string {
+  const errors = findings.filter((f) => f.severity === "error");
+  const exposed = errors.filter((f) => f.security).length;
+  const breaking = errors.length - exposed;
+  const problems = (n: number) => (n === 1 ? "1 is a security problem" : `${n} are security problems`);
+  if (breaking && !exposed) return " Sign-in will break until the errors are fixed.";
+  if (breaking)
+    return ` Sign-in will break until ${breaking === 1 ? "1 of them is" : `${breaking} of them are`} fixed; ${problems(exposed)}.`;
+  if (exposed)
+    return ` ${exposed === 1 ? "The error is a security problem" : "The errors are security problems"}: sign-in works, but stays exposed until ${exposed === 1 ? "it is" : "they are"} fixed.`;
+  return "";
 }
 
 export function renderJson(report: DoctorReport): string {

@@ -24,17 +24,19 @@ import {
   readEnvForWriting,
 } from "../render/env-files.js";
 import { specifier } from "../render/modules.js";
-import { mergePackageJson, parsePackageJson } from "../render/package-json.js";
+import { parsePackageJson } from "../render/package-json.js";
 import { type GeneratedPart, mergeParts, type ProviderSnippet, part } from "../render/parts.js";
 import { newTsconfig } from "../render/tsconfig.js";
 import { type OwnAdapter, ownAdapterPart } from "../storage/own-adapter.js";
 import type { SchemaFlavour } from "../storage/schemas.js";
 import type { StorageModule, StoragePart } from "../storage/storage.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
+import type { PackageManager } from "../workspace/package-manager.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import type { EnvOrder, ProjectEnv } from "../workspace/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
+import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
 import { generateConfig, postLogoutVariable } from "./auth-config.js";
 import { projectFileOf } from "./own-adapter.js";
 
@@ -72,6 +74,8 @@ export interface InitRequest {
   postLogoutRedirectUri?: string;
   /** The adapter the project's auth config already makes: kept, with no storage of init's own beside it. */
   kept?: OwnAdapter;
+  /** The manager that installs (--package-manager, else detected): where overrides go. */
+  packageManager?: PackageManager;
 }
 
 export interface InitPlan {
@@ -289,6 +293,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     databaseVariables: stored.env.map((v) => v.name),
     orm: !kept && storage.module.chosenBy === "orm",
     secret: () => newSecret(),
+    packageManager: request.packageManager,
   });
   changes.push(...env.changes);
   notices.push(...env.notices);
@@ -332,16 +337,18 @@ export function planProjectMerges(request: {
   orm: boolean;
   /** A new secret, or undefined when the project already has one. */
   secret(env: ProjectEnv): string | undefined;
+  /** The manager that installs (its overrides field); default: the lockfile's, else npm. */
+  packageManager?: PackageManager;
 }): Pick<EnvWritePlan, "notices" | "toFill" | "where"> & { changes: FileChange[] } {
   const { root, merged } = request;
-  const pkg = mergePackageJson(
-    readIfExists(join(root, "package.json")),
+  const pkg = mergeSecurePackageJson(
+    root,
     {
       dependencies: [...request.packages.dependencies, ...merged.dependencies],
       devDependencies: [...request.packages.devDependencies, ...merged.devDependencies],
       scripts: merged.scripts,
     },
-    root,
+    request.packageManager,
   );
   const projectEnv = readEnvForWriting(root, request.envOrder);
   const env = planEnvWrites({
@@ -358,5 +365,6 @@ export function planProjectMerges(request: {
     [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), [...merged.ignored, ...env.created])],
   ];
   const changes = merges.flatMap(([path, text]) => changeFile(join(root, path), text) ?? []);
-  return { changes, notices: [...pkg.kept, ...env.notices], toFill: env.toFill, where: env.where };
+  if (pkg.workspace) changes.push(pkg.workspace);
+  return { changes, notices: [...pkg.notices, ...env.notices], toFill: env.toFill, where: env.where };
 }

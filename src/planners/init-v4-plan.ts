@@ -16,6 +16,7 @@ import { specifier } from "../render/modules.js";
 import { type GeneratedPart, mergeParts, type ProviderSnippet, part } from "../render/parts.js";
 import { type OwnAdapter, ownAdapterPart } from "../storage/own-adapter.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
+import type { PackageManager } from "../workspace/package-manager.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { type InitPlan, planProjectMerges, type StorageChoice, schemaPart } from "./init-plan.js";
@@ -36,6 +37,8 @@ export interface V4InitRequest {
   kept?: OwnAdapter;
   /** --session was given (with the app's own adapter, only then is the strategy written). */
   sessionGiven?: boolean;
+  /** The manager that installs (--package-manager, else detected): where overrides go. */
+  packageManager?: PackageManager;
 }
 
 export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
@@ -179,6 +182,8 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     // v4 reads NEXTAUTH_SECRET, else AUTH_SECRET: a fresh one only when the project has neither.
     secret: (projectEnv) =>
       ["NEXTAUTH_SECRET", "AUTH_SECRET"].some((name) => projectEnv.get(name)?.value) ? undefined : newSecret(),
+    // next-auth itself is raised within v4 when the project's version has an advisory (package-security.ts).
+    packageManager: request.packageManager,
   });
   changes.push(...env.changes);
   notices.push(...env.notices);

@@ -16,12 +16,13 @@ import { frameworkByAuthPackage } from "../frameworks/registry.js";
 import { UsageError } from "../lib/errors.js";
 import { posixRelative } from "../lib/posix-path.js";
 import { type EnvToFill, gitignore, planEnvWrites, readEnvForWriting } from "../render/env-files.js";
-import { mergePackageJson } from "../render/package-json.js";
 import type { ProviderSnippet } from "../render/parts.js";
+import type { PackageManager } from "../workspace/package-manager.js";
 import { detectPackageVersion } from "../workspace/package-version.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
+import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
 import { postLogoutVariable } from "./auth-config.js";
 import { findThrottleSetup, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
 import { planTokenWiring } from "./token-wiring.js";
@@ -38,6 +39,8 @@ export interface AddProviderRequest {
   force: boolean;
   /** --refresh-tokens, --federated-logout. */
   tokens?: TokenChoice;
+  /** The manager that installs (--package-manager, else detected): where overrides go. */
+  packageManager?: PackageManager;
 }
 
 export type AddProviderPlan =
@@ -80,25 +83,36 @@ function envChanges(root: string, framework: FrameworkModule, snippet: ProviderS
 
 /**
  * The provider's packages merged into the project's package.json: versions
- * only from the catalog, an existing entry (any version) left as it is.
- * Without a package.json nothing is created (a new one would make the
- * project an ES module package): the notice says what to install.
+ * only from the catalog, an existing entry (any version) left as it is,
+ * unless it is an Auth.js package with a known advisory, which is raised
+ * within its major (next-auth 4.24.11 → 4.24.15) whether or not the
+ * provider adds packages. Without a package.json nothing is created (a new
+ * one would make the project an ES module package): the notice says what
+ * to install.
  */
-function packageChanges(root: string, snippet: ProviderSnippet): { change: FileChange | null; notices: string[] } {
+function packageChanges(
+  root: string,
+  snippet: ProviderSnippet,
+  manager: PackageManager | undefined,
+): { changes: FileChange[]; notices: string[] } {
   const devDependencies = snippet.devDependencies ?? [];
-  if (snippet.dependencies.length === 0 && devDependencies.length === 0) return { change: null, notices: [] };
   const path = join(root, "package.json");
-  const text = readIfExists(path);
-  if (text === null) {
+  if (readIfExists(path) === null) {
+    if (snippet.dependencies.length === 0 && devDependencies.length === 0) return { changes: [], notices: [] };
     return {
-      change: null,
+      changes: [],
       notices: [
         `No package.json in ${root}: install ${[...snippet.dependencies, ...devDependencies].join(", ")} with your package manager.`,
       ],
     };
   }
-  const merged = mergePackageJson(text, { dependencies: snippet.dependencies, devDependencies, scripts: {} }, root);
-  return { change: changeFile(path, merged.text), notices: merged.kept };
+  const merged = mergeSecurePackageJson(
+    root,
+    { dependencies: snippet.dependencies, devDependencies, scripts: {} },
+    manager,
+  );
+  const changes = [changeFile(path, merged.text), merged.workspace ?? null].filter((c): c is FileChange => c !== null);
+  return { changes, notices: merged.notices };
 }
 
 /**
@@ -240,16 +254,17 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     env: [...snippet.env, ...(snippet.tokens?.federatedLogout ? [postLogoutEnv] : [])],
   });
   changes.push(...env.changes);
-  const packages = packageChanges(root, {
-    ...snippet,
-    dependencies: [...new Set([...snippet.dependencies, ...(tokens?.dependencies ?? [])])],
-  });
-  if (packages.change) changes.push(packages.change);
+  const packages = packageChanges(
+    root,
+    { ...snippet, dependencies: [...new Set([...snippet.dependencies, ...(tokens?.dependencies ?? [])])] },
+    request.packageManager,
+  );
+  changes.push(...packages.changes);
   return {
     status: "planned",
     snippet,
     changes,
-    packageJsonChanged: packages.change !== null,
+    packageJsonChanged: packages.changes.length > 0,
     notices: [...env.notices, ...packages.notices, ...throttling.notices, ...(tokens?.notes ?? [])],
     envToFill: env.toFill,
     configText: edited,

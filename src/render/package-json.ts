@@ -6,6 +6,7 @@ import { basename, join } from "node:path";
 import { dependencyVersions, installScripts } from "../catalog/dependencies.js";
 import { selfDependencySpec } from "../catalog/self.js";
 import { UsageError } from "../lib/errors.js";
+import { setJsonMember } from "./json-text.js";
 
 /** Versions come only from the catalog; a name it lacks is reported, never guessed. */
 export function catalogVersion(name: string): string | undefined {
@@ -34,8 +35,6 @@ export function packageName(dir: string): string {
     .replace(/^[._-]+|-+$/g, "");
   return name || "app";
 }
-
-const indentOf = (text: string) => /^[ \t]+(?=")/m.exec(text)?.[0] ?? "  ";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -67,7 +66,8 @@ export function parsePackageJson(text: string, dir: string): Json {
  * Adds what is missing to package.json. A dependency already listed in
  * either section keeps its version (reported when it differs from the
  * catalog), an existing script keeps its command, an existing allowScripts
- * entry stays. Key order of what is there is kept.
+ * entry stays. The edits are made in the text (json-text.ts): key order,
+ * indentation, line endings and every byte around them stay.
  */
 export function mergePackageJson(existing: string | null, needs: PackageNeeds, dir: string): PackageMerge {
   const kept: string[] = [];
@@ -75,7 +75,6 @@ export function mergePackageJson(existing: string | null, needs: PackageNeeds, d
     existing === null
       ? { name: packageName(dir), version: "0.0.0", private: true, type: "module" }
       : parsePackageJson(existing, dir);
-  let changed = existing === null;
   // A field of the wrong type is the user's to fix; replacing it would lose what they meant.
   for (const key of ["dependencies", "devDependencies", "peerDependencies", "scripts", "allowScripts"]) {
     if (key in pkg && !isObject(pkg[key])) {
@@ -84,9 +83,9 @@ export function mergePackageJson(existing: string | null, needs: PackageNeeds, d
       );
     }
   }
-  const section = (key: string): Json => {
-    pkg[key] ??= {};
-    return pkg[key] as Json;
+  let text = existing ?? `${JSON.stringify(pkg, null, 2)}\n`;
+  const set = (path: string[], value: unknown) => {
+    text = setJsonMember(text, path, value);
   };
   const listed = (name: string) =>
     [pkg.dependencies, pkg.devDependencies, pkg.peerDependencies].find((s) => isObject(s) && name in s) as
@@ -108,8 +107,9 @@ export function mergePackageJson(existing: string | null, needs: PackageNeeds, d
           kept.push(`package.json keeps ${name}@${String(where[name])} (create-auth would add ${version})`);
         continue;
       }
-      section(key)[name] = version;
-      changed = true;
+      set([key, name], version);
+      // Listed now: a name in both needs lands in the first section only.
+      pkg[key] = { ...(isObject(pkg[key]) ? pkg[key] : {}), [name]: version };
     }
   }
   for (const [name, command] of Object.entries(needs.scripts)) {
@@ -119,8 +119,7 @@ export function mergePackageJson(existing: string | null, needs: PackageNeeds, d
         kept.push(`package.json keeps its "${name}" script (create-auth would run: ${command})`);
       continue;
     }
-    section("scripts")[name] = command;
-    changed = true;
+    set(["scripts", name], command);
   }
   const needed = new Set([...needs.dependencies, ...needs.devDependencies]);
   for (const [name, { allow, when }] of Object.entries(installScripts)) {
@@ -129,13 +128,7 @@ export function mergePackageJson(existing: string | null, needs: PackageNeeds, d
     // Any entry naming the package (pinned "name@1.2.3", an approval or a denial) is the user's decision.
     if (entries && Object.keys(entries).some((k) => k === name || k.startsWith(`${name}@`))) continue;
     // By name only: the version is not known before the install (npm help install-scripts).
-    section("allowScripts")[name] = allow;
-    changed = true;
+    set(["allowScripts", name], allow);
   }
-  if (!changed) return { text: existing!, kept };
-  // The file's own line ending and final newline: a CRLF package.json stays CRLF.
-  const eol = existing?.includes("\r\n") ? "\r\n" : "\n";
-  const final = existing === null || existing.endsWith("\n") ? eol : "";
-  const json = JSON.stringify(pkg, null, existing === null ? 2 : indentOf(existing));
-  return { text: `${json.replace(/\n/g, eol)}${final}`, kept };
+  return { text, kept };
 }

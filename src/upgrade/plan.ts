@@ -13,6 +13,7 @@ import { isEnvFile } from "../workspace/env-file.js";
 import { detectPackageVersion } from "../workspace/package-version.js";
 import { type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
+import { securePackages } from "../workspace/secure-packages.js";
 import { compatModule, routeFile } from "./generated.js";
 import { planPackages } from "./packages.js";
 
@@ -298,9 +299,13 @@ export async function planUpgrade(start: string, config?: string): Promise<Upgra
   for (const name of pkg.unknown)
     manual.push(`package.json: ${name} has no @auth/* successor create-auth knows; see ${migrationGuide}#adapters`);
   notes.push(...pkg.notes);
-  write(pkgPath, pkg.text);
+  // The project's other Auth.js entries, and what its packages pin, at versions without a known advisory.
+  const secured = securePackages({ root, text: pkg.text });
+  notes.push(...secured.notices);
+  write(pkgPath, secured.text);
+  if (secured.workspace) write(secured.workspace.path, secured.workspace.after);
 
-  return { status: "planned", root, changes, manual, notes, packageJsonChanged: pkg.text !== pkgBefore };
+  return { status: "planned", root, changes, manual, notes, packageJsonChanged: secured.text !== pkgBefore };
 }
 
 /** For tests and messages: the files of a plan relative to its root, and what happens to each. */

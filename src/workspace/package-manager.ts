@@ -12,7 +12,7 @@ import { CliError, ExitCode } from "../lib/errors.js";
 import type { Io } from "../lib/io.js";
 
 export const packageManagers = ["npm", "pnpm", "yarn", "bun"] as const;
-type PackageManager = (typeof packageManagers)[number];
+export type PackageManager = (typeof packageManagers)[number];
 
 /** Lockfiles in order of precedence: a bun project may keep a yarn.lock for other tools, not the reverse. */
 const lockfiles: readonly [string, PackageManager][] = [
@@ -112,6 +112,14 @@ export async function installDependencies(root: string, flag: PackageManager | u
   }
   if (progress) progress.done(`Installed with ${detected.manager}`);
   else io.out.write(`Installed with ${detected.manager}.\n`);
+  // The installed tree, read back: a copy some package pins can outlive every floor create-auth sets.
+  const { affectedAfterInstall } = await import("./secure-packages.js");
+  const left = affectedAfterInstall(root);
+  for (const line of left) io.err.write(`warning: ${line}\n`);
+  if (left.length)
+    io.err.write(
+      `warning: create-auth doctor --fix adds what moves them (an override, a raised version); then ${command}.\n`,
+    );
 }
 
 /** The --package-manager row every installing command's options table shares. */

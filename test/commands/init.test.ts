@@ -83,7 +83,7 @@ describe("create-auth init --yes", () => {
   it("merges an existing package.json, .gitignore and .env.local without changing a value; a src/ project gets src/auth.ts", async () => {
     const dir = tempDir("create-auth-init-");
     mkdirSync(join(dir, "src"));
-    const pkg = `{\n  "name": "mine",\n  "type": "module",\n  "scripts": { "verify-adapter": "echo mine" },\n  "dependencies": { "@auth/core": "0.40.0" }\n}\n`;
+    const pkg = `{\n  "name": "mine",\n  "type": "module",\n  "scripts": { "verify-adapter": "echo mine" },\n  "dependencies": { "@auth/core": "~0.41.3" }\n}\n`;
     writeFileSync(join(dir, "package.json"), pkg);
     writeFileSync(join(dir, ".gitignore"), "dist\n");
     writeFileSync(join(dir, ".env.local"), "AUTH_SECRET=keep-me\nOTHER=1\n");
@@ -91,10 +91,10 @@ describe("create-auth init --yes", () => {
     expect(result.exitCode).toBe(0);
     const merged = JSON.parse(read(dir, "package.json"));
     expect(merged.name).toBe("mine");
-    expect(merged.dependencies["@auth/core"]).toBe("0.40.0");
+    expect(merged.dependencies["@auth/core"]).toBe("~0.41.3");
     expect(merged.dependencies.zod).toBe(dependencyVersions.zod);
     expect(merged.scripts["verify-adapter"]).toBe("echo mine");
-    expect(result.stdout).toMatch(/keeps @auth\/core@0\.40\.0/);
+    expect(result.stdout).toMatch(/keeps @auth\/core@~0\.41\.3/);
     expect(read(dir, ".gitignore")).toBe("dist\n.env.local\nauth.db*\n");
     expect(read(dir, ".env.local").startsWith("AUTH_SECRET=keep-me\nOTHER=1\n")).toBe(true);
     expect(read(dir, ".env.local")).toMatch(/^# AUTH_VK_SECRET=$/m);

@@ -36,7 +36,7 @@ function facts(change: (f: ProjectFacts) => void = () => {}): ProjectFacts {
   const f: ProjectFacts = {
     root: "/app",
     ...frameworkFields("next"),
-    packageJson: { dependencies: { next: "15.3.0", "next-auth": "5.0.0-beta.29" }, scripts: { start: "next start" } },
+    packageJson: { dependencies: { next: "15.3.0", "next-auth": "5.0.0-beta.32" }, scripts: { start: "next start" } },
     deployFiles: [],
     isGitRepo: false,
     envLocalIgnored: true,
@@ -60,6 +60,13 @@ function facts(change: (f: ProjectFacts) => void = () => {}): ProjectFacts {
       appDir: "app",
       routes: [{ file: "app/api/auth/[...nextauth]/route.ts", path: "/api/auth" }],
       middleware: [],
+    },
+    advisories: {
+      source: "package-lock.json",
+      copies: [{ name: "next-auth", version: "5.0.0-beta.32", dependents: [], direct: true }],
+      manager: "npm",
+      changes: [],
+      manual: [],
     },
   };
   change(f);
@@ -246,5 +253,38 @@ describe("provider variables", () => {
     setEnv(f, "AUTH_CORP_ISSUER", "");
     const finding = runAll(f).find((x) => x.id === "provider.env-missing")!;
     expect(finding.message).toContain("AUTH_CORP_ISSUER (issuer URL, set but empty in .env.local)");
+  });
+});
+
+describe("advisories", () => {
+  it("a release with no fix in its major names the next major's fix and leaves the move to the user", () => {
+    const f = facts((x) => {
+      x.advisories.copies = [{ name: "next-auth", version: "3.29.10", dependents: [], direct: true }];
+      x.advisories.manual = [
+        'next-auth "3.29.10": no release of its major fixes GHSA-x445-f3h2-j279; move it to a supported major.',
+      ];
+    });
+    const found = runAll(f).filter((x) => x.id.startsWith("advisory."));
+    expect(found.map((x) => [x.id, x.severity])).toEqual([["advisory.GHSA-x445-f3h2-j279", "warning"]]);
+    expect(found[0]!.fix).toBe(
+      'Fixed in next-auth 4.24.15: next-auth "3.29.10": no release of its major fixes GHSA-x445-f3h2-j279; move it to a supported major. https://github.com/advisories/GHSA-x445-f3h2-j279',
+    );
+  });
+
+  it("each copy is named once per advisory, the ones a package pins with who pins them", () => {
+    const f = facts((x) => {
+      x.advisories.copies = [
+        { name: "@auth/core", version: "0.41.1", dependents: ["@auth/qwik@0.9.1"], direct: false },
+        { name: "@auth/core", version: "0.41.2", dependents: [], direct: true },
+        { name: "@auth/core", version: "0.41.3", dependents: ["next-auth@5.0.0-beta.32"], direct: false },
+      ];
+    });
+    const critical = runAll(f).find((x) => x.id === "advisory.GHSA-7rqj-j65f-68wh")!;
+    expect(critical.message).toMatch(
+      /^@auth\/core 0\.41\.1 \(pinned by @auth\/qwik@0\.9\.1\) and @auth\/core 0\.41\.2 have GHSA-7rqj-j65f-68wh \(critical\): /,
+    );
+    expect(critical.file).toBe("package-lock.json");
+    // next-auth 5 is clear of the one advisory only v5 had.
+    expect(runAll(f).some((x) => x.id === "advisory.GHSA-8fpg-xm3f-6cx3")).toBe(false);
   });
 });

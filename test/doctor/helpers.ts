@@ -61,7 +61,7 @@ export function copyProject(name: string, meta: Partial<FixtureMeta> = {}, folde
 }
 
 export interface JsonReport {
-  findings: { id: string; severity: string; message: string; fix: string; file?: string }[];
+  findings: { id: string; severity: string; security?: true; message: string; fix: string; file?: string }[];
   fixed?: string[];
   summary: { errors: number; warnings: number; info: number };
 }

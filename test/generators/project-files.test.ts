@@ -84,6 +84,21 @@ describe("mergePackageJson", () => {
     expect(mergePackageJson('{"name":"app"}', needs, "/x").text.endsWith("}")).toBe(true);
   });
 
+  it("keeps every byte it does not add to: inline arrays, compact spacing, escapes, an unusual indentation", () => {
+    const existing =
+      '{"name":"app","files":["dist","bin"],"description":"caf\\u00e9",\n   "dependencies": {"next":"15.3.0"}}';
+    const { text } = mergePackageJson(existing, { ...needs, devDependencies: [], scripts: {} }, "/x");
+    expect(
+      text.startsWith(
+        '{"name":"app","files":["dist","bin"],"description":"caf\\u00e9",\n   "dependencies": {"next":"15.3.0",',
+      ),
+    ).toBe(true);
+    expect(JSON.parse(text).dependencies).toMatchObject({
+      next: "15.3.0",
+      "@auth/core": dependencyVersions["@auth/core"],
+    });
+  });
+
   it.each([
     ['{ "dependencies": "oops" }', /"dependencies" in \/x\/package\.json is a string, where npm expects an object/],
     ['{ "scripts": ["build"] }', /"scripts" in .* is an array, where npm expects an object/],

@@ -8,12 +8,14 @@ const notIgnored = defineCheck(
   "files.env-not-ignored",
   "error",
   "An env file holding secrets (.env.local) is not git-ignored.",
+  "security",
 );
-const tracked = defineCheck("files.env-tracked", "error", "git tracks an env file holding secrets.");
+const tracked = defineCheck("files.env-tracked", "error", "git tracks an env file holding secrets.", "security");
 const mode = defineCheck(
   "files.env-mode",
   "error",
   "An env file holding secrets is readable by other users (mode wider than 0600).",
+  "security",
 );
 
 /** Env files that hold a secret's value (or are .local files, which are for secrets by convention). */
@@ -47,7 +49,7 @@ function fileFindings(facts: ProjectFacts): Finding[] {
     if ((file.mode & 0o077) !== 0)
       found.push(
         mode.report(
-          `${file.name} is readable by other users of this machine (mode ${file.mode.toString(8).padStart(3, "0")}).`,
+          `Other users of this machine can read ${file.name} (mode ${file.mode.toString(8).padStart(3, "0")}) and copy the secrets it holds.`,
           `chmod 600 ${file.name} (\`create-auth doctor --fix\` does).`,
           file.name,
         ),

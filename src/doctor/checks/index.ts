@@ -10,6 +10,7 @@ import { databaseChecks } from "../database.js";
 import type { ProjectFacts } from "../model/facts.js";
 import type { CheckDefinition, CheckGroup, Finding } from "../model/finding.js";
 import { onlineChecks } from "../online.js";
+import { advisoryChecks } from "./advisories.js";
 import { configChecks } from "./config.js";
 import { fileChecks } from "./files.js";
 import { hostChecks } from "./host.js";
@@ -28,6 +29,7 @@ export const checkGroups: readonly CheckGroup[] = [
   strategyChecks,
   fileChecks,
   upgradeChecks,
+  advisoryChecks,
 ];
 
 /** Every check's findings; the framework's wiring checks when its doctor part is given (gather loads it). */

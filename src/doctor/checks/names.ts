@@ -13,7 +13,12 @@ const mismatch = defineCheck(
   "error",
   "AUTH_URL's path is not where Auth.js is mounted, so every auth route answers UnknownAction.",
 );
-const insecure = defineCheck("url.insecure", "error", "AUTH_URL is plain http on a host that is not local.");
+const insecure = defineCheck(
+  "url.insecure",
+  "error",
+  "AUTH_URL is plain http on a host that is not local.",
+  "security",
+);
 
 const migrationGuide = "https://authjs.dev/getting-started/migrating-to-v5#environment-variables";
 

@@ -11,6 +11,7 @@ const literal = defineCheck(
   "provider.literal-secret",
   "error",
   "A provider's client secret or API key is written in the code.",
+  "security",
 );
 const callback = defineCheck(
   "provider.callback-url",

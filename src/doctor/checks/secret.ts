@@ -13,22 +13,26 @@ const short = defineCheck(
   "secret.short",
   "error",
   "The auth secret is shorter than 32 bytes: cookies and tokens are easier to forge.",
+  "security",
 );
 const inCode = defineCheck(
   "secret.in-code",
   "error",
   "The config's `secret` is a string written in the code, so it is in git.",
+  "security",
 );
 const example = defineCheck(
   "secret.example",
   "error",
   "The auth secret's value is also in .env.example (or another template), which is committed.",
+  "security",
 );
-const tracked = defineCheck("secret.tracked", "error", "A secret's value is in a file git tracks.");
+const tracked = defineCheck("secret.tracked", "error", "A secret's value is in a file git tracks.", "security");
 const browser = defineCheck(
   "secret.public",
   "error",
   "A secret is in a variable the framework sends to the browser (NEXT_PUBLIC_, PUBLIC_, VITE_).",
+  "security",
 );
 
 const docs = "https://authjs.dev/getting-started/installation#setup-environment";

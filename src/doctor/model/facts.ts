@@ -7,6 +7,8 @@
 import type { BuiltinType } from "../../catalog/builtin-provider-types.js";
 import type { Dialect } from "../../catalog/sql-dialects.js";
 import type { SchemaFlavour } from "../../storage/schemas.js";
+import type { ResolvedCopy } from "../../workspace/lockfile-copies.js";
+import type { PackageManager } from "../../workspace/package-manager.js";
 
 export interface EnvFileFacts {
   /** Relative to the project: ".env.local". */
@@ -101,6 +103,20 @@ export interface DatabaseFacts {
   sqlite?: { base: string; fallback?: string };
 }
 
+/** The Auth.js packages the project resolves, for the advisory table, and what --fix would change for them. */
+export interface AdvisoryFacts {
+  /** Where the versions were read, relative to the project ("package-lock.json", "../../pnpm-lock.yaml", "node_modules"). */
+  source?: string;
+  /** Every copy of a package the advisory table names. */
+  copies: ResolvedCopy[];
+  /** The manager whose install moves the lockfile. */
+  manager: PackageManager;
+  /** What --fix changes in package.json (raises, overrides), a few words each; empty when it already asks for fixed releases. */
+  changes: string[];
+  /** What --fix cannot do, one line each. */
+  manual: string[];
+}
+
 export interface ProjectFacts {
   root: string;
   /** The framework module's id ("next"); its doctor part reads `wiring`. */
@@ -128,6 +144,7 @@ export interface ProjectFacts {
   trackedSecrets: Record<string, string[]>;
   config: ConfigFacts;
   wiring: WiringFacts;
+  advisories: AdvisoryFacts;
   database?: DatabaseFacts;
 }
 

@@ -8,10 +8,19 @@ import type { ProjectFacts } from "./facts.js";
 export const severities = ["error", "warning", "info"] as const;
 export type Severity = (typeof severities)[number];
 
+/**
+ * What an error costs: sign-in fails ("sign-in"), or sign-in works but is
+ * open to attack or exposes a secret ("security"). Only the first is
+ * reported as breaking sign-in.
+ */
+export type Concern = "sign-in" | "security";
+
 export interface Finding {
   /** Stable: scripts and the README key on it. */
   id: string;
   severity: Severity;
+  /** Present on security problems: sign-in works, but is exposed. */
+  security?: true;
   /** One line: what is wrong. Never holds a secret value. */
   message: string;
   /** What to do: a command, a line to add, or a link to the Auth.js docs. */
@@ -25,6 +34,7 @@ export interface CheckDefinition {
   severity: Severity;
   /** The README's one-line meaning of the id. */
   meaning: string;
+  concern: Concern;
 }
 
 /** A group of related checks (one module): their ids and one pure function that returns their findings. */
@@ -33,13 +43,14 @@ export interface CheckGroup {
   run(facts: ProjectFacts): Finding[];
 }
 
-/** Declares a check; `report` makes its findings with the id and severity filled in. */
-export function defineCheck(id: string, severity: Severity, meaning: string) {
-  const definition: CheckDefinition = { id, severity, meaning };
+/** Declares a check; `report` makes its findings with the id, severity and concern filled in. */
+export function defineCheck(id: string, severity: Severity, meaning: string, concern: Concern = "sign-in") {
+  const definition: CheckDefinition = { id, severity, meaning, concern };
   return Object.assign(definition, {
     report: (message: string, fix: string, file?: string): Finding => ({
       id,
       severity,
+      ...(concern === "security" ? { security: true as const } : {}),
       message,
       fix,
       ...(file === undefined ? {} : { file }),
