@@ -1,17 +1,17 @@
 /** Facts about the user's project that generated code must fit. */
 import { existsSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { readIfExists } from "./plan.js";
+import { nodeResolution, readTsconfig } from "./tsconfig.js";
 
 /**
  * Relative imports need a ".js" extension under Node's own ESM resolution
- * (tsconfig module/moduleResolution node16 or nodenext); bundler-style
- * projects (Next.js, SvelteKit, Vite) write them bare.
+ * (tsconfig module/moduleResolution node16 or nodenext, set in the file or a
+ * config it extends); bundler-style projects (Next.js, SvelteKit, Vite)
+ * write them bare.
  */
 export function importExtension(root: string): "" | ".js" {
-  const text = readIfExists(join(root, "tsconfig.json"));
-  if (text === null) return "";
-  return /"(?:module|moduleResolution)"\s*:\s*"node(?:16|next)"/i.test(text) ? ".js" : "";
+  return nodeResolution(readTsconfig(root)) ? ".js" : "";
 }
 
 export const emailAdapterMethods = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const;
