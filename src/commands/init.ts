@@ -17,15 +17,14 @@ import {
   resolveProviderName,
 } from "../families/index.js";
 import { kindCatalog } from "../families/registry.js";
-import { chosenFramework, detectFramework, type FrameworkDetection } from "../frameworks/registry.js";
+import { chosenFramework, type FrameworkDetection } from "../frameworks/registry.js";
 import type { OptionRow } from "../lib/command-options.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import type { InitPlan } from "../planners/init-plan.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import { installDependencies } from "../workspace/package-manager.js";
-import { ProjectView } from "../workspace/project-view.js";
-import { checkDir, conflicts } from "./init-checks.js";
+import { appProject, checkDir, conflicts } from "./init-checks.js";
 import { type InitQuestionContext, initOptions, requiredInCi } from "./init-options.js";
 import { nextSteps, reportPlan } from "./init-report.js";
 import { chooseStorage, runAfterInstall } from "./init-storage.js";
@@ -152,10 +151,8 @@ async function nextAuthV4Setup(
 
 export async function runInit(input: InitInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = initOptions.parse(input);
-  const root = resolve(io.cwd, options.dir);
-  checkDir(root, options.dir);
-  const project = new ProjectView(root);
-  const detected = detectFramework(project);
+  checkDir(resolve(io.cwd, options.dir), options.dir);
+  const { root, project, detected } = appProject(resolve(io.cwd, options.dir), options.framework, io);
   const v4 = await nextAuthV4Setup(root, detected, options, io);
   if (v4 === "upgrade") {
     const { runUpgrade } = await import("./upgrade.js");
