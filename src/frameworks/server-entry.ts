@@ -162,6 +162,7 @@ export function serverLibrary<F extends { entry: ServerEntry | undefined }>(
     authPackage: "@auth/core",
     envOrder: "next",
     protects: true,
+    runsModulesAsWritten: true,
     layout: (facts, project) => serverLayout(facts.entry, project),
   };
 }

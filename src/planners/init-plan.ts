@@ -29,10 +29,11 @@ import type { SchemaFlavour } from "../storage/schemas.js";
 import type { StorageModule, StoragePart } from "../storage/storage.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
-import { importExtension } from "../workspace/project.js";
+import { importExtension, isJavaScriptProject } from "../workspace/project.js";
 import type { EnvOrder, ProjectEnv } from "../workspace/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
 import { generateConfig, postLogoutVariable } from "./auth-config.js";
+import { inJavaScript } from "./javascript.js";
 
 const postLogoutEnv = (example = "http://localhost:3000/") => ({
   name: postLogoutVariable,
@@ -111,9 +112,13 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   const notices: string[] = [];
   const pkgText = readIfExists(join(root, "package.json"));
   const tsconfigText = readIfExists(join(root, "tsconfig.json"));
+  // A JavaScript project whose server runs its modules as written gets JavaScript, and no tsconfig.
+  const javascript = framework.runsModulesAsWritten === true && isJavaScriptProject(root);
   const tsconfig =
-    tsconfigText === null ? newTsconfig(isEsmPackage(root, pkgText), storage.schema === "typeorm") : undefined;
-  const ext = tsconfig?.importExtension ?? importExtension(root);
+    tsconfigText === null && !javascript
+      ? newTsconfig(isEsmPackage(root, pkgText), storage.schema === "typeorm")
+      : undefined;
+  const ext = javascript ? ".js" : (tsconfig?.importExtension ?? importExtension(root));
   if (
     tsconfigText !== null &&
     storage.schema === "typeorm" &&
@@ -187,7 +192,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     otherConfig !== undefined ||
     (!request.force && changeFile(join(root, configPath), config[0]!.contents)?.before != null);
   const placedSnippets = snippets.map((s) => ({ ...s, files: [] }));
-  const merged = mergeParts(
+  const planned = mergeParts(
     stored,
     schema,
     ownConfig ? { ...wiring, files: wiring.files.filter((f) => !(f.path in wiring.instructions)) } : wiring,
@@ -196,6 +201,8 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     part({ env: request.tokens?.federatedLogout ? [postLogoutEnv(request.postLogoutRedirectUri)] : [] }),
     { files: tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : [] },
   );
+  const output = javascript ? await inJavaScript(planned) : { part: planned, rename: (text: string) => text };
+  const merged = output.part;
   if (otherConfig)
     notices.push(
       `An auth config exists at ${otherConfig}; it was left alone. Add providers to it with create-auth add-provider <kind>, and the adapter from ${stored.adapterPath}.`,
@@ -213,22 +220,27 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     if (change) changes.push(change);
   }
   notices.push(...merged.notices);
+  const configShown = output.rename(configPath);
+  const instructions = Object.entries(wiring.instructions).map(([path, what]) => [
+    output.rename(path),
+    output.rename(what),
+  ]);
   const manualSteps = [
-    ...wiring.steps,
-    ...Object.entries(wiring.instructions)
-      .filter(([path]) => leftAlone.includes(path))
+    ...wiring.steps.map(output.rename),
+    ...instructions
+      .filter(([path]) => leftAlone.includes(path!))
       .map(([path, what]) => `${path} is yours and was left alone; in it: ${what}.`),
     ...(ownConfig
-      ? Object.entries(wiring.instructions)
-          .filter(([path]) => !project.isFile(path))
+      ? instructions
+          .filter(([path]) => !project.isFile(path!))
           .map(
             ([path, what]) =>
-              `Your auth config was kept, so ${path} was not written; wire it yourself: ${what.replaceAll(configPath, otherConfig ?? configPath)}.`,
+              `Your auth config was kept, so ${path} was not written; wire it yourself: ${what!.replaceAll(configShown, otherConfig ?? configShown)}.`,
           )
       : []),
   ];
-  if (leftAlone.includes(configPath))
-    notices.push(`${configPath} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);
+  if (leftAlone.includes(configShown))
+    notices.push(`${configShown} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);
 
   const env = planProjectMerges({
     root,
@@ -236,7 +248,12 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     merged,
     packages: {
       dependencies: ["@auth/core", ...framework.dependencies],
-      devDependencies: ["create-auth", "typescript", "tsx", "@types/node", ...framework.devDependencies],
+      devDependencies: [
+        "create-auth",
+        ...(javascript ? [] : (["typescript", "tsx"] as const)),
+        "@types/node",
+        ...framework.devDependencies,
+      ],
     },
     databaseVariables: stored.env.map((v) => v.name),
     orm: storage.module.chosenBy === "orm",
@@ -249,7 +266,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     leftAlone,
     notices,
     snippets,
-    configPath,
+    configPath: configShown,
     scripts: merged.scripts,
     framework,
     envToFill: env.toFill,

@@ -22,6 +22,7 @@ import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js"
 import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { postLogoutVariable } from "./auth-config.js";
+import { inJavaScript } from "./javascript.js";
 
 export interface AddProviderRequest {
   /** Absolute path of the auth config to edit. */
@@ -163,11 +164,12 @@ export const postLogoutEnv = {
  * kept), and what to add to the config to wire it: its callbacks and events
  * are the config's own, which this edit does not rewrite.
  */
-async function rotationModule(modulesDir: string, configDir: string, snippet: ProviderSnippet) {
+async function rotationModule(modulesDir: string, configDir: string, snippet: ProviderSnippet, javascript: boolean) {
   const { renderTemplate } = await import("../render/templates.js");
-  const path = join(modulesDir, "token-rotation.ts");
-  const change =
-    readIfExists(path) === null ? changeFile(path, await renderTemplate("config/token-rotation.ts.hbs", {})) : null;
+  const path = join(modulesDir, javascript ? "token-rotation.js" : "token-rotation.ts");
+  const module = { path: "token-rotation.ts", contents: await renderTemplate("config/token-rotation.ts.hbs", {}) };
+  const written = javascript ? (await inJavaScript({ files: [module], scripts: {} })).part.files[0]! : module;
+  const change = readIfExists(path) === null ? changeFile(path, written.contents) : null;
   const from = moduleSpecifier(configDir, path);
   const lists = [
     snippet.tokens?.refresh ? `refresh: [${snippet.entry}]` : "",
@@ -194,6 +196,11 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   const modulesDir = providerModulesDir(realpathSync(root), configDir);
   const providerFile = join(modulesDir, "providers", "x.ts");
   const framework = authPackageFramework(root, request.framework);
+  // A config in JavaScript, where the server runs its modules as written: the provider's module is JavaScript too.
+  const javascript =
+    framework.runsModulesAsWritten === true &&
+    /\.m?js$/.test(configPath) &&
+    new ProjectView(root).packageJson.type === "module";
   const nextAuthV4 = runsNextAuthV4(root, framework);
   if (nextAuthV4 && (request.tokens?.refresh || request.tokens?.federatedLogout))
     throw new UsageError(
@@ -203,12 +210,15 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     nextAuthV4,
     authPackage: framework.authPackage,
     basePath: framework.basePath,
-    importExtension: importExtension(root),
+    importExtension: javascript ? ".js" : importExtension(root),
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
     modulesDir: posixRelative(realpathSync(root), modulesDir),
     tokens: request.tokens,
   });
-  const snippet = placeSnippet(generated, configDir, modulesDir);
+  const placed = placeSnippet(generated, configDir, modulesDir);
+  const snippet = javascript
+    ? { ...placed, files: (await inJavaScript({ files: placed.files, scripts: {} })).part.files }
+    : placed;
   const configText = readIfExists(configPath) ?? "";
   const edit = addProviderToConfig(
     configText,
@@ -224,7 +234,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     if (change?.before != null && !request.force) return { status: "exists", path: change.path };
     if (change) changes.push(change);
   }
-  const rotation = snippet.tokens ? await rotationModule(modulesDir, configDir, snippet) : undefined;
+  const rotation = snippet.tokens ? await rotationModule(modulesDir, configDir, snippet, javascript) : undefined;
   if (rotation?.change) changes.push(rotation.change);
   const env = envChanges(root, request.framework, {
     ...snippet,

@@ -1,6 +1,6 @@
 /** Facts about the user's project that generated code must fit. */
 import { existsSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { readIfExists } from "./plan.js";
 import { nodeResolution, readTsconfig } from "./tsconfig.js";
 
@@ -12,6 +12,22 @@ import { nodeResolution, readTsconfig } from "./tsconfig.js";
  */
 export function importExtension(root: string): "" | ".js" {
   return nodeResolution(readTsconfig(root)) ? ".js" : "";
+}
+
+/**
+ * A JavaScript project: an ES module package ("type": "module") with no
+ * tsconfig.json and no TypeScript among its packages. Where its server runs
+ * its modules as written, the modules create-auth writes are JavaScript too.
+ */
+export function isJavaScriptProject(root: string): boolean {
+  if (readIfExists(join(root, "tsconfig.json")) !== null) return false;
+  let pkg: { type?: unknown; dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> };
+  try {
+    pkg = JSON.parse(readIfExists(join(root, "package.json")) ?? "{}");
+  } catch {
+    return false;
+  }
+  return pkg.type === "module" && !pkg.dependencies?.typescript && !pkg.devDependencies?.typescript;
 }
 
 export const emailAdapterMethods = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const;

@@ -34,6 +34,7 @@ export const express = defineFramework<ExpressFacts>({
   authPackage: "@auth/express",
   envOrder: "next",
   protects: true,
+  runsModulesAsWritten: true,
   layout: (facts, project) => serverLayout(facts.entry, project),
   async plan(request) {
     const { facts, configPath, authDir, importExtension: ext } = request;
