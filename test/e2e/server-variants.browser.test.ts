@@ -3,13 +3,15 @@
  * after `init --yes` with no file written by hand, built and started as the
  * user would: Express 5 in TypeScript with its own src/server.ts (body
  * parsers, routes in src/routes/) and tsconfig rootDir src, built by tsc
- * and started with node dist/server.js; Hono whose entry serves the app it
+ * and started with node dist/server.js, and the same in JavaScript, run
+ * with node src/server.js as written; Hono whose entry serves the app it
  * imports from ./app, where the app and its middleware are made.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { compose } from "../variants/index.js";
+import { javascript } from "../variants/javascript.js";
 import { appModule, expressServer } from "../variants/server.js";
 import { rootDir } from "../variants/tsconfig.js";
 import { useBrowserAndMail } from "./apps.js";
@@ -33,6 +35,20 @@ describe("server apps in their users' shapes", () => {
       { ...tools, defer },
     );
     console.log(`[express, own server, rootDir] ${JSON.stringify(timings)} s`);
+  }, 900_000);
+
+  test("Express in JavaScript (no TypeScript): init writes JavaScript and mounts it; node src/server.js, sign-in", async () => {
+    const timings = await signInFlow(
+      {
+        app: "express",
+        basePath: "/auth",
+        variant: compose("own-server-javascript", "its own server, in JavaScript", expressServer, javascript),
+        production: { start: "start", dashboard: "/dashboard" },
+        afterInit: (dir) => expect(existsSync(join(dir, "src/auth/express.js"))).toBe(true),
+      },
+      { ...tools, defer },
+    );
+    console.log(`[express, JavaScript] ${JSON.stringify(timings)} s`);
   }, 900_000);
 
   test("Hono whose entry imports the app from ./app: init mounts it there; tsc, node dist/index.js, sign-in", async () => {
