@@ -8,6 +8,9 @@
  *                                           worker, a terminal, signals, another user, the process ending
  *   typecheck      *.typecheck.test.ts      the TypeScript compiler over generated code and the real
  *                                           packages' types (a whole program each: seconds per test)
+ *   compile        *.compile.test.ts        commands run on variants of the fixture apps (test/variants/),
+ *                                           each followed by the project's own compiler over the project;
+ *                                           the apps installed once into .cache/e2e-apps, shared with the browser layer
  *   db             *.db.test.ts             PostgreSQL, MariaDB or a SQLite file
  *   browser        *.browser.test.ts        framework installs and builds, then Chromium
  *   pack           *.pack.test.ts           installs from the npm registry (the packed tarball)
@@ -19,7 +22,7 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
-const layers = ["process", "typecheck", "db", "browser", "pack", "node-versions"] as const;
+const layers = ["process", "typecheck", "compile", "db", "browser", "pack", "node-versions"] as const;
 const layerFiles = (layer: string) => `test/**/*.${layer}.test.ts`;
 
 /** dist/, built from src/: what the CLI as a process, verify-adapter's worker and the package exports run. */
@@ -27,6 +30,7 @@ const build = "test/setup/build.ts";
 const layerSetup: Record<(typeof layers)[number], string[]> = {
   process: [build],
   typecheck: [],
+  compile: [],
   db: [build, "test/setup/prisma-client.ts"],
   browser: [build],
   // npm pack builds its own copy (prepack).
@@ -42,9 +46,11 @@ const noRegistry = { npm_config_registry: "http://127.0.0.1:9/", npm_config_fetc
  * once per file (about a quarter of the unit layer's time). Their tests leave no global state behind.
  */
 const sharedModules = { isolate: false, env: noRegistry };
-const layerOptions: Partial<Record<(typeof layers)[number], typeof sharedModules>> = {
+const layerOptions: Partial<Record<(typeof layers)[number], { isolate: boolean; env?: Record<string, string> }>> = {
   process: sharedModules,
   typecheck: sharedModules,
+  // A fixture app missing from .cache/e2e-apps is installed on first use, from the registry.
+  compile: { isolate: false },
 };
 
 export default defineConfig({

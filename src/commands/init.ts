@@ -18,7 +18,7 @@ import {
   resolveProviderName,
   withEmailService,
 } from "../families/index.js";
-import { chosenFramework, detectFramework, type FrameworkDetection } from "../frameworks/registry.js";
+import { chosenFramework, type FrameworkDetection } from "../frameworks/registry.js";
 import type { OptionRow } from "../lib/command-options.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
@@ -26,9 +26,8 @@ import { toFlag } from "../lib/options.js";
 import type { InitPlan } from "../planners/init-plan.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import { detectPackageManager, installDependencies } from "../workspace/package-manager.js";
-import { ProjectView } from "../workspace/project-view.js";
 import { providerFlagKeys } from "./add-provider-options.js";
-import { checkDir, conflicts } from "./init-checks.js";
+import { appProject, checkDir, conflicts } from "./init-checks.js";
 import { type InitQuestionContext, initOptions, requiredInCi } from "./init-options.js";
 import { nextSteps, reportPlan } from "./init-report.js";
 import { chooseStorage, keptStorage, runAfterInstall } from "./init-storage.js";
@@ -205,10 +204,8 @@ async function nextAuthV4Setup(
 
 export async function runInit(input: InitInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = initOptions.parse(input);
-  const root = resolve(io.cwd, options.dir);
-  checkDir(root, options.dir);
-  const project = new ProjectView(root);
-  const detected = detectFramework(project);
+  checkDir(resolve(io.cwd, options.dir), options.dir);
+  const { root, project, detected } = appProject(resolve(io.cwd, options.dir), options.framework, io);
   const v4 = await nextAuthV4Setup(root, detected, options, io);
   if (v4 === "upgrade") {
     const { runUpgrade } = await import("./upgrade.js");

@@ -27,11 +27,15 @@ export function entryMountDoctor(options: {
     checks: [mountMissing],
     read({ root, project, reader }) {
       const entry = findServerEntry(project);
-      const module = entry ? reader.read(join(root, entry.path)) : null;
-      const mounts = module
-        ? authMounts(module, ["on", "all", "get", "post", "route", "mount"], /\b(?:handleAuth|Auth)\(/)
-        : [];
-      return { entry: entry?.path, ...(mounts[0] ? { mount: { path: mounts[0], file: entry!.path } } : {}) };
+      // The entry, then the modules it imports: the app may be created (and Auth.js mounted) in one of them.
+      for (const file of Object.keys(entry?.modules ?? {})) {
+        const module = reader.read(join(root, file));
+        const [path] = module
+          ? authMounts(module, ["on", "all", "get", "post", "route", "mount"], /\b(?:handleAuth|Auth)\(/)
+          : [];
+        if (path !== undefined) return { entry: entry!.path, mount: { path, file } };
+      }
+      return { entry: entry?.path };
     },
     run(facts) {
       if (facts.wiring.mount) return [];

@@ -112,6 +112,11 @@ export interface FrameworkModule<F = unknown> {
   envOrder: EnvOrder;
   /** It honours --protect: visitors of those paths are sent to sign in first. */
   protects: boolean;
+  /**
+   * Its server runs the project's modules as they are written (node server.js: no bundler strips types),
+   * so a JavaScript project gets the generated modules in JavaScript.
+   */
+  runsModulesAsWritten?: boolean;
   /** Where the auth module and the adapter's folder go. */
   layout(facts: F, project: ProjectView): { configPath: string; authDir: string };
   /** The wiring around the config and the config's own pieces. Pure: reads nothing from disk. */

@@ -33,11 +33,12 @@ import type { StorageModule, StoragePart } from "../storage/storage.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
 import type { PackageManager } from "../workspace/package-manager.js";
 import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
-import { importExtension } from "../workspace/project.js";
+import { importExtension, isJavaScriptProject } from "../workspace/project.js";
 import type { EnvOrder, ProjectEnv } from "../workspace/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
 import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
 import { generateConfig, postLogoutVariable } from "./auth-config.js";
+import { inJavaScript } from "./javascript.js";
 import { projectFileOf } from "./own-adapter.js";
 
 const postLogoutEnv = (example = "http://localhost:3000/") => ({
@@ -121,9 +122,13 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   const notices: string[] = [];
   const pkgText = readIfExists(join(root, "package.json"));
   const tsconfigText = readIfExists(join(root, "tsconfig.json"));
+  // A JavaScript project whose server runs its modules as written gets JavaScript, and no tsconfig.
+  const javascript = framework.runsModulesAsWritten === true && isJavaScriptProject(root);
   const tsconfig =
-    tsconfigText === null ? newTsconfig(isEsmPackage(root, pkgText), storage.schema === "typeorm") : undefined;
-  const ext = tsconfig?.importExtension ?? importExtension(root);
+    tsconfigText === null && !javascript
+      ? newTsconfig(isEsmPackage(root, pkgText), storage.schema === "typeorm")
+      : undefined;
+  const ext = javascript ? ".js" : (tsconfig?.importExtension ?? importExtension(root));
   if (
     tsconfigText !== null &&
     storage.schema === "typeorm" &&
@@ -234,7 +239,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     unwired(file) &&
     (file.path !== addressModule ||
       stillWritten.some((f) => f.path !== file.path && f.contents.includes(posix.basename(addressModule, ".ts"))));
-  const merged = mergeParts(
+  const planned = mergeParts(
     stored,
     schema,
     ownConfig ? { ...wiring, files: wiring.files.filter(keptWiring), edits: wiring.edits.filter(unwired) } : wiring,
@@ -244,6 +249,8 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     part({ env: request.tokens?.federatedLogout ? [postLogoutEnv(request.postLogoutRedirectUri)] : [] }),
     { files: tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : [] },
   );
+  const output = javascript ? await inJavaScript(planned) : { part: planned, rename: (text: string) => text };
+  const merged = output.part;
   if (otherConfig)
     notices.push(
       `An auth config exists at ${otherConfig}; it was left alone. Add providers to it with create-auth add-provider <kind>${storagePart ? `, and the adapter from ${storagePart.adapterPath}` : ""}.`,
@@ -261,22 +268,27 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     if (change) changes.push(change);
   }
   notices.push(...merged.notices);
+  const configShown = output.rename(configPath);
+  const instructions = Object.entries(wiring.instructions).map(([path, what]) => [
+    output.rename(path),
+    output.rename(what),
+  ]);
   const manualSteps = [
-    ...wiring.steps,
-    ...Object.entries(wiring.instructions)
-      .filter(([path]) => leftAlone.includes(path))
+    ...wiring.steps.map(output.rename),
+    ...instructions
+      .filter(([path]) => leftAlone.includes(path!))
       .map(([path, what]) => `${path} is yours and was left alone; in it: ${what}.`),
     ...(ownConfig
-      ? Object.entries(wiring.instructions)
-          .filter(([path]) => !project.isFile(path) || wiring.edits.some((e) => e.path === path))
+      ? instructions
+          .filter(([path]) => !project.isFile(path!) || wiring.edits.some((e) => output.rename(e.path) === path))
           .map(
             ([path, what]) =>
-              `Your auth config was kept, so ${path} was not ${project.isFile(path) ? "edited" : "written"}; wire it yourself: ${what.replaceAll(configPath, otherConfig ?? configPath)}.`,
+              `Your auth config was kept, so ${path} was not ${project.isFile(path!) ? "edited" : "written"}; wire it yourself: ${what!.replaceAll(configShown, otherConfig ?? configShown)}.`,
           )
       : []),
   ];
-  if (leftAlone.includes(configPath))
-    notices.push(`${configPath} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);
+  if (leftAlone.includes(configShown))
+    notices.push(`${configShown} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);
 
   const env = planProjectMerges({
     root,
@@ -288,7 +300,12 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         ...(kept && framework.authPackage !== "@auth/core" ? [] : ["@auth/core" as const]),
         ...framework.dependencies,
       ],
-      devDependencies: ["create-auth", "typescript", "tsx", "@types/node", ...framework.devDependencies],
+      devDependencies: [
+        "create-auth",
+        ...(javascript ? [] : (["typescript", "tsx"] as const)),
+        "@types/node",
+        ...framework.devDependencies,
+      ],
     },
     databaseVariables: stored.env.map((v) => v.name),
     orm: !kept && storage.module.chosenBy === "orm",
@@ -302,7 +319,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     leftAlone,
     notices,
     snippets: added,
-    configPath,
+    configPath: configShown,
     scripts: merged.scripts,
     framework,
     envToFill: env.toFill,

@@ -24,6 +24,7 @@ import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
 import { postLogoutVariable } from "./auth-config.js";
+import { inJavaScript } from "./javascript.js";
 import { findThrottleSetup, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
 import { planTokenWiring } from "./token-wiring.js";
 
@@ -190,7 +191,16 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   const modulesDir = providerModulesDir(realpathSync(root), configDir);
   const providerFile = join(modulesDir, "providers", "x.ts");
   const framework = authPackageFramework(root, request.framework);
+  // A config in JavaScript, where the server runs its modules as written: the provider's module is JavaScript too.
+  const javascript =
+    framework.runsModulesAsWritten === true &&
+    /\.m?js$/.test(configPath) &&
+    new ProjectView(root).packageJson.type === "module";
   const nextAuthV4 = runsNextAuthV4(root, framework);
+  if (javascript && (request.tokens?.refresh || request.tokens?.federatedLogout))
+    throw new UsageError(
+      `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the token rotation is written in TypeScript, and ${posixRelative(root, configPath)} is JavaScript; wire it by hand (see README: access-token rotation). Nothing was written.`,
+    );
   if (nextAuthV4 && (request.tokens?.refresh || request.tokens?.federatedLogout))
     throw new UsageError(
       `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the generated token rotation needs next-auth v5; run create-auth upgrade first. Nothing was written.`,
@@ -201,7 +211,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     nextAuthV4,
     authPackage: framework.authPackage,
     basePath: framework.basePath,
-    importExtension: importExtension(root),
+    importExtension: javascript ? ".js" : importExtension(root),
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
     throttleModule: throttle?.counters
       ? moduleSpecifier(dirname(providerFile), throttlePath(throttle.authDir))
@@ -212,7 +222,10 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   const generated = await generateSnippet(provider, context);
   const unthrottled =
     !generated.throttled && (await generateSnippet(provider, { ...context, throttleModule: "./throttle" })).throttled;
-  const snippet = placeSnippet(generated, configDir, modulesDir);
+  const placed = placeSnippet(generated, configDir, modulesDir);
+  const snippet = javascript
+    ? { ...placed, files: (await inJavaScript({ files: placed.files, scripts: {} })).part.files }
+    : placed;
   const configText = readIfExists(configPath) ?? "";
   const edit = addProviderToConfig(
     configText,

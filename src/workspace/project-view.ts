@@ -7,6 +7,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { readIfExists } from "./plan.js";
+import { type ProjectTsconfig, readTsconfig } from "./tsconfig.js";
 
 export interface PackageJson {
   name?: string;
@@ -28,6 +29,7 @@ export class ProjectView {
   private pkg: PackageJson | undefined;
   private readonly stats = new Map<string, "file" | "dir" | undefined>();
   private readonly texts = new Map<string, string | null>();
+  private compilerSettings: ProjectTsconfig | undefined;
 
   constructor(readonly root: string) {}
 
@@ -113,6 +115,12 @@ export class ProjectView {
       this.texts.set(path, text);
     }
     return this.texts.get(path)!;
+  }
+
+  /** tsconfig.json (else jsconfig.json) with what it extends. */
+  get tsconfig(): ProjectTsconfig {
+    this.compilerSettings ??= readTsconfig(this.root);
+    return this.compilerSettings;
   }
 
   get srcDir(): boolean {

@@ -2,16 +2,32 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readIfExists } from "./plan.js";
+import { nodeResolution, readTsconfig } from "./tsconfig.js";
 
 /**
  * Relative imports need a ".js" extension under Node's own ESM resolution
- * (tsconfig module/moduleResolution node16 or nodenext); bundler-style
- * projects (Next.js, SvelteKit, Vite) write them bare.
+ * (tsconfig module/moduleResolution node16 or nodenext, set in the file or a
+ * config it extends); bundler-style projects (Next.js, SvelteKit, Vite)
+ * write them bare.
  */
 export function importExtension(root: string): "" | ".js" {
-  const text = readIfExists(join(root, "tsconfig.json"));
-  if (text === null) return "";
-  return /"(?:module|moduleResolution)"\s*:\s*"node(?:16|next)"/i.test(text) ? ".js" : "";
+  return nodeResolution(readTsconfig(root)) ? ".js" : "";
+}
+
+/**
+ * A JavaScript project: an ES module package ("type": "module") with no
+ * tsconfig.json and no TypeScript among its packages. Where its server runs
+ * its modules as written, the modules create-auth writes are JavaScript too.
+ */
+export function isJavaScriptProject(root: string): boolean {
+  if (readIfExists(join(root, "tsconfig.json")) !== null) return false;
+  let pkg: { type?: unknown; dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> };
+  try {
+    pkg = JSON.parse(readIfExists(join(root, "package.json")) ?? "{}");
+  } catch {
+    return false;
+  }
+  return pkg.type === "module" && !pkg.dependencies?.typescript && !pkg.devDependencies?.typescript;
 }
 
 export const emailAdapterMethods = ["createVerificationToken", "useVerificationToken", "getUserByEmail"] as const;

@@ -15,7 +15,16 @@ afterAll(() => {
 });
 
 function app(
-  name: "next" | "next-pages" | "sveltekit" | "express" | "fastify" | "elysia" | "react-router-7" | "react-router-8",
+  name:
+    | "next"
+    | "next-pages"
+    | "sveltekit"
+    | "express"
+    | "hono"
+    | "fastify"
+    | "elysia"
+    | "react-router-7"
+    | "react-router-8",
 ) {
   const dir = tempDir(`create-auth-${name}-`);
   made.push(dir);
@@ -150,7 +159,9 @@ describe("init wires the detected framework", () => {
     const server = read(dir, "server.ts");
     expect(server.indexOf('import "./auth/load-env.js";')).toBeLessThan(server.indexOf("@auth/express"));
     expect(read(dir, "auth/load-env.ts")).toContain('...(mode === "test" ? [] : [".env.local"])');
-    expect(server).toContain('app.use("/auth", ExpressAuth(authConfig));');
+    expect(server).toContain('import { authRoutes } from "./auth/express.js";');
+    expect(server).toContain("app.use(authRoutes);");
+    expect(read(dir, "auth/express.ts")).toContain('authRoutes.use("/auth", ExpressAuth(authConfig));');
     expect(JSON.parse(read(dir, "package.json")).scripts).toMatchObject({
       dev: "tsx watch server.ts",
       start: "tsx server.ts",
@@ -158,13 +169,16 @@ describe("init wires the detected framework", () => {
     expect(JSON.parse(read(dir, "package.json")).dependencies).toHaveProperty("@auth/express");
   });
 
-  it("Express with a server of its own: nothing written over it, the mount line in the next steps", async () => {
+  it("Express with a server of its own that init cannot read for certain: left alone, the lines in the next steps", async () => {
     const dir = app("express");
     writeFileSync(join(dir, "index.js"), "// the user's server\n");
     const result = await init(dir);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(existsSync(join(dir, "server.ts"))).toBe(false);
-    expect(result.stdout).toMatch(/Mount Auth\.js in index\.js: .*app\.use\("\/auth", ExpressAuth\(authConfig\)\)/);
+    expect(read(dir, "index.js")).toBe("// the user's server\n");
+    expect(result.stdout).toContain(
+      'index.js was left alone (no express(...) was found in it or in the modules it imports); in it, add:\n    import "./auth/load-env.js"; (first)\n    import { authRoutes } from "./auth/express.js";',
+    );
   });
 
   it("Next.js Pages Router: the App Router route handler, transpilePackages in next.config, auth(ctx) named", async () => {
@@ -202,15 +216,148 @@ describe("init wires the detected framework", () => {
     );
   });
 
-  it("--protect in Express: the generated server.ts checks the session on the listed paths", async () => {
+  it("--protect in Express: the auth router checks the session on the listed paths", async () => {
     const dir = app("express");
     const result = await init(dir, "--protect", "/dashboard/:path*,/admin");
     expect(result.exitCode, result.stderr).toBe(0);
-    const server = read(dir, "server.ts");
-    expect(server).toContain("/^\\/dashboard(?:\\/.*)?\\/?$/,\n  /^\\/admin\\/?$/,\n];");
-    expect(server).toContain("if ((await getSession(req, authConfig))?.user) return next();");
+    const routes = read(dir, "auth/express.ts");
+    expect(routes).toContain("/^\\/dashboard(?:\\/.*)?\\/?$/,\n  /^\\/admin\\/?$/,\n];");
+    expect(routes).toContain("if ((await getSession(req, authConfig))?.user) return next();");
     // Protection comes after the mount: Auth.js's own pages stay open.
-    expect(server.indexOf('app.use("/auth"')).toBeLessThan(server.indexOf("protectedPaths.some"));
+    expect(routes.indexOf('authRoutes.use("/auth"')).toBeLessThan(routes.indexOf("protectedPaths.some"));
+    expect(read(dir, "server.ts")).toContain("app.use(authRoutes);");
+  });
+
+  it("Express with its own src/server.ts and rootDir src: the auth modules under src/, the router mounted in it", async () => {
+    const dir = app("express");
+    const server = [
+      'import express from "express";',
+      'import { pages } from "./routes/pages.js";',
+      "",
+      "const app = express();",
+      "app.use(express.json());",
+      "app.use(express.urlencoded({ extended: false }));",
+      "app.use(pages);",
+      "",
+      "app.listen(3000);",
+      "",
+    ].join("\n");
+    mkdirSync(join(dir, "src/routes"), { recursive: true });
+    writeFileSync(join(dir, "src/server.ts"), server);
+    writeFileSync(
+      join(dir, "src/routes/pages.ts"),
+      'import { Router } from "express";\n\nexport const pages = Router();\n',
+    );
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      '{ "compilerOptions": { "module": "NodeNext", "rootDir": "src", "outDir": "dist", "strict": true } }\n',
+    );
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "src/server.ts")).toBe(
+      [
+        'import "./auth/load-env.js";',
+        'import express from "express";',
+        'import { pages } from "./routes/pages.js";',
+        'import { authRoutes } from "./auth/express.js";',
+        "",
+        "const app = express();",
+        "",
+        "// Auth.js's routes (signin, signout, session, callback/<provider>...) under /auth.",
+        "app.use(authRoutes);",
+        "app.use(express.json());",
+        "app.use(express.urlencoded({ extended: false }));",
+        "app.use(pages);",
+        "",
+        "app.listen(3000);",
+        "",
+      ].join("\n"),
+    );
+    expect(read(dir, "src/auth/express.ts")).toContain('import { authConfig } from "../auth.js";');
+    for (const file of ["src/auth.ts", "src/auth/load-env.ts", "src/auth/adapter.ts", "src/providers/credentials.ts"])
+      expect(existsSync(join(dir, file)), file).toBe(true);
+    expect(existsSync(join(dir, "auth"))).toBe(false);
+    // The project's own scripts stay: the server is theirs, built by tsc.
+    expect(JSON.parse(read(dir, "package.json")).scripts.start).toBeUndefined();
+    expect(result.stdout).not.toContain("left alone");
+  });
+
+  it("Hono whose entry imports the app: mounted in the module that creates it, the entry kept as it was", async () => {
+    const dir = app("hono");
+    const entry = read(dir, "src/index.ts");
+    const appModule =
+      'import { Hono } from "hono";\n\nexport const app = new Hono();\napp.get("/", (c) => c.text("hi"));\n';
+    writeFileSync(join(dir, "src/app.ts"), appModule);
+    const ownEntry =
+      'import { serve } from "@hono/node-server";\nimport { app } from "./app.js";\n\nserve({ fetch: app.fetch, port: 3000 });\n';
+    writeFileSync(join(dir, "src/index.ts"), ownEntry);
+    expect(entry).not.toBe(ownEntry);
+    const result = await init(dir, "--protect", "/dashboard/:path*");
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "src/index.ts")).toBe(ownEntry);
+    expect(read(dir, "src/app.ts")).toBe(
+      [
+        'import "./auth/load-env.js";',
+        'import { Hono } from "hono";',
+        'import { getConnInfo } from "@hono/node-server/conninfo";',
+        'import { getSession, handleAuth, isProtected, signInUrl } from "./auth/session.js";',
+        "",
+        "export const app = new Hono();",
+        "",
+        "// Auth.js's routes (signin, signout, session, callback/<provider>...) under /auth, given the",
+        "// connection's address, which the sign-in throttle counts attempts by.",
+        'app.on(["GET", "POST"], "/auth/*", (c) => handleAuth(c.req.raw, getConnInfo(c).remote.address));',
+        "// Visitors who are not signed in are sent to sign in first on: /dashboard/:path* (the list is in src/auth/session.ts).",
+        "app.use(async (c, next) => {",
+        "  if (isProtected(c.req.path) && !(await getSession(c.req.raw))?.user) return c.redirect(signInUrl(c.req.raw));",
+        "  await next();",
+        "});",
+        'app.get("/", (c) => c.text("hi"));',
+        "",
+      ].join("\n"),
+    );
+    expect(result.stdout).toContain("updated src/app.ts");
+  });
+
+  it("a JavaScript Express app: JavaScript modules (JSDoc for the config), its server mounted, node in the scripts; add-provider follows", async () => {
+    const dir = app("express");
+    const pkg = JSON.parse(read(dir, "package.json"));
+    pkg.devDependencies = {};
+    pkg.scripts = { start: "node server.js" };
+    writeFileSync(join(dir, "package.json"), JSON.stringify(pkg));
+    writeFileSync(
+      join(dir, "server.js"),
+      'import express from "express";\n\nconst app = express();\napp.listen(3000);\n',
+    );
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "server.js")).toBe(
+      'import "./auth/load-env.js";\nimport express from "express";\nimport { authRoutes } from "./auth/express.js";\n\nconst app = express();\n\n// Auth.js\'s routes (signin, signout, session, callback/<provider>...) under /auth.\napp.use(authRoutes);\napp.listen(3000);\n',
+    );
+    const created = [...result.stdout.matchAll(/^created (\S+)$/gm)].map((m) => m[1]!);
+    expect(created.filter((path) => /\.ts$/.test(path))).toEqual([]);
+    expect(created).toEqual(
+      expect.arrayContaining(["auth.js", "auth/express.js", "auth/adapter.js", "providers/credentials.js"]),
+    );
+    expect(existsSync(join(dir, "tsconfig.json"))).toBe(false);
+    const config = read(dir, "auth.js");
+    expect(config).toContain('/** @satisfies {import("@auth/core").AuthConfig} */');
+    // Its header stays: the type import below it went, not what describes the module.
+    expect(config).toMatch(/^\/\*\*\n \* Auth config, generated by create-auth init\./);
+    expect(config).toContain(
+      " * Express: server.js uses authRoutes from auth/express.js, which mounts Auth.js at /auth;",
+    );
+    expect(config).not.toMatch(/\bsatisfies AuthConfig|import type/);
+    const after = JSON.parse(read(dir, "package.json"));
+    expect(after.scripts["auth:add-user"]).toBe("node auth/add-user.js");
+    expect(after.scripts["verify-adapter"]).toContain("auth/verify-adapter.js");
+    expect(after.devDependencies).not.toHaveProperty("typescript");
+    expect(after.devDependencies).not.toHaveProperty("tsx");
+    const provider = await inProcess(["add-provider", "github", "--no-install"], { cwd: dir });
+    expect(provider.exitCode, provider.stderr).toBe(0);
+    expect(provider.stdout).toContain("created providers/github.js");
+    expect(read(dir, "auth.js")).toContain('import { github } from "./providers/github.js";');
+    expect(read(dir, "providers/github.js")).not.toMatch(/: string|import type/);
   });
 
   it("Fastify created by another name: the plugin registered on that app, the env loader first", async () => {

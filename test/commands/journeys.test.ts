@@ -44,7 +44,7 @@ async function doctorErrors(dir: string) {
 const signOutWiring: [app: string, file: string, wiring: RegExp][] = [
   ["next", "auth.ts", /nextAuth\.handlers\.POST\(new NextRequest\(await signOutRequest\(request,/],
   ["sveltekit", "src/lib/server/auth.ts", /const request = await signOutRequest\(event\.request, \(\) => userIdOf/],
-  ["express", "server.ts", /app\.post\("\/auth\/signout", express\.urlencoded/],
+  ["express", "auth/express.ts", /authRoutes\.post\("\/auth\/signout", express\.urlencoded/],
   ["hono", "src/auth/session.ts", /await signOutRequest\(request, async \(\) =>/],
   ["astro", "src/auth/session.ts", /await signOutRequest\(request, async \(\) =>/],
   ["qwik", "src/routes/plugin@auth.ts", /const request = await federatedSignOutRequest\(event\.request\);/],

@@ -300,9 +300,9 @@ export const appProduction: Partial<Record<AppName, { build?: string; start: str
   "nitro-2": { build: "build", start: "start", dashboard: "/dashboard" },
 };
 
-/** `npm run build` of an app (appProduction) on its Node, as from a shell; the result with its output. */
-export async function buildApp(name: AppName, dir: string) {
-  const script = appProduction[name]?.build;
+/** `npm run build` of an app (appProduction, or the scripts a variant gave it) on its Node, as from a shell; the result with its output. */
+export async function buildApp(name: AppName, dir: string, production = appProduction[name]) {
+  const script = production?.build;
   if (!script) throw new Error(`no production build known for ${name}`);
   return execa("npm", ["run", script], {
     cwd: dir,
@@ -320,8 +320,9 @@ export async function startApp(
   env: Record<string, string>,
   defer: (fn: () => unknown) => void,
   port?: number,
+  production = appProduction[name],
 ): Promise<RunningServer> {
-  const script = appProduction[name]?.start;
+  const script = production?.start;
   if (!script) throw new Error(`no production start known for ${name}`);
   port ??= await freePort();
   const server = await startServer(["npm", "run", script], {

@@ -1,6 +1,7 @@
 /**
  * The sign-in every framework gets, driven the same way: a fresh app of
- * fixtures/apps/ as its users have it (a home page and /dashboard),
+ * fixtures/apps/ as its users have it (a home page and /dashboard), or
+ * turned into another shape users give it (a variant of test/variants/),
  * `create-auth init --yes --providers credentials,email --protect
  * "/dashboard/:path*"` on the app's Node with no file written by hand, a
  * user added with `npm run auth:add-user`, the app built and started as in
@@ -15,6 +16,7 @@ import { execa } from "execa";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
 import { root } from "../helpers.js";
+import type { Variant } from "../variants/index.js";
 import {
   type AppName,
   appProduction,
@@ -40,6 +42,10 @@ import {
 
 export interface FlowOptions {
   app: AppName;
+  /** The shape of the user's project (test/variants/) the fresh app is turned into before init. */
+  variant?: Variant;
+  /** How the variant builds and starts in production, where it differs from the app's (appProduction). */
+  production?: { build?: string; start: string; dashboard: string };
   /** Where Auth.js answers in this framework. */
   basePath: string;
   /** More flags for init. */
@@ -126,10 +132,13 @@ export async function signInFlow(
 
   const port = await freePort();
   const op = options.federatedSignOut ? await startCorp(`http://localhost:${port}`, basePath, tools.defer) : undefined;
-  const dir = await freshApp(app, tools.defer);
+  const fresh = await freshApp(app, tools.defer);
+  const project = options.variant?.apply({ cwd: fresh, app: fresh }, app) ?? { cwd: fresh, app: fresh };
+  const dir = project.app;
+  const production = options.production ?? appProduction[app]!;
   stage("copy");
   const protect = "/dashboard/:path*";
-  await initApp(app, dir, [
+  await initApp(app, project.cwd, [
     "--providers",
     // An OAuth provider, so that --refresh-tokens gives the tables the refresh lease; corp replaces it.
     op ? "credentials,email,google" : "credentials,email",
@@ -148,8 +157,11 @@ export async function signInFlow(
   await addUserOn(app, dir);
   options.afterInit?.(dir);
   stage("init");
-  const built = await buildApp(app, dir);
-  expect(built.exitCode, built.all).toBe(0);
+  // A JavaScript server runs its modules as written: nothing to build.
+  if (production.build) {
+    const built = await buildApp(app, dir, production);
+    expect(built.exitCode, built.all).toBe(0);
+  }
   options.afterBuild?.(dir);
   if (options.typecheckScript) {
     const checked = await execa("npm", ["run", options.typecheckScript], {
@@ -163,10 +175,10 @@ export async function signInFlow(
   }
   stage("build");
   const env = { EMAIL_SERVER: tools.mail.url, ...(op ? corpEnv(`http://localhost:${port}`) : {}) };
-  const server = await startApp(app, dir, env, tools.defer, port);
+  const server = await startApp(app, dir, env, tools.defer, port, production);
   stage("start");
   const auth = `${server.origin}${basePath}`;
-  const dashboard = `${server.origin}${appProduction[app]!.dashboard}`;
+  const dashboard = `${server.origin}${production.dashboard}`;
 
   // The app's own home page is still served to a visitor who is signed out: init protected the dashboard only.
   const home = await fetch(server.origin);
@@ -175,7 +187,7 @@ export async function signInFlow(
 
   // Signed out: the protected page sends the visitor to sign in, and back afterwards, reached by a link too.
   const page = await newPage();
-  const click = { origin: server.origin, dashboardPath: appProduction[app]!.dashboard, basePath };
+  const click = { origin: server.origin, dashboardPath: production.dashboard, basePath };
   const clickAs = (signedIn: boolean) =>
     expectClickThrough(page, click, { signedIn, clientRouter: options.clientRouter ?? false, output: server.output });
   await clickAs(false);

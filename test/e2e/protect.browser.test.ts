@@ -155,11 +155,11 @@ describe("--protect and federated sign-out with the frameworks' own Auth.js pack
     console.log(`[sveltekit --protect --federated-logout] ${Math.round((performance.now() - started) / 100) / 10} s`);
   }, 600_000);
 
-  test("Express: the generated server.ts's middlewares; npm start in production", async () => {
+  test("Express: the generated router's middlewares; npm start in production", async () => {
     const started = performance.now();
     const { port, op, config, env, dir } = await initProtected("express");
     expect(config).toContain("export const signOutUrl");
-    expect(readFileSync(join(dir, "server.ts"), "utf8")).toContain('app.post("/auth/signout"');
+    expect(readFileSync(join(dir, "auth/express.ts"), "utf8")).toContain('authRoutes.post("/auth/signout"');
     const server = await startServer(["npm", "start"], { cwd: dir, port, env: { ...env, NODE_ENV: "production" } });
     defer(() => server.stop());
     await expectProtected(server, 404);

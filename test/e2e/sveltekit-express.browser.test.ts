@@ -125,7 +125,10 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
     const out = await init(dir);
     expect(out).toContain("created server.ts");
     expect(out).toContain("http://localhost:3000/auth/signin");
-    expect(readFileSync(join(dir, "server.ts"), "utf8")).toContain('app.use("/auth", ExpressAuth(authConfig))');
+    expect(readFileSync(join(dir, "server.ts"), "utf8")).toContain("app.use(authRoutes);");
+    expect(readFileSync(join(dir, "auth/express.ts"), "utf8")).toContain(
+      'authRoutes.use("/auth", ExpressAuth(authConfig));',
+    );
     await typecheck(dir);
     await addUser(dir, user.email, user.password);
 

@@ -47,7 +47,6 @@ export const elysia = defineFramework<ElysiaFacts>({
         "https://authjs.dev/reference/core",
       ],
     });
-    const from = entry?.path ?? request.configPath;
     const protecting = Boolean(request.protect?.length);
     const names = ["handleAuth", ...(protecting ? ["getSession", "isProtected", "signInUrl"] : [])];
     const hook = protecting
@@ -71,17 +70,19 @@ export const elysia = defineFramework<ElysiaFacts>({
     await mountInEntry(
       entry,
       {
-        callee: "Elysia",
-        construct: true,
-        ...(loadEnvPath ? { firstImport: specifier(from, loadEnvPath, ext) } : {}),
-        imports: [`import { ${names.sort().join(", ")} } from "${specifier(from, sessionPath, ext)}";`],
-        // A declared app: one statement, the hook and the route chained on it.
-        mount: `$app\n${chained.map((line) => `  ${line}`).join("\n")};`,
-        chain: chained.map((line) => `\n  ${line}`).join(""),
-        marker: "handleAuth(",
+        creates: { name: "Elysia", package: "elysia", exports: ["Elysia"], construct: true },
+        wiring: (from) => ({
+          ...(loadEnvPath ? { firstImport: specifier(from, loadEnvPath, ext) } : {}),
+          imports: [`import { ${names.sort().join(", ")} } from "${specifier(from, sessionPath, ext)}";`],
+          // A declared app: one statement, the hook and the route chained on it.
+          mount: `$app\n${chained.map((line) => `  ${line}`).join("\n")};`,
+          chain: chained.map((line) => `\n  ${line}`).join(""),
+          marker: "handleAuth(",
+        }),
+        where: "src/index.ts, or the file your dev script runs",
+        fallback: request.configPath,
       },
       wiring,
-      "src/index.ts, or the file your dev script runs",
     );
     return wiring;
   },

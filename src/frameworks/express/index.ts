@@ -1,27 +1,26 @@
-/** Express: a runnable server.ts mounting Auth.js at /auth, or the lines to add to the project's own server. */
+/**
+ * Express: Auth.js's routes as one router (auth/express.ts: the mount at
+ * /auth, and with --protect the pages that need a session), used by the
+ * project's own server where it has one (the module that creates the app,
+ * followed from the entry) or by a runnable server.ts init writes.
+ */
+import { posix } from "node:path";
 import { loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { clientAddressFile, clientAddressPath } from "../client-address.js";
-import { defineFramework, detectBy, plainConfig, rootLayout, trustHostVariable } from "../framework.js";
+import { defineFramework, detectBy, plainConfig, trustHostVariable } from "../framework.js";
+import { findServerEntry, mountInEntry, type ServerEntry, serverLayout } from "../server-entry.js";
 import { pathPattern } from "../web-standard.js";
 
 export interface ExpressFacts {
-  /** The file that starts the project's own server, when it has one. */
-  serverFile: string | undefined;
+  /** The module that starts the project's own server, when it has one. */
+  entry: ServerEntry | undefined;
 }
 
-const serverCandidates = ["server.ts", "server.js", "app.ts", "app.js", "index.ts", "index.js"];
-
-function facts(project: ProjectView): ExpressFacts {
-  const main = project.packageJson.main;
-  if (typeof main === "string" && project.isFile(main)) return { serverFile: main };
-  return { serverFile: project.firstFile([...serverCandidates, ...serverCandidates.map((f) => `src/${f}`)]) };
-}
-
-const mount = 'app.use("/auth", ExpressAuth(authConfig))';
+const facts = (project: ProjectView): ExpressFacts => ({ entry: findServerEntry(project) });
 
 export const express = defineFramework<ExpressFacts>({
   id: "express",
@@ -36,35 +35,63 @@ export const express = defineFramework<ExpressFacts>({
   authPackage: "@auth/express",
   envOrder: "next",
   protects: true,
-  layout: rootLayout,
+  runsModulesAsWritten: true,
+  layout: (facts, project) => serverLayout(facts.entry, project),
   async plan(request) {
     const { facts, configPath, authDir, importExtension: ext } = request;
     const loadEnv = `${authDir}/load-env.ts`;
-    const server = facts.serverFile ?? (configPath.startsWith("src/") ? "src/server.ts" : "server.ts");
+    const routesPath = `${authDir}/express.ts`;
+    const server = facts.entry?.path ?? posix.join(posix.dirname(configPath), "server.ts");
     const wiring = {
       ...part({
         env: [trustHostVariable],
-        files: [await loadEnvModule(loadEnv, "next"), await clientAddressFile(authDir)],
+        files: [
+          await loadEnvModule(loadEnv, "next"),
+          await clientAddressFile(authDir),
+          {
+            path: routesPath,
+            contents: await renderTemplate("frameworks/express-auth.ts.hbs", {
+              configModule: specifier(routesPath, configPath, ext),
+              clientAddressModule: specifier(routesPath, clientAddressPath(authDir), ext),
+              protect: request.protect?.map(pathPattern) ?? false,
+              protectList: request.protect?.join(",") ?? "",
+              federatedSignOut: request.federatedSignOut ?? false,
+              sessionRead: Boolean(request.protect?.length || request.federatedSignOut),
+            }),
+          },
+        ],
       }),
       config: plainConfig({
         header: [
-          `Express: mount it with \`${mount}\` (${facts.serverFile ? `in ${facts.serverFile}` : `see ${server}`}).`,
+          `Express: ${server} uses authRoutes from ${routesPath}, which mounts Auth.js at /auth;`,
+          "getSession(req, authConfig) from @auth/express reads the session in a handler.",
           "https://authjs.dev/getting-started/installation?framework=express",
         ],
       }),
     };
-    if (facts.serverFile) {
+    if (request.protect?.length)
       wiring.steps.push(
-        `Mount Auth.js in ${facts.serverFile}: import { ExpressAuth } from "@auth/express", { authConfig } from ${JSON.stringify(specifier(facts.serverFile, configPath, ext))} and { passClientAddress } from ${JSON.stringify(specifier(facts.serverFile, clientAddressPath(authDir), ext))}, then app.use("/auth", passClientAddress) (the address the sign-in throttle counts by) and ${mount}; load .env.local first (import "${specifier(facts.serverFile, loadEnv, ext)}").`,
+        `${routesPath} sends visitors who are not signed in to the sign-in page on: ${request.protect.join(", ")}`,
       );
-      if (request.protect?.length)
-        wiring.steps.push(
-          `To protect ${request.protect.join(", ")} in ${facts.serverFile}: after the mount, app.use() a middleware that calls next() when (await getSession(req, authConfig))?.user (getSession from @auth/express) and else redirects to /auth/signin?callbackUrl=<the page> (https://authjs.dev/getting-started/session-management/protecting?framework=express).`,
-        );
-      if (request.federatedSignOut)
-        wiring.steps.push(
-          `For a sign-out that reaches the provider: before the mount, app.post("/auth/signout", express.urlencoded({ extended: true }), ...) a middleware that sets req.body.callbackUrl to await signOutUrl(userId) from ${configPath} (userId from getSession(req, authConfig)) when it is not null, then calls next() (see README: federated sign-out).`,
-        );
+    if (facts.entry) {
+      await mountInEntry(
+        facts.entry,
+        {
+          creates: { name: "express", package: "express", exports: ["default"], construct: false },
+          wiring: (from) => ({
+            firstImport: specifier(from, loadEnv, ext),
+            imports: [`import { authRoutes } from "${specifier(from, routesPath, ext)}";`],
+            mount: [
+              `// Auth.js's routes (signin, signout, session, callback/<provider>...) under /auth${request.protect?.length ? ", and the pages that need a session" : ""}.`,
+              "$app.use(authRoutes);",
+            ].join("\n"),
+            marker: "authRoutes",
+          }),
+          where: "the file your dev or start script runs",
+          fallback: server,
+        },
+        wiring,
+      );
       return wiring;
     }
     wiring.files.push({
@@ -72,18 +99,12 @@ export const express = defineFramework<ExpressFacts>({
       contents: await renderTemplate("frameworks/express-server.ts.hbs", {
         configModule: specifier(server, configPath, ext),
         loadEnvModule: specifier(server, loadEnv, ext),
-        clientAddressModule: specifier(server, clientAddressPath(authDir), ext),
+        authRoutesModule: specifier(server, routesPath, ext),
         port: express.app.port,
-        protect: request.protect?.map(pathPattern) ?? false,
-        protectList: request.protect?.join(",") ?? "",
-        federatedSignOut: request.federatedSignOut ?? false,
       }),
     });
-    wiring.instructions[server] = `${mount}, after loading .env.local`;
-    if (request.protect?.length)
-      wiring.steps.push(
-        `${server} sends visitors who are not signed in to the sign-in page on: ${request.protect.join(", ")}`,
-      );
+    wiring.instructions[server] =
+      `import "${specifier(server, loadEnv, ext)}" first, then app.use(authRoutes) with authRoutes from "${specifier(server, routesPath, ext)}"`;
     wiring.scripts = { dev: `tsx watch ${server}`, start: `tsx ${server}` };
     return wiring;
   },

@@ -28,12 +28,18 @@ export const fastifyDoctor: WiringDoctor = {
   checks: [mountMissing],
   read({ root, project, reader }) {
     const entry = findServerEntry(project);
-    const module = entry ? reader.read(join(root, entry.path)) : null;
-    if (!module) return { entry: entry?.path };
-    // A route of the user's own says where it mounts; the plugin mounts at the config's basePath.
-    const [path] = authMounts(module, ["all", "get", "post", "route"], /\b(?:handleAuth|Auth)\(/);
-    if (path) return { entry: entry!.path, mount: { path, file: entry!.path } };
-    return { entry: entry!.path, registered: registersAuth(module) };
+    if (!entry) return { entry: undefined };
+    // The entry, then the modules it imports: the app may be created (and the plugin registered) in one of them.
+    const modules = Object.keys(entry.modules).flatMap((file) => {
+      const module = reader.read(join(root, file));
+      return module ? [{ file, module }] : [];
+    });
+    for (const { file, module } of modules) {
+      // A route of the user's own says where it mounts; the plugin mounts at the config's basePath.
+      const [path] = authMounts(module, ["all", "get", "post", "route"], /\b(?:handleAuth|Auth)\(/);
+      if (path) return { entry: entry.path, mount: { path, file } };
+    }
+    return { entry: entry.path, registered: modules.some(({ module }) => registersAuth(module)) };
   },
   run(facts) {
     if (facts.wiring.mount || facts.wiring.registered) return [];

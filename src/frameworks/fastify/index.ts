@@ -17,23 +17,9 @@ import { webStandardPart } from "../web-standard.js";
 
 export interface FastifyFacts {
   entry: ServerEntry | undefined;
-  /** The name the entry calls to create the app (`import Fastify from "fastify"`). */
-  factory: string;
 }
 
-/** The local name of fastify's factory in the entry: its default import, or the named `fastify`. */
-function factoryName(entry: ServerEntry | undefined): string {
-  const text = entry?.text ?? "";
-  const fromFastify = /import\s+([^;]*?)\s+from\s*["']fastify["']/.exec(text)?.[1] ?? "";
-  const named = /\{[^}]*\bfastify(?:\s+as\s+(\w+))?[^}]*\}/.exec(fromFastify);
-  if (named) return named[1] ?? "fastify";
-  return /^(\w+)/.exec(fromFastify)?.[1] ?? "Fastify";
-}
-
-function facts(project: ProjectView): FastifyFacts {
-  const entry = findServerEntry(project);
-  return { entry, factory: factoryName(entry) };
-}
+const facts = (project: ProjectView): FastifyFacts => ({ entry: findServerEntry(project) });
 
 const basePath = "/auth";
 
@@ -42,7 +28,7 @@ export const fastify = defineFramework<FastifyFacts>({
   title: "Fastify",
   ...serverLibrary("fastify", facts),
   async plan(request) {
-    const { entry, factory } = request.facts;
+    const { entry } = request.facts;
     const sessionPath = `${request.authDir}/session.ts`;
     const pluginPath = `${request.authDir}/fastify.ts`;
     const loadEnvPath = `${request.authDir}/load-env.ts`;
@@ -66,7 +52,6 @@ export const fastify = defineFramework<FastifyFacts>({
         sessionModule: specifier(pluginPath, sessionPath, ext),
       }),
     });
-    const from = entry?.path ?? posix.join(posix.dirname(request.configPath), "server.ts");
     const protecting = Boolean(request.protect?.length);
     const session = protecting ? ["getSession", "isProtected", "signInUrl"] : [];
     const plugin = ["authRoutes", ...(protecting ? ["webRequest"] : [])];
@@ -82,22 +67,24 @@ export const fastify = defineFramework<FastifyFacts>({
     await mountInEntry(
       entry,
       {
-        callee: factory,
-        construct: false,
-        firstImport: specifier(from, loadEnvPath, ext),
-        imports: [
-          `import { ${plugin.join(", ")} } from "${specifier(from, pluginPath, ext)}";`,
-          ...(protecting ? [`import { ${session.join(", ")} } from "${specifier(from, sessionPath, ext)}";`] : []),
-        ],
-        mount: [
-          `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}.`,
-          "$app.register(authRoutes);",
-          ...protect,
-        ].join("\n"),
-        marker: "authRoutes",
+        creates: { name: "Fastify", package: "fastify", exports: ["default", "fastify"], construct: false },
+        wiring: (from) => ({
+          firstImport: specifier(from, loadEnvPath, ext),
+          imports: [
+            `import { ${plugin.join(", ")} } from "${specifier(from, pluginPath, ext)}";`,
+            ...(protecting ? [`import { ${session.join(", ")} } from "${specifier(from, sessionPath, ext)}";`] : []),
+          ],
+          mount: [
+            `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}.`,
+            "$app.register(authRoutes);",
+            ...protect,
+          ].join("\n"),
+          marker: "authRoutes",
+        }),
+        where: "src/server.ts, or the file your dev script runs",
+        fallback: posix.join(posix.dirname(request.configPath), "server.ts"),
       },
       wiring,
-      "src/server.ts, or the file your dev script runs",
     );
     return wiring;
   },

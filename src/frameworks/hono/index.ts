@@ -26,7 +26,6 @@ export const hono = defineFramework<HonoFacts>({
   ...serverLibrary("hono", facts),
   async plan(request) {
     const { entry } = request.facts;
-    const entryDir = posix.dirname(entry?.path ?? request.configPath);
     const sessionPath = `${request.authDir}/session.ts`;
     const loadEnvPath = `${request.authDir}/load-env.ts`;
     const ext = request.importExtension;
@@ -42,7 +41,6 @@ export const hono = defineFramework<HonoFacts>({
         "https://authjs.dev/reference/core",
       ],
     });
-    const from = entry?.path ?? posix.join(entryDir, "index.ts");
     const names = ["handleAuth", ...(request.protect?.length ? ["getSession", "isProtected", "signInUrl"] : [])];
     const protect = request.protect?.length
       ? [
@@ -56,23 +54,25 @@ export const hono = defineFramework<HonoFacts>({
     await mountInEntry(
       entry,
       {
-        callee: "Hono",
-        construct: true,
-        firstImport: specifier(from, loadEnvPath, ext),
-        imports: [
-          'import { getConnInfo } from "@hono/node-server/conninfo";',
-          `import { ${names.sort().join(", ")} } from "${specifier(from, sessionPath, ext)}";`,
-        ],
-        mount: [
-          `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}, given the`,
-          "// connection's address, which the sign-in throttle counts attempts by.",
-          `$app.on(["GET", "POST"], "${basePath}/*", (c) => handleAuth(c.req.raw, getConnInfo(c).remote.address));`,
-          ...protect,
-        ].join("\n"),
-        marker: "handleAuth(",
+        creates: { name: "Hono", package: "hono", exports: ["Hono"], construct: true },
+        wiring: (from) => ({
+          firstImport: specifier(from, loadEnvPath, ext),
+          imports: [
+            'import { getConnInfo } from "@hono/node-server/conninfo";',
+            `import { ${names.sort().join(", ")} } from "${specifier(from, sessionPath, ext)}";`,
+          ],
+          mount: [
+            `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}, given the`,
+            "// connection's address, which the sign-in throttle counts attempts by.",
+            `$app.on(["GET", "POST"], "${basePath}/*", (c) => handleAuth(c.req.raw, getConnInfo(c).remote.address));`,
+            ...protect,
+          ].join("\n"),
+          marker: "handleAuth(",
+        }),
+        where: "src/index.ts, or the file your dev script runs",
+        fallback: posix.join(posix.dirname(request.configPath), "index.ts"),
       },
       wiring,
-      "src/index.ts, or the file your dev script runs",
     );
     return wiring;
   },
