@@ -58,9 +58,10 @@ export const elysia = defineFramework<ElysiaFacts>({
           "})",
         ]
       : [];
-    // The connection's address, which the sign-in throttle counts attempts by: on Node, the server's request has it.
+    // The connection's address, which the sign-in throttle counts attempts by: on Node, the server's request has it
+    // (read with Reflect.get, which is JavaScript as well as TypeScript: the server module may be either).
     const address = nodeAdapter
-      ? "({ request }) => handleAuth(request, (request as Request & { ip?: string }).ip)"
+      ? '({ request }) => handleAuth(request, Reflect.get(request, "ip"))'
       : "({ request, server }) => handleAuth(request, server?.requestIP(request)?.address)";
     const route = [
       `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}; it reads the body itself.`,
