@@ -311,6 +311,30 @@ describe("the client a request is counted for", () => {
     expect(addresses.clientOf(copied)).toBe("203.0.113.5");
   });
 
+  it("copies a request of a server's own Request class (srvx's under Elysia and Nitro), body and all", async () => {
+    // Not the runtime's Request: its constructor cannot copy such an object (undici reads its internal state).
+    const own = new Request("http://localhost/auth/callback/credentials", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "email=ada%40example.com",
+    });
+    const foreign = {
+      url: own.url,
+      method: own.method,
+      headers: own.headers,
+      body: own.body,
+      signal: own.signal,
+      redirect: own.redirect,
+    } as unknown as Request;
+    expect(() => new Request(foreign, {})).toThrow();
+    const copied = addresses.withClientAddress(foreign, "203.0.113.5");
+    expect(addresses.clientOf(copied)).toBe("203.0.113.5");
+    expect(copied.method).toBe("POST");
+    expect(await copied.text()).toBe("email=ada%40example.com");
+    const get = addresses.withClientAddress({ ...foreign, method: "GET", body: null } as unknown as Request, "::1");
+    expect(get.method).toBe("GET");
+  });
+
   it("passClientAddress does the same for Node's request headers", () => {
     const req = {
       headers: { "x-auth-client-address": "forged" } as Record<string, string | string[] | undefined>,
