@@ -58,7 +58,9 @@ describe("init at a workspace's root", () => {
     expect(result.stdout).toContain(
       "note: this is a workspace's root; init sets up its app in apps/web (Hono). Run create-auth there next time.",
     );
-    expect(readFileSync(join(dir, "apps/web/src/index.ts"), "utf8")).toContain("handleAuth(c.req.raw, getConnInfo(c).remote.address)");
+    expect(readFileSync(join(dir, "apps/web/src/index.ts"), "utf8")).toContain(
+      "handleAuth(c.req.raw, getConnInfo(c).remote.address)",
+    );
     expect(existsSync(join(dir, "apps/web/src/auth.ts"))).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, "apps/web/package.json"), "utf8")).dependencies).toHaveProperty(
       "@auth/core",
