@@ -172,11 +172,11 @@ describe("doctor --help", () => {
   });
 });
 
-describe("doctor's README", () => {
+describe("doctor's findings page", () => {
   it("lists every check id with its severity", async () => {
     const checks = await (await import("../../src/doctor/checks/index.js")).allChecks();
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    for (const check of checks) expect(readme).toContain(`| \`${check.id}\` | ${check.severity} |`);
+    const page = readFileSync(join(root, "docs/doctor-findings.md"), "utf8");
+    for (const check of checks) expect(page).toContain(`| \`${check.id}\` | ${check.severity} |`);
     expect(new Set(checks.map((c) => c.id)).size).toBe(checks.length);
   });
 });
