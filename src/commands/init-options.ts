@@ -8,6 +8,7 @@ import { builtinProviders, byPopularity, generatedBuiltins } from "../catalog/bu
 import { nextAuthV4Providers } from "../catalog/next-auth-v4-providers.js";
 import { dialects } from "../catalog/sql-dialects.js";
 import { kindCatalog } from "../families/registry.js";
+import { twoFactorMethods } from "../families/two-factor.js";
 import { frameworkById, frameworkIds } from "../frameworks/registry.js";
 import { commaList, defineOptions } from "../lib/command-options.js";
 import { backends, orms, storageById } from "../storage/registry.js";
@@ -177,6 +178,14 @@ export const initOptions = defineOptions({
       "sign out at the OAuth providers too: revoke their refresh tokens, end their session through their end-session endpoint",
     schema: yesNo.optional(),
     expects: "yes or no",
+  },
+  // Asked after the providers, and only when one of them is credentials (init.ts).
+  twoFactor: {
+    flag: "--two-factor <method>",
+    description:
+      "with the credentials provider: totp asks for a code from an authenticator app after the password (enrolment and recovery codes at /two-factor); none (default) asks for none",
+    schema: z.enum(twoFactorMethods).optional(),
+    expects: twoFactorMethods.join(" or "),
   },
   tablePrefix: {
     flag: "--table-prefix <prefix>",

@@ -17,6 +17,7 @@ import {
   resolveProviderName,
 } from "../families/index.js";
 import { kindCatalog } from "../families/registry.js";
+import { type TwoFactorMethod, twoFactorOption } from "../families/two-factor.js";
 import { chosenFramework, detectFramework, type FrameworkDetection } from "../frameworks/registry.js";
 import type { OptionRow } from "../lib/command-options.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
@@ -93,6 +94,32 @@ async function parsedProviders(named: Map<string, ResolvedName>, ask: boolean): 
     result.push(parseResolved(resolved, askOptions && needed.length ? await askOptions(needed) : {}));
   }
   return result;
+}
+
+/**
+ * --two-factor, or in a terminal the question, for the credentials provider: its option says whether
+ * authorize() asks for a code after the password. Refused where nothing would ask for one.
+ */
+async function chooseTwoFactor(
+  providers: AnyParsedProvider[],
+  given: TwoFactorMethod | undefined,
+  context: { ask: boolean; v4: boolean },
+): Promise<void> {
+  const credentials = providers.find((p) => p.kind === "credentials");
+  if (given === "totp" && !credentials)
+    throw new UsageError("--two-factor totp: it asks for a code after a password; add credentials to --providers.");
+  if (given === "totp" && context.v4)
+    throw new UsageError(
+      "--two-factor totp: the generated two-factor sign-in needs next-auth v5; run create-auth upgrade first. Nothing was written.",
+    );
+  if (!credentials) return;
+  let method = given;
+  if (method === undefined && context.ask && !context.v4) {
+    const { askOptions } = await import("../prompts/provider-options.js");
+    method = (await askOptions([{ ...twoFactorOption, description: "Two-factor sign-in after the password" }]))
+      .twoFactor as TwoFactorMethod;
+  }
+  (credentials.options as { twoFactor: TwoFactorMethod }).twoFactor = method ?? "none";
 }
 
 /** Names to providers, each once ("passkey" and "webauthn" are one); an unknown name is a usage error with a suggestion. */
@@ -212,6 +239,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
       `${tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: none of --providers signs in through OAuth (github, google, oidc…); nothing was written.`,
     );
   const tokenNotes = await checkTokenSupport(tokenProviders, tokens);
+  await chooseTwoFactor(providers, done.twoFactor, { ask: io.interactive && !options.yes, v4: v4 !== undefined });
 
   const [{ planInit }, { applyPlan }, { withProjectLock }] = await Promise.all([
     import("../planners/init-plan.js"),

@@ -53,6 +53,11 @@ export interface GenerateContext {
    * SQL backend; without it the provider is a skeleton to fill in.
    */
   passwordsModule?: string;
+  /**
+   * Credentials with --two-factor totp: two-factor.ts beside the adapter, as a specifier from the provider's
+   * file without extension; without it, no second factor is written.
+   */
+  twoFactorModule?: string;
   /** The project runs next-auth v4: the module imports and types what v4 ships (families with `nextAuthV4`). */
   nextAuthV4?: boolean;
   /** The folder, from the project's root, that holds `providers/`: where messages send the user. */
@@ -73,6 +78,8 @@ export interface FamilyPlan {
   view: Record<string, unknown>;
   hasCallback: boolean;
   notes: string[];
+  /** Its module asks for a second factor through the context's twoFactorModule, which must then be written. */
+  twoFactor?: boolean;
 }
 
 export interface ProviderFamily<K extends string = string, S extends z.ZodTypeAny = z.ZodTypeAny> {

@@ -99,5 +99,6 @@ export async function generateProvider<K extends ProviderKind>(
     entry: binding,
     hasCallback: p.hasCallback,
     ...(context.tokens && p.hasCallback ? { tokens: context.tokens } : {}),
+    ...(p.twoFactor ? { twoFactor: true } : {}),
   };
 }

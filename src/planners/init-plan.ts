@@ -10,7 +10,9 @@ import { join, posix } from "node:path";
 import type { Dialect } from "../catalog/sql-dialects.js";
 import type { TokenChoice } from "../families/family.js";
 import { type AnyParsedProvider, hasProviderTokens } from "../families/index.js";
+import { twoFactorFiles, twoFactorModulePath, twoFactorPagesPath } from "../families/two-factor.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
+import { twoFactorMountStep } from "../frameworks/two-factor-route.js";
 import { UsageError } from "../lib/errors.js";
 import {
   databaseEnvFile,
@@ -133,6 +135,12 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     storage.module.chosenBy === "backend" &&
     storage.module.dialect !== undefined &&
     request.providers.some((p) => p.kind === "credentials");
+  // --two-factor totp: its state goes where the users are, through the storage's own two-factor-store.ts.
+  const twoFactorProvider = request.providers.find((p) => p.kind === "credentials" && p.options.twoFactor === "totp");
+  if (twoFactorProvider && storage.module.chosenBy === "orm")
+    throw new UsageError(
+      `--two-factor totp: the ${storage.module.title} store of two-factor sign-in is not written yet; use --backend sqlite, postgres, mysql or memory. Nothing was written.`,
+    );
   const [{ generateSnippet }, stored, schema, wiring] = await Promise.all([
     import("../families/index.js"),
     storage.module.plan({
@@ -142,6 +150,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       ext,
       tablePrefix: storage.tablePrefix,
       passwords,
+      twoFactor: twoFactorProvider !== undefined,
       envOrder: framework.envOrder,
     }),
     schemaPart(storage, authDir, ext),
@@ -153,8 +162,13 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       alias: project.alias,
       protect: request.protect,
       federatedSignOut: Boolean(request.tokens?.federatedLogout && request.providers.some(hasProviderTokens)),
+      twoFactorPages: twoFactorProvider ? twoFactorPagesPath(authDir) : undefined,
     }),
   ]);
+  // A framework that mounts no route of the pages (none, or one not done yet) leaves the mount to the user.
+  const mountsPages = [...wiring.files, ...wiring.edits].some((f) => f.contents.includes("handleTwoFactor"));
+  if (twoFactorProvider && !mountsPages && !wiring.steps.some((s) => s.includes("handleTwoFactor")))
+    wiring.steps.push(...twoFactorMountStep(`your ${framework.title} app`, twoFactorPagesPath(authDir)));
   const providerFile = posix.join(posix.dirname(configPath), "providers", "x.ts");
   const snippets = await Promise.all(
     request.providers.map((p) =>
@@ -163,11 +177,23 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         basePath: framework.basePath,
         importExtension: ext,
         passwordsModule: stored.passwordsPath ? specifier(providerFile, stored.passwordsPath, "") : undefined,
+        twoFactorModule: specifier(providerFile, twoFactorModulePath(authDir), ""),
         modulesDir: posix.dirname(configPath),
         tokens: request.tokens && hasProviderTokens(p) ? request.tokens : undefined,
       }),
     ),
   );
+  const twoFactor = twoFactorProvider
+    ? await twoFactorFiles({
+        authDir,
+        ext,
+        configPath,
+        basePath: framework.basePath,
+        providerId: (twoFactorProvider.options as { id: string }).id,
+        framework: framework.title,
+        throttle: false,
+      })
+    : [];
   const scripts = { ...stored.scripts, ...schema.scripts, ...wiring.scripts };
   const config = await generateConfig({
     configPath,
@@ -179,6 +205,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     verifyCommand: "verify-adapter" in scripts ? "npm run verify-adapter" : "npx create-auth verify-adapter",
     shape: wiring.config,
     postLogoutRedirectUri: request.postLogoutRedirectUri,
+    twoFactorPath: twoFactorProvider ? twoFactorModulePath(authDir) : undefined,
   });
 
   // The wiring imports the config init writes; when the project keeps a config of its own, the wiring is theirs to add.
@@ -192,6 +219,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     schema,
     ownConfig ? { ...wiring, files: wiring.files.filter((f) => !(f.path in wiring.instructions)) } : wiring,
     ...placedSnippets,
+    { files: twoFactor },
     { files: otherConfig ? [] : config },
     part({ env: request.tokens?.federatedLogout ? [postLogoutEnv(request.postLogoutRedirectUri)] : [] }),
     { files: tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : [] },

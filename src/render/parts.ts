@@ -126,4 +126,6 @@ export interface ProviderSnippet extends GeneratedPart {
   registerAt?: string;
   /** Its access tokens are refreshed (refresh) and its own session ends on sign-out (federatedLogout). */
   tokens?: { refresh: boolean; federatedLogout: boolean };
+  /** Its module asks for a second factor after the password (two-factor.ts beside the adapter). */
+  twoFactor?: boolean;
 }

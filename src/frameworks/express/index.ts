@@ -5,6 +5,7 @@ import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { defineFramework, detectBy, plainConfig, rootLayout, trustHostVariable } from "../framework.js";
+import { twoFactorMountStep } from "../two-factor-route.js";
 import { pathPattern } from "../web-standard.js";
 
 export interface ExpressFacts {
@@ -60,6 +61,7 @@ export const express = defineFramework<ExpressFacts>({
         wiring.steps.push(
           `To protect ${request.protect.join(", ")} in ${facts.serverFile}: after the mount, app.use() a middleware that calls next() when (await getSession(req, authConfig))?.user (getSession from @auth/express) and else redirects to /auth/signin?callbackUrl=<the page> (https://authjs.dev/getting-started/session-management/protecting?framework=express).`,
         );
+      wiring.steps.push(...twoFactorMountStep(facts.serverFile, request.twoFactorPages));
       if (request.federatedSignOut)
         wiring.steps.push(
           `For a sign-out that reaches the provider: before the mount, app.post("/auth/signout", express.urlencoded({ extended: true }), ...) a middleware that sets req.body.callbackUrl to await signOutUrl(userId) from ${configPath} (userId from getSession(req, authConfig)) when it is not null, then calls next() (see README: federated sign-out).`,
@@ -75,6 +77,7 @@ export const express = defineFramework<ExpressFacts>({
         protect: request.protect?.map(pathPattern) ?? false,
         protectList: request.protect?.join(",") ?? "",
         federatedSignOut: request.federatedSignOut ?? false,
+        twoFactorPages: request.twoFactorPages ? specifier(server, request.twoFactorPages, ext) : false,
       }),
     });
     wiring.instructions[server] = `${mount}, after loading .env.local`;

@@ -10,6 +10,7 @@ import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { defineFramework, detectBy, existingEntry } from "../framework.js";
+import { twoFactorRoute } from "../two-factor-route.js";
 import { pathPattern } from "../web-standard.js";
 
 export interface SvelteKitFacts {
@@ -79,6 +80,7 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
           : ["export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);"],
       },
     };
+    wiring.files.push(...(await twoFactorRoute(request, "src/routes/two-factor/[...path]/+server.ts", "sveltekit")));
     const protect = request.protect?.length ? request.protect : undefined;
     if (request.facts.ownHooks) {
       wiring.steps.push(`${request.facts.ownHooks} is yours and was left alone; in it: ${line}.`);
