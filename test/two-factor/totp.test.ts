@@ -54,12 +54,11 @@ const rfc6238: [number, string, string, string][] = [
 describe("RFC 6238 test vectors", () => {
   const algorithms: Algorithm[] = ["SHA-1", "SHA-256", "SHA-512"];
   for (const [seconds, ...codes] of rfc6238)
-    algorithms.forEach((algorithm, i) =>
+    for (const [i, algorithm] of algorithms.entries())
       it(`${algorithm} at ${seconds} s`, async () => {
         const settings = { algorithm, digits: 8, period: 30 };
         expect(await t.totp(seeds[algorithm], seconds * 1000, settings)).toBe(codes[i]);
-      }),
-    );
+      });
 });
 
 it("RFC 4226 appendix D: HOTP codes of counts 0 to 9", async () => {
