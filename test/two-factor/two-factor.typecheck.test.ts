@@ -1,7 +1,8 @@
 /**
  * What init writes with --providers credentials --two-factor totp type-checks
  * with the real packages' types (@auth/core, better-sqlite3, pg, mysql2),
- * under bundler and NodeNext resolution, strict: the config with its signIn
+ * under bundler resolution with the DOM library and NodeNext without it (a
+ * Node server's tsconfig: only @types/node's globals), strict: the config with its signIn
  * callback, the provider, the two-factor modules and pages, and each store.
  * The framework's route files are checked in the browser layer, in the apps.
  */
@@ -67,6 +68,7 @@ it.each([
       noEmit: true,
       types: ["node"],
       typeRoots: [join(root, "node_modules/@types")],
+      ...(nodeNext ? { lib: ["lib.es2022.d.ts"] } : {}),
     });
     const diagnostics = ts
       .getPreEmitDiagnostics(program)
