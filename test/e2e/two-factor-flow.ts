@@ -85,13 +85,13 @@ export async function twoFactorFlow(
   const svg = await page.locator("svg[role=img]").evaluate((element) => element.outerHTML);
   const uri = new URL((await readQrSvg(svg))!);
   const secret = uri.searchParams.get("secret")!;
-  expect((await page.locator("#secret").innerText()).replace(/\s/g, "")).toBe(secret);
+  expect(((await page.locator("#secret").textContent()) ?? "").replace(/\s/g, "")).toBe(secret);
   const key = base32Decode(secret);
   const confirmedAt = Date.now();
   await page.getByLabel("Then enter the code the app shows").fill(codeAt(key, confirmedAt));
   await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
   await page.waitForURL(`${app.origin}/two-factor/confirm`);
-  const recovery = (await page.locator("#recovery-codes code").allInnerTexts()).map((c) => c.trim());
+  const recovery = (await page.locator("#recovery-codes code").allTextContents()).map((c) => c.trim());
   expect(recovery, app.output()).toHaveLength(10);
   await signOut(page, app);
 
@@ -101,7 +101,7 @@ export async function twoFactorFlow(
   await enterCode(page, used);
   if (Math.floor(Date.now() / 30_000) === Math.floor(confirmedAt / 30_000)) {
     expect(new URL(page.url()).searchParams.get("retry")).toBe("1");
-    await expect.poll(() => page.getByRole("alert").innerText()).toContain("did not sign you in");
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("did not sign you in");
     expect(await sessionOf(page, auth)).toBeNull();
     await nextStep();
   }
