@@ -10,12 +10,10 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
 import { newNonce, newSeed } from "../contract/access/random.js";
-import { selectableCases } from "../contract/cases/index.js";
-import { accountTokenMethods } from "../contract/spec/adapter.js";
+import { type RequirableGroup, requirableGroups, selectableCases } from "../contract/cases/index.js";
 
-/** --require tokens: the opt-in group account.tokens.*, whose ids start so. */
-const tokensGroup = "tokens";
-const tokensCases = "account.tokens.";
+const groupNames = Object.keys(requirableGroups) as RequirableGroup[];
+const isGroup = (name: string): name is RequirableGroup => Object.hasOwn(requirableGroups, name);
 
 import { openWorker } from "../contract/isolation/supervisor.js";
 import { fileReporters, type ReporterName, reporterNames, reporters } from "../contract/reporters/index.js";
@@ -74,14 +72,14 @@ export const verifyAdapterOptions = defineOptions({
   },
   require: {
     flag: "--require <capabilities>",
-    description: `fail when a capability is missing: ${capabilityNames.join(", ")} or all; tokens also runs the account.tokens.* checks of what token rotation adds (updateAccount, listAccountsByUserId, leaseAccount)`,
+    description: `fail when a capability is missing: ${capabilityNames.join(", ")} or all; tokens also runs the account.tokens.* checks of what token rotation adds (updateAccount, listAccountsByUserId, leaseAccount), attempts the attempts.* checks of the sign-in throttle's counters (incrementAttempts, decrementAttempts, clearAttempts)`,
     schema: list
       .default([])
-      .pipe(z.array(z.enum(["all", ...capabilityNames, tokensGroup])))
+      .pipe(z.array(z.enum(["all", ...capabilityNames, ...groupNames])))
       .transform((names): CapabilityName[] =>
-        names.includes("all") ? [...capabilityNames] : (names.filter((n) => n !== tokensGroup) as CapabilityName[]),
+        names.includes("all") ? [...capabilityNames] : (names.filter((n) => !isGroup(n)) as CapabilityName[]),
       ),
-    expects: `${capabilityNames.join(", ")}, all or tokens`,
+    expects: `${capabilityNames.join(", ")}, all, ${groupNames.join(" or ")}`,
     parse: repeatable,
   },
   timeout: { ...ms("timeout", 5000), description: "time limit for each case in milliseconds (default: 5000)" },
@@ -222,11 +220,15 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
   const budget = parseExploreBudget(options.explore);
   const explore = budget && { ...budget, depth: options.exploreDepth };
   // The selection is checked before the module loads: a typo in --only costs nothing.
-  // --require tokens: the opt-in group of what token rotation adds runs with the rest, and its methods must be there.
-  const tokens = [input.require].flat().some((v) => typeof v === "string" && v.split(",").includes(tokensGroup));
-  const cases = tokens
-    ? selectableCases.map((c) => (c.id.startsWith(tokensCases) ? { ...c, optIn: false } : c))
-    : selectableCases;
+  // --require tokens, attempts: the opt-in group of what the feature adds runs with the rest, and its methods must be there.
+  const required = [input.require]
+    .flat()
+    .flatMap((v) => (typeof v === "string" ? v.split(",") : []))
+    .filter(isGroup)
+    .map((name) => ({ name, ...requirableGroups[name] }));
+  const cases = selectableCases.map((c) =>
+    required.some((group) => c.id.startsWith(group.cases)) ? { ...c, optIn: false } : c,
+  );
   const selection = await selectRun(cases, options.only, options.skip, explore ? [explorePart] : []);
   const opened = await openWorker(
     { type: "load", modulePath: options.module, cwd: io.cwd, exportName: options.export },
@@ -235,12 +237,13 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
   );
   if (opened.kind === "load-error") throw new LoadError(opened.message, { hint: opened.hint });
   const { session } = opened;
-  const lacking = tokens ? accountTokenMethods.filter((m) => !session.port.methods.has(m)) : [];
-  if (lacking.length) {
+  for (const group of required) {
+    const lacking = group.methods.filter((m) => !session.port.methods.has(m));
+    if (lacking.length === 0) continue;
     await session.close();
-    throw new CliError(`--require tokens: the adapter has no ${lacking.join(", ")}.`, {
+    throw new CliError(`--require ${group.name}: the adapter has no ${lacking.join(", ")}.`, {
       exitCode: ExitCode.failed,
-      hint: "Token rotation needs updateAccount, listAccountsByUserId and leaseAccount; the adapters create-auth init generates have them.",
+      hint: group.hint,
     });
   }
 

@@ -22,7 +22,9 @@ export function tablesOf(script: string): Record<string, string[]> {
     tables[match[1]!] = match[2]!
       .split("\n")
       .map((line) => /^\s*[`"]?(\w+)[`"]?\s+\w/.exec(line)?.[1])
-      .filter((c): c is string => c !== undefined && !/^(?:UNIQUE|PRIMARY|FOREIGN|CONSTRAINT|CHECK)$/i.test(c));
+      .filter(
+        (c): c is string => c !== undefined && !/^(?:UNIQUE|PRIMARY|FOREIGN|CONSTRAINT|CHECK|INDEX|KEY)$/i.test(c),
+      );
   }
   return tables;
 }

@@ -218,6 +218,8 @@ export interface BuiltinContext {
   /** The project runs next-auth v4: only the providers v4 ships, typed as v4 reads them. */
   nextAuthV4?: boolean;
   tokens?: TokenChoice;
+  /** An email service's sign-in emails are counted through the sign-in throttle (see GenerateContext). */
+  throttleModule?: string;
 }
 
 export async function planBuiltin(
@@ -236,7 +238,10 @@ export async function planBuiltin(
   const { props, env } = properties(p, o, context.nextAuthV4, context.tokens);
   const authPackage = context.authPackage ?? "@auth/core";
   const specifier = `${authPackage}/providers/${p.module}`;
+  const throttle =
+    p.type === "email" && context.throttleModule && !context.nextAuthV4 ? `${context.throttleModule}${ext}` : false;
   const contents = await renderTemplate("providers/builtin.ts.hbs", {
+    throttle,
     ...p,
     binding,
     factory,
@@ -266,6 +271,7 @@ export async function planBuiltin(
     hasCallback: isOAuth(p),
     registerAt: isOAuth(p) ? (p.console ?? p.docs) : undefined,
     ...(context.tokens && isOAuth(p) ? { tokens: context.tokens } : {}),
+    ...(throttle ? { throttled: true } : {}),
     steps: [
       ...(p.type === "email" ? [emailNote] : []),
       ...(p.notes ?? []),

@@ -45,24 +45,29 @@ export const credentialsFamily = defineFamily({
       label: pascal(key),
       type: key === "password" ? "password" : key === "email" ? "email" : "text",
     }));
+    const ext = context.importExtension ?? "";
     // The generated password check reads an email and a password; other forms keep the skeleton.
     const passwords =
       context.passwordsModule && o.fields.includes("email") && o.fields.includes("password")
-        ? `${context.passwordsModule}${context.importExtension ?? ""}`
+        ? `${context.passwordsModule}${ext}`
         : undefined;
+    // Attempts are counted per account: the field that names it (the email, else the first that is not a password).
+    const accountField = o.fields.includes("email") ? "email" : o.fields.find((f) => f !== "password");
+    const throttle = context.throttleModule && accountField ? `${context.throttleModule}${ext}` : undefined;
     // Two-factor: authorize() sends a right password on to the code page (two-factor.ts beside the adapter).
     const twoFactor =
-      o.twoFactor === "totp" && context.twoFactorModule
-        ? `${context.twoFactorModule}${context.importExtension ?? ""}`
-        : undefined;
+      o.twoFactor === "totp" && context.twoFactorModule ? `${context.twoFactorModule}${ext}` : undefined;
     return {
       env: [],
       files: [{ template: "credentials.ts.hbs", path: names.file }],
+      throttled: throttle !== undefined,
       view: {
         ...o,
         name: o.name ?? "Credentials",
         fields,
         passwords: passwords ?? false,
+        throttle: throttle ?? false,
+        accountField,
         twoFactor: twoFactor ?? false,
         credentialsModule: context.nextAuthV4 ? "next-auth/providers/credentials" : "@auth/core/providers/credentials",
         optional: context.nextAuthV4 ? "?" : "",

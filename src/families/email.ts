@@ -48,9 +48,11 @@ export const emailFamily = defineFamily({
   // Production sends the link over SMTP (EMAIL_SERVER).
   dependencies: ["nodemailer", "@types/nodemailer"],
   schema: emailSchema,
-  plan: (o, names) => {
+  plan: (o, names, context) => {
     const from = `${envPrefix(o.id)}_FROM`;
+    const throttle = context.throttleModule ? `${context.throttleModule}${context.importExtension ?? ""}` : undefined;
     return {
+      throttled: throttle !== undefined,
       env: [
         {
           name: from,
@@ -69,6 +71,7 @@ export const emailFamily = defineFamily({
         ...o,
         name: o.name ?? "Email",
         envFrom: from,
+        throttle: throttle ?? false,
         notConfigured: `EMAIL_SERVER is not set, so no sign-in email can be sent: set it to your SMTP server (smtp://user:password@host:587) in the environment or .env.local.`,
       },
       hasCallback: false,

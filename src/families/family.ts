@@ -54,6 +54,11 @@ export interface GenerateContext {
    */
   passwordsModule?: string;
   /**
+   * Credentials and email: the sign-in throttle (throttle.ts beside the adapter), as a specifier from the
+   * provider's file without extension; the families that count attempts import it. Without it, nothing is counted.
+   */
+  throttleModule?: string;
+  /**
    * Credentials with --two-factor totp: two-factor.ts beside the adapter, as a specifier from the provider's
    * file without extension; without it, no second factor is written.
    */
@@ -78,6 +83,8 @@ export interface FamilyPlan {
   view: Record<string, unknown>;
   hasCallback: boolean;
   notes: string[];
+  /** Its module imports the sign-in throttle of the context's throttleModule, which must then be written. */
+  throttled?: boolean;
   /** Its module asks for a second factor through the context's twoFactorModule, which must then be written. */
   twoFactor?: boolean;
 }

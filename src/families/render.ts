@@ -99,6 +99,7 @@ export async function generateProvider<K extends ProviderKind>(
     entry: binding,
     hasCallback: p.hasCallback,
     ...(context.tokens && p.hasCallback ? { tokens: context.tokens } : {}),
+    ...(p.throttled ? { throttled: true } : {}),
     ...(p.twoFactor ? { twoFactor: true } : {}),
   };
 }

@@ -156,6 +156,19 @@ export const plainConfig = (shape: Partial<ConfigShape> = {}): ConfigShape => ({
   ...shape,
 });
 
+/** A module of the project's own that the wiring edits (a hooks or middleware file), with its text. */
+export interface OwnFile {
+  /** Project-relative path. */
+  path: string;
+  text: string;
+}
+
+/** The file at `path` with its text, when there is one. */
+export function ownFile(project: ProjectView, path: string | undefined): OwnFile | undefined {
+  const text = path ? project.read(path) : null;
+  return path && text !== null ? { path, text } : undefined;
+}
+
 /** Files a framework reads by one name in several extensions: a second one beside the user's would clash. */
 export function existingEntry(project: ProjectView, base: string): string | undefined {
   return project.firstFile(["ts", "js", "mts", "mjs", "tsx", "jsx"].map((ext) => `${base}.${ext}`));

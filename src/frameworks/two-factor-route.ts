@@ -10,6 +10,7 @@ import { twoFactorPath } from "../families/two-factor.js";
 import { specifier } from "../render/modules.js";
 import type { PlannedFile } from "../render/parts.js";
 import { renderTemplate } from "../render/templates.js";
+import { clientAddressPath } from "./client-address.js";
 import type { FrameworkRequest } from "./framework.js";
 
 /** The route file's shape: which framework's export convention it follows. */
@@ -26,6 +27,7 @@ export async function twoFactorRoute(
   const contents = await renderTemplate("frameworks/two-factor/route.ts.hbs", {
     path: twoFactorPath,
     pagesModule,
+    clientAddressModule: specifier(path, clientAddressPath(request.authDir), request.importExtension),
     [shape]: true,
   });
   return [{ path, contents }];

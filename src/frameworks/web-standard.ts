@@ -11,6 +11,7 @@ import { specifier } from "../render/modules.js";
 import { type EnvVariable, part } from "../render/parts.js";
 import { renderTemplate } from "../render/templates.js";
 import type { EnvOrder } from "../workspace/project-env.js";
+import { clientAddressFile, clientAddressPath } from "./client-address.js";
 import {
   type ConfigShape,
   type FrameworkPart,
@@ -89,8 +90,14 @@ export async function webStandardPart(
         protectList,
         pathsModule: pathsPath ? specifier(options.sessionPath, pathsPath, request.importExtension) : false,
         federatedSignOut: request.federatedSignOut ?? false,
+        clientAddressModule: specifier(
+          options.sessionPath,
+          clientAddressPath(request.authDir),
+          request.importExtension,
+        ),
       }),
     },
+    await clientAddressFile(request.authDir),
   ];
   if (pathsPath)
     files.push({

@@ -10,7 +10,9 @@ import { join, posix } from "node:path";
 import type { Dialect } from "../catalog/sql-dialects.js";
 import type { TokenChoice } from "../families/family.js";
 import { type AnyParsedProvider, hasProviderTokens } from "../families/index.js";
+import { throttleFile, throttlePath } from "../families/throttle.js";
 import { twoFactorFiles, twoFactorModulePath, twoFactorPagesPath } from "../families/two-factor.js";
+import { clientAddressFile } from "../frameworks/client-address.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
 import { twoFactorMountStep } from "../frameworks/two-factor-route.js";
 import { UsageError } from "../lib/errors.js";
@@ -177,12 +179,17 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         basePath: framework.basePath,
         importExtension: ext,
         passwordsModule: stored.passwordsPath ? specifier(providerFile, stored.passwordsPath, "") : undefined,
+        throttleModule: specifier(providerFile, throttlePath(authDir), ""),
         twoFactorModule: specifier(providerFile, twoFactorModulePath(authDir), ""),
         modulesDir: posix.dirname(configPath),
         tokens: request.tokens && hasProviderTokens(p) ? request.tokens : undefined,
       }),
     ),
   );
+  // Password and email sign-in count their attempts through the throttle, which reads the wiring's client address.
+  const throttle = snippets.some((s) => s.throttled)
+    ? [await throttleFile(authDir, ext), await clientAddressFile(authDir)]
+    : [];
   const twoFactor = twoFactorProvider
     ? await twoFactorFiles({
         authDir,
@@ -191,7 +198,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         basePath: framework.basePath,
         providerId: (twoFactorProvider.options as { id: string }).id,
         framework: framework.title,
-        throttle: false,
+        throttle: throttle.length > 0,
       })
     : [];
   const scripts = { ...stored.scripts, ...schema.scripts, ...wiring.scripts };
@@ -214,11 +221,13 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     otherConfig !== undefined ||
     (!request.force && changeFile(join(root, configPath), config[0]!.contents)?.before != null);
   const placedSnippets = snippets.map((s) => ({ ...s, files: [] }));
+  const unwired = (file: { path: string }) => !(file.path in wiring.instructions);
   const merged = mergeParts(
     stored,
     schema,
-    ownConfig ? { ...wiring, files: wiring.files.filter((f) => !(f.path in wiring.instructions)) } : wiring,
+    ownConfig ? { ...wiring, files: wiring.files.filter(unwired), edits: wiring.edits.filter(unwired) } : wiring,
     ...placedSnippets,
+    { files: throttle },
     { files: twoFactor },
     { files: otherConfig ? [] : config },
     part({ env: request.tokens?.federatedLogout ? [postLogoutEnv(request.postLogoutRedirectUri)] : [] }),
@@ -248,10 +257,10 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       .map(([path, what]) => `${path} is yours and was left alone; in it: ${what}.`),
     ...(ownConfig
       ? Object.entries(wiring.instructions)
-          .filter(([path]) => !project.isFile(path))
+          .filter(([path]) => !project.isFile(path) || wiring.edits.some((e) => e.path === path))
           .map(
             ([path, what]) =>
-              `Your auth config was kept, so ${path} was not written; wire it yourself: ${what.replaceAll(configPath, otherConfig ?? configPath)}.`,
+              `Your auth config was kept, so ${path} was not ${project.isFile(path) ? "edited" : "written"}; wire it yourself: ${what.replaceAll(configPath, otherConfig ?? configPath)}.`,
           )
       : []),
   ];

@@ -9,7 +9,8 @@
 import { existsSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TokenChoice } from "../families/family.js";
-import type { AnyParsedProvider } from "../families/index.js";
+import type { AnyParsedProvider, SnippetContext } from "../families/index.js";
+import { throttlePath } from "../families/throttle.js";
 import type { FrameworkModule } from "../frameworks/framework.js";
 import { frameworkByAuthPackage } from "../frameworks/registry.js";
 import { UsageError } from "../lib/errors.js";
@@ -22,6 +23,7 @@ import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js"
 import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { postLogoutVariable } from "./auth-config.js";
+import { findThrottleSetup, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
 
 export interface AddProviderRequest {
   /** Absolute path of the auth config to edit. */
@@ -199,15 +201,23 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     throw new UsageError(
       `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the generated token rotation needs next-auth v5; run create-auth upgrade first. Nothing was written.`,
     );
-  const generated = await generateSnippet(provider, {
+  // Password and email sign-in count their attempts through the throttle beside the adapter, when it has counters.
+  const throttle = nextAuthV4 ? undefined : findThrottleSetup(root, request.framework);
+  const context: SnippetContext = {
     nextAuthV4,
     authPackage: framework.authPackage,
     basePath: framework.basePath,
     importExtension: importExtension(root),
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
+    throttleModule: throttle?.counters
+      ? moduleSpecifier(dirname(providerFile), throttlePath(throttle.authDir))
+      : undefined,
     modulesDir: posixRelative(realpathSync(root), modulesDir),
     tokens: request.tokens,
-  });
+  };
+  const generated = await generateSnippet(provider, context);
+  const unthrottled =
+    !generated.throttled && (await generateSnippet(provider, { ...context, throttleModule: "./throttle" })).throttled;
   const snippet = placeSnippet(generated, configDir, modulesDir);
   const configText = readIfExists(configPath) ?? "";
   const edit = addProviderToConfig(
@@ -226,6 +236,11 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   }
   const rotation = snippet.tokens ? await rotationModule(modulesDir, configDir, snippet) : undefined;
   if (rotation?.change) changes.push(rotation.change);
+  const throttling =
+    snippet.throttled && throttle
+      ? await throttleChanges(root, throttle, importExtension(root))
+      : { changes: [], notices: unthrottled ? [unthrottledNotice(snippet.kind, throttle, nextAuthV4)] : [] };
+  changes.push(...throttling.changes);
   const env = envChanges(root, request.framework, {
     ...snippet,
     env: [...snippet.env, ...(snippet.tokens?.federatedLogout ? [postLogoutEnv] : [])],
@@ -238,7 +253,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     snippet,
     changes,
     packageJsonChanged: packages.change !== null,
-    notices: [...env.notices, ...packages.notices, ...(rotation ? [rotation.wiring] : [])],
+    notices: [...env.notices, ...packages.notices, ...throttling.notices, ...(rotation ? [rotation.wiring] : [])],
     envToFill: env.toFill,
     configText: edit.status === "unchanged" ? configText : edit.text,
     configChanged: edit.status !== "unchanged",

@@ -126,6 +126,8 @@ export interface ProviderSnippet extends GeneratedPart {
   registerAt?: string;
   /** Its access tokens are refreshed (refresh) and its own session ends on sign-out (federatedLogout). */
   tokens?: { refresh: boolean; federatedLogout: boolean };
+  /** Its module counts attempts through the sign-in throttle (throttle.ts beside the adapter). */
+  throttled?: boolean;
   /** Its module asks for a second factor after the password (two-factor.ts beside the adapter). */
   twoFactor?: boolean;
 }

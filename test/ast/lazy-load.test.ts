@@ -3,15 +3,17 @@
  * commands that edit a config may pay for it: code outside src/ast reaches
  * src/ast, and @babel/parser, through `await import(...)` only. A
  * framework's doctor part (src/frameworks/<id>/doctor.ts, and the
- * frameworks/doctor-*.ts helpers it shares) reads the project's modules; it
- * is itself loaded only by `await import(...)`.
+ * frameworks/doctor-*.ts helpers it shares) reads the project's modules, and
+ * a framework's own text edits (src/frameworks/<id>/*-edit.ts) parse them;
+ * both are themselves loaded only by `await import(...)`.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { root } from "../helpers.js";
 
-const lazyModule = (path: string) => /src\/frameworks\/(?:[\w-]+\/doctor|doctor-[\w-]+)\.ts$/.test(path);
+const lazyModule = (path: string) =>
+  /src\/frameworks\/(?:[\w-]+\/doctor|doctor-[\w-]+|[\w-]+\/[\w-]+-edit)\.ts$/.test(path);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -31,7 +33,8 @@ function eagerParserImports(source: string): string[] {
       (specifier) =>
         specifier.startsWith("@babel/") ||
         /(?:^|\/)ast\//.test(specifier) ||
-        /(?:^|\/)doctor(?:-[\w-]+)?\.js$/.test(specifier),
+        /(?:^|\/)doctor(?:-[\w-]+)?\.js$/.test(specifier) ||
+        /-edit\.js$/.test(specifier),
     );
 }
 

@@ -82,7 +82,11 @@ describe("init wires the detected framework", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const config = read(dir, "src/lib/server/auth.ts");
     expect(config).toContain('import "./auth/env";');
-    expect(config).toContain("export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);");
+    expect(config).toContain("export const { signIn, signOut } = svelteKitAuth;");
+    // Auth.js's requests get the connection's address, the sign-in throttle's client.
+    expect(config).toContain("svelteKitAuth.handle({ event: withAddress(event), resolve })");
+    expect(config).toContain("withClientAddress(event.request, event.getClientAddress())");
+    expect(config).toContain('import { withClientAddress } from "./auth/client-address";');
     expect(config).toContain("trustHost: true,");
     expect(config).toContain('from "./providers/credentials";');
     expect(config).toContain('from "./auth/adapter";');
@@ -99,7 +103,7 @@ describe("init wires the detected framework", () => {
     expect(result.stdout).toContain("http://localhost:5173/auth/signin");
   });
 
-  it("SvelteKit with a hooks file of its own: left alone, and the next steps say the line to add", async () => {
+  it("SvelteKit with a hooks file of its own: Auth.js's handle composed with theirs through sequence()", async () => {
     const dir = app("sveltekit");
     writeFileSync(
       join(dir, "src/hooks.server.ts"),
@@ -108,10 +112,34 @@ describe("init wires the detected framework", () => {
     const result = await init(dir);
     expect(result.exitCode, result.stderr).toBe(0);
     expect(read(dir, "src/hooks.server.ts")).toBe(
-      "export const handle = async ({ event, resolve }) => resolve(event);\n",
+      'import { sequence } from "@sveltejs/kit/hooks";\nimport { handle as authHandle } from "$lib/server/auth";\n\nconst appHandle = async ({ event, resolve }) => resolve(event);\n\n// Auth.js\'s handle first (event.locals.auth() reads the session), then the app\'s own.\nexport const handle = sequence(authHandle, appHandle);\n',
     );
+    expect(result.stdout).toContain("updated src/hooks.server.ts");
+  });
+
+  it("SvelteKit with an auth config and hooks of its own: the hooks are not pointed at a config init did not write", async () => {
+    const dir = app("sveltekit");
+    const hooks =
+      'import { sequence } from "@sveltejs/kit/hooks";\nimport { handle as authentication } from "./auth";\n\nexport const handle = sequence(authentication);\n';
+    writeFileSync(join(dir, "src/auth.ts"), 'export { handle } from "./somewhere";\n');
+    writeFileSync(join(dir, "src/hooks.server.ts"), hooks);
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "src/hooks.server.ts")).toBe(hooks);
     expect(result.stdout).toContain(
-      'src/hooks.server.ts is yours and was left alone; in it: export { handle } from "$lib/server/auth" (or add it with sequence() from @sveltejs/kit/hooks if the file has a handle).',
+      "Your auth config was kept, so src/hooks.server.ts was not edited; wire it yourself: export const handle = sequence(<the handle of src/auth.ts>, <your handle>)",
+    );
+  });
+
+  it("SvelteKit with a hooks file init cannot edit with certainty: left alone, the next steps give the lines", async () => {
+    const dir = app("sveltekit");
+    const text = 'export { handle } from "./hooks/handle";\n';
+    writeFileSync(join(dir, "src/hooks.server.ts"), text);
+    const result = await init(dir);
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(read(dir, "src/hooks.server.ts")).toBe(text);
+    expect(result.stdout).toContain(
+      'src/hooks.server.ts was left alone (it re-exports handle from ./hooks/handle); in it, add (your own handle renamed appHandle, if it has one):\n    import { sequence } from "@sveltejs/kit/hooks";\n    import { handle as authHandle } from "$lib/server/auth";\n    export const handle = sequence(authHandle, appHandle);',
     );
   });
 
@@ -164,8 +192,11 @@ describe("init wires the detected framework", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     const hooks = read(dir, "src/hooks.server.ts");
     expect(hooks).toContain('import { handle as authHandle } from "$lib/server/auth";');
-    expect(hooks).toContain("/^\\/dashboard(?:\\/.*)?\\/?$/,");
+    expect(hooks).toContain('import { protect } from "$lib/server/auth/protect";');
     expect(hooks).toContain("export const handle = sequence(authHandle, protect);");
+    const protect = read(dir, "src/lib/server/auth/protect.ts");
+    expect(protect).toContain("/^\\/dashboard(?:\\/.*)?\\/?$/,");
+    expect(protect).toContain("export const protect: Handle = ");
     expect(result.stdout).toContain(
       "src/hooks.server.ts sends visitors who are not signed in to the sign-in page on: /dashboard/:path*",
     );
@@ -208,7 +239,7 @@ describe("init wires the detected framework", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(read(dir, "src/index.ts")).not.toContain("load-env");
     expect(read(dir, "src/index.ts")).toContain(
-      'new Elysia()\n  // Auth.js\'s routes (signin, signout, session, callback/<provider>...) under /auth; it reads the body itself.\n  .all("/auth/*", ({ request }) => handleAuth(request), { parse: "none" }).get("/", () => "hi")',
+      'new Elysia()\n  // Auth.js\'s routes (signin, signout, session, callback/<provider>...) under /auth; it reads the body itself.\n  .all("/auth/*", ({ request, server }) => handleAuth(request, server?.requestIP(request)?.address), { parse: "none" }).get("/", () => "hi")',
     );
   });
 
@@ -254,16 +285,16 @@ describe("init wires the detected framework", () => {
     const kitResult = await init(kit);
     expect(kitResult.exitCode, kitResult.stderr).toBe(0);
     expect(existsSync(join(kit, "src/hooks.server.ts"))).toBe(false);
-    expect(kitResult.stdout).toContain(
-      'src/hooks.server.js is yours and was left alone; in it: export { handle } from "$lib/server/auth"',
-    );
+    expect(kitResult.stdout).toContain("updated src/hooks.server.js");
+    expect(read(kit, "src/hooks.server.js")).toContain("export const handle = sequence(authHandle, appHandle);");
     const next = app("next");
     writeFileSync(join(next, "middleware.js"), "export function middleware() {}\n");
     const nextResult = await init(next, "--protect", "/admin/:path*");
     expect(nextResult.exitCode, nextResult.stderr).toBe(0);
     expect(existsSync(join(next, "proxy.ts"))).toBe(false);
-    expect(nextResult.stdout).toContain(
-      "middleware.js is yours and was left alone; to protect /admin/:path*, wrap it with auth() from auth.ts",
+    expect(nextResult.stdout).toContain("updated middleware.js");
+    expect(read(next, "middleware.js")).toBe(
+      'import { protect } from "./auth/protect";\n\nfunction appMiddleware() {}\n\n// Sign-in first on the protected paths (./auth/protect), then appMiddleware.\nexport const middleware = protect(appMiddleware);\n\n// The auth config\'s database driver needs Node.js; the Edge runtime cannot load it.\nexport const config = { runtime: "nodejs" };\n',
     );
   });
 
@@ -277,7 +308,7 @@ describe("init wires the detected framework", () => {
     expect(existsSync(join(dir, "auth.ts"))).toBe(false);
     expect(result.stdout).toContain("An auth config exists at lib/auth.ts; it was left alone.");
     expect(result.stdout).toContain(
-      "Your auth config was kept, so app/api/auth/[...nextauth]/route.ts was not written; wire it yourself: export { GET, POST } from the handlers of lib/auth.ts.",
+      "Your auth config was kept, so app/api/auth/[...nextauth]/route.ts was not written; wire it yourself: export { GET, POST } from the handlers of lib/auth.ts, POST given the client's address (withClientAddress of auth/client-address.ts) for the sign-in throttle.",
     );
   });
 });

@@ -23,7 +23,7 @@ describe("create-auth verify-adapter", () => {
     ],
     [
       ["verify-adapter", memory, "--require", "sessions,passwords"],
-      /--require: invalid value "sessions,passwords"; expected users, sessions, email, webauthn, all or tokens/,
+      /--require: invalid value "sessions,passwords"; expected users, sessions, email, webauthn, all, tokens or attempts/,
     ],
     [
       ["verify-adapter", memory, "--reporter", "tap"],

@@ -60,6 +60,11 @@ export interface FlowOptions {
   federatedSignOut?: boolean;
   /** The home page's link navigates on the client: its click must not load the dashboard from the server. */
   clientRouter?: boolean;
+  /**
+   * The framework hands its routes no client address (React Router's react-router-serve): the sign-in
+   * throttle counts per account and warns once. Every other wiring passes the connection's address.
+   */
+  noClientAddress?: boolean;
 }
 
 const user = { email: "carol@example.com", password: "a long enough password" };
@@ -218,5 +223,10 @@ export async function signInFlow(
   // Auth.js logs the wrong password and the missing CSRF token; nothing else may have gone wrong (its log is coloured).
   const log = server.output().replace(/\x1b\[[0-9;]*m/g, "");
   expect(log).not.toMatch(/\[auth\]\[error\](?! CredentialsSignin| MissingCSRF)/);
+  // The password and the email sign-ins reached the throttle with the client's address from the framework's wiring
+  // (or, where the framework has none to give, the throttle said it counts per account only).
+  const unknownClient = "sign-in throttle: a request reached Auth.js without the client's address";
+  if (options.noClientAddress) expect(log).toContain(unknownClient);
+  else expect(log).not.toContain(unknownClient);
   return timings;
 }

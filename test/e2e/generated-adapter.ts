@@ -42,6 +42,14 @@ export function databases(prefix: string) {
       await pgAdmin?.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`).finally(() => pgAdmin?.end());
       await mysqlAdmin?.query(`DROP DATABASE IF EXISTS ${name}`).finally(() => mysqlAdmin?.end());
     },
+    /** The connection string of `backend`'s database for this file (a SQLite file in `dir`), as DATABASE_URL or AUTH_DATABASE_PATH. */
+    url(backend: Exclude<GeneratedBackend, "memory">, dir: string): string {
+      return {
+        sqlite: join(dir, "auth.db"),
+        postgres: `${pgUrl}?options=${encodeURIComponent(`-c search_path=${name}`)}`,
+        mysql: `${mysqlUrl}/${name}`,
+      }[backend];
+    },
     /** The generated adapter for `backend`, its files in `dir` (which can then hold more modules). */
     async adapter(backend: GeneratedBackend, dir: string): Promise<{ adapter: Adapter; close(): Promise<void> }> {
       const part = await planStorage(backend, { importExtension: ".js" });
@@ -55,11 +63,7 @@ export function databases(prefix: string) {
       const { createAdapter } = await load<{ createAdapter(db?: Db): Adapter }>("auth/adapter.js");
       if (backend === "memory") return { adapter: createAdapter(), close: async () => {} };
       const { openDb } = await load<{ openDb(connection: string, options?: { create?: boolean }): Db }>("auth/db.js");
-      const connection = {
-        sqlite: join(dir, "auth.db"),
-        postgres: `${pgUrl}?options=${encodeURIComponent(`-c search_path=${name}`)}`,
-        mysql: `${mysqlUrl}/${name}`,
-      }[backend];
+      const connection = this.url(backend, dir);
       // Like create-auth migrate: the schema scripts may create the SQLite file.
       const db = openDb(connection, { create: true });
       await db.exec(readFileSync(join(dir, `auth/schema.${backend}.sql`), "utf8"));

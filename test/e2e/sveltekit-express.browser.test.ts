@@ -70,7 +70,13 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
     return context.newPage();
   }
 
-  async function expectSignedIn(page: Awaited<ReturnType<typeof newPage>>, auth: string, id: string) {
+  /** `output`: the server's, which shows whether the sign-ins reached the throttle with the client's address. */
+  async function expectSignedIn(
+    page: Awaited<ReturnType<typeof newPage>>,
+    auth: string,
+    id: string,
+    output: () => string,
+  ) {
     const wrong = await newPage();
     await signInWithPassword(wrong, auth, { ...user, password: "not it at all" });
     expect(await sessionOf(wrong, auth)).toBeNull();
@@ -78,6 +84,7 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
     expect(await crossSitePasswordPost(auth, user)).toBeNull();
     await signInWithPassword(page, auth, user);
     expect((await sessionOf(page, auth))?.user).toMatchObject({ email: user.email, id });
+    expect(output()).not.toContain("sign-in throttle: a request reached Auth.js without the client's address");
   }
 
   const sqliteUserId = (dir: string) => {
@@ -110,7 +117,7 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
       env: appEnv(),
     });
     defer(() => server.stop());
-    await expectSignedIn(await newPage(), `${server.origin}/auth`, sqliteUserId(dir));
+    await expectSignedIn(await newPage(), `${server.origin}/auth`, sqliteUserId(dir), server.output);
   }, 600_000);
 
   test("Express: a runnable server.ts with Auth.js at /auth, .env.local loaded; credentials sign-in", async () => {
@@ -126,7 +133,7 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
     // Production mode: trusting the host then comes from AUTH_TRUST_HOST in .env.local, as on a real server.
     const server = await startServer(["npm", "start"], { cwd: dir, port, env: appEnv({ NODE_ENV: "production" }) });
     defer(() => server.stop());
-    await expectSignedIn(await newPage(), `${server.origin}/auth`, sqliteUserId(dir));
+    await expectSignedIn(await newPage(), `${server.origin}/auth`, sqliteUserId(dir), server.output);
     const page = await newPage();
     await signInWithPassword(page, `${server.origin}/auth`, user);
     await page.goto(server.origin);
@@ -167,6 +174,6 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
     const port = await freePort();
     const server = await startServer(["npm", "start"], { cwd: dir, port, env: appEnv(env) });
     defer(() => server.stop());
-    await expectSignedIn(await newPage(), `${server.origin}/auth`, rows[0].id);
+    await expectSignedIn(await newPage(), `${server.origin}/auth`, rows[0].id, server.output);
   }, 600_000);
 });

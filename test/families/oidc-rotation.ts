@@ -105,9 +105,15 @@ export async function oidcRotationApp(
               title: "a Web-standard framework",
               basePath: BASE_PATH,
               configModule: "./app-auth.js",
+              clientAddressModule: "./client-address.js",
               federatedSignOut: true,
             });
             writeModule(loaded.dir, "session.ts", session);
+            writeModule(
+              loaded.dir,
+              "client-address.ts",
+              await renderTemplate("frameworks/web/client-address.ts.hbs", {}),
+            );
             return (await loaded.module<{ handleAuth: Handler }>("session.ts")).handleAuth;
           }
         : undefined,

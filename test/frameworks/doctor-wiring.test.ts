@@ -28,7 +28,7 @@ const faults: Record<string, { app: string; plant(dir: string): void; id: string
   },
   express: {
     app: "express",
-    plant: (dir) => edit(join(dir, "server.ts"), (text) => text.replace(/^app\.use\("\/auth".*$/m, "")),
+    plant: (dir) => edit(join(dir, "server.ts"), (text) => text.replace(/^app\.use\("\/auth", ExpressAuth.*$/m, "")),
     id: "express.mount-missing",
   },
   hono: {

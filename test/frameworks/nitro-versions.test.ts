@@ -66,7 +66,9 @@ async function initApp(app: string) {
 describe("init on each major", () => {
   it("Nitro 2: h3 1's auto-imported defineEventHandler, the event made a Web Request by toWebRequest", async () => {
     const { route, middleware, config } = await initApp("nitro-2");
-    expect(route).toContain("export default defineEventHandler((event) => handleAuth(toWebRequest(event)));");
+    expect(route).toContain(
+      "export default defineEventHandler((event) => handleAuth(toWebRequest(event), getRequestIP(event)));",
+    );
     expect(route).not.toMatch(/from "nitro/);
     expect(middleware).toContain("const request = toWebRequest(event);");
     expect(middleware).toContain("return sendRedirect(event, signInUrl(request));");
@@ -75,8 +77,8 @@ describe("init on each major", () => {
 
   it("Nitro 3: h3 2's defineHandler from nitro/h3, the event's own Web Request", async () => {
     const { route, middleware, config } = await initApp("nitro");
-    expect(route).toContain('import { defineHandler } from "nitro/h3";');
-    expect(route).toContain("handleAuth(event.req)");
+    expect(route).toContain('import { defineHandler, getRequestIP } from "nitro/h3";');
+    expect(route).toContain("handleAuth(event.req, getRequestIP(event))");
     expect(middleware).toContain("redirect(signInUrl(event.req))");
     expect(config).toContain("getSession(event.req) reads the session");
   });

@@ -10,7 +10,6 @@ import { describe, expect, it } from "vitest";
 import { fixture, inProcess, tempDir } from "../helpers.js";
 
 const own: Record<string, { file: string; text: string }> = {
-  astro: { file: "src/middleware.ts", text: 'export { onRequest } from "./middleware/own";\n' },
   nuxt: { file: "server/middleware/auth.ts", text: "export default defineEventHandler(() => {});\n" },
   nitro: {
     file: "server/middleware/auth.ts",
@@ -43,7 +42,26 @@ describe.each(Object.entries(own))("%s with its own wiring file", (app, { file, 
   });
 });
 
+describe("Astro with a middleware of its own that init cannot edit with certainty", () => {
+  it("keeps src/middleware.ts and gives the lines to add", async () => {
+    const text = 'export { onRequest } from "./middleware/own";\n';
+    const { dir, stdout } = await initWith("astro", { "src/middleware.ts": text });
+    expect(readFileSync(join(dir, "src/middleware.ts"), "utf8")).toBe(text);
+    expect(stdout).toContain(
+      'src/middleware.ts was left alone (it re-exports onRequest from ./middleware/own); to protect pages, add to it (your own onRequest renamed appOnRequest, if it has one):\n    import { sequence } from "astro:middleware";\n    import { protect } from "./auth/protect";\n    export const onRequest = sequence(protect, appOnRequest);',
+    );
+    expect(readFileSync(join(dir, "src/auth/protect.ts"), "utf8")).toContain("isProtected(context.url.pathname)");
+  });
+});
+
 describe("Astro pages under --protect", () => {
+  it("writes src/middleware.ts running the check of src/auth/protect.ts", async () => {
+    const { dir } = await initWith("astro", {});
+    expect(readFileSync(join(dir, "src/middleware.ts"), "utf8")).toContain(
+      'export { protect as onRequest } from "./auth/protect";',
+    );
+  });
+
   it("adds prerender = false to the covered page, and leaves the others", async () => {
     const { dir } = await initWith("astro", {});
     expect(readFileSync(join(dir, "src/pages/dashboard.astro"), "utf8")).toMatch(

@@ -50,8 +50,11 @@ interface JsonReport {
   cases: { id: string; status: string; failure?: { message: string; received?: string } }[];
 }
 
-/** `require` "all,tokens": the opt-in group of what token rotation adds runs too, on the same database. */
-async function verify(backend: Backend, env: Record<string, string> = {}, require = "all,tokens") {
+/**
+ * `require` "all,tokens,attempts": the opt-in groups of what token rotation and the sign-in throttle add run
+ * too, on the same database.
+ */
+async function verify(backend: Backend, env: Record<string, string> = {}, require = "all,tokens,attempts") {
   const result = await cli(["verify-adapter", "auth/verify-adapter.ts", "--require", require, "--reporter", "json"], {
     cwd: projectOf(backend),
     env,
@@ -78,6 +81,13 @@ function expectAllPassed({ exitCode, report }: Awaited<ReturnType<typeof verify>
   expect(report.passed).toBeGreaterThan(40);
   // --require tokens ran the opt-in group of what token rotation adds (the lease on the real database among them).
   expect(report.cases.filter((c) => c.id.startsWith("account.tokens.")).map((c) => c.status)).toEqual([
+    "passed",
+    "passed",
+    "passed",
+    "passed",
+  ]);
+  // --require attempts: the throttle's counters, twenty at once among them.
+  expect(report.cases.filter((c) => c.id.startsWith("attempts.")).map((c) => c.status)).toEqual([
     "passed",
     "passed",
     "passed",
@@ -172,7 +182,8 @@ describe("generated adapters under create-auth verify-adapter", () => {
       "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1",
       [pgSchema],
     );
-    expect(rows[0].n).toBe(5);
+    // users, accounts, sessions, verification_tokens, authenticators, attempt_counters.
+    expect(rows[0].n).toBe(6);
   }, 60_000);
 
   it("mysql passes every case on MariaDB/MySQL, twice on the same database", async () => {
@@ -183,7 +194,7 @@ describe("generated adapters under create-auth verify-adapter", () => {
       "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = ?",
       [mysqlDatabase],
     );
-    expect((rows as { n: number }[])[0]!.n).toBe(5);
+    expect((rows as { n: number }[])[0]!.n).toBe(6);
   }, 60_000);
 
   it("memory passes every case", async () => {

@@ -4,9 +4,11 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { tsImport } from "tsx/esm/api";
 import type { GenerateContext } from "../../src/families/family.js";
+import { generateSnippet, parseResolved, resolveProviderName } from "../../src/families/index.js";
 import { parseProvider } from "../../src/families/registry.js";
 import { generateProvider } from "../../src/families/render.js";
 import type { ProviderSnippet } from "../../src/render/parts.js";
+import { renderTemplate } from "../../src/render/templates.js";
 import { root, tempDir } from "../helpers.js";
 
 /** The tsconfig a typical app would have (bundler resolution, strict). */
@@ -128,5 +130,38 @@ export async function generateEvery(dir: string): Promise<Record<string, Provide
   await gen("trickyCredentials", "credentials", { id: "tricky-credentials", name: tricky });
   await gen("trickyPasskey", "webauthn", { id: "tricky-passkey", name: tricky });
   await gen("trickySocial", "social", { id: "tricky-vk", name: tricky });
+  // Counting attempts through the sign-in throttle, beside the modules init writes with it (an adapter with counters).
+  const throttled = { importExtension: ".js" as const, throttleModule: "../auth/throttle" };
+  snippets.credentialsThrottled = await generateInto(
+    dir,
+    "credentials",
+    { id: "password" },
+    throttled,
+    "credentialsThrottled",
+  );
+  snippets.credentialsUsername = await generateInto(
+    dir,
+    "credentials",
+    { id: "username", fields: "username,password" },
+    throttled,
+    "credentialsUsername",
+  );
+  snippets.emailThrottled = await generateInto(dir, "email", { id: "magic-link" }, throttled, "emailThrottled");
+  // An email service of Auth.js's own (the builtin family), its sendVerificationRequest counted too.
+  const resend = await generateSnippet(parseResolved(resolveProviderName("resend"), {}), throttled);
+  for (const file of resend.files) {
+    mkdirSync(dirname(join(dir, "resendThrottled", file.path)), { recursive: true });
+    writeFileSync(join(dir, "resendThrottled", file.path), file.contents);
+  }
+  snippets.resendThrottled = resend;
+  for (const key of ["credentialsThrottled", "credentialsUsername", "emailThrottled", "resendThrottled"]) {
+    mkdirSync(join(dir, key, "auth"), { recursive: true });
+    for (const [path, template, view] of [
+      ["throttle.ts", "config/throttle.ts.hbs", { ext: ".js" }],
+      ["client-address.ts", "frameworks/web/client-address.ts.hbs", {}],
+      ["adapter.ts", "adapters/memory.ts.hbs", {}],
+    ] as const)
+      writeFileSync(join(dir, key, "auth", path), await renderTemplate(template, view));
+  }
   return snippets;
 }

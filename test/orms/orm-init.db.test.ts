@@ -151,8 +151,8 @@ describe.each(cases)("init on $fixture ($database)", ({ fixture, database, schem
     // What init generated, as the user runs it.
     const script = await execa(
       "npm",
-      // --require tokens: the operations token rotation adds are checked too, on the same database.
-      ["run", "--silent", "verify-adapter", "--", "--reporter", "json", "--seed", "7", "--require", "tokens"],
+      // --require tokens,attempts: the operations token rotation and the sign-in throttle add are checked too.
+      ["run", "--silent", "verify-adapter", "--", "--reporter", "json", "--seed", "7", "--require", "tokens,attempts"],
       {
         cwd: dir,
         env: { ...env, NO_COLOR: "1" },
@@ -166,6 +166,9 @@ describe.each(cases)("init on $fixture ($database)", ({ fixture, database, schem
     };
     expect(report.cases.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([]);
     expect(report.cases.filter((c) => c.id.startsWith("account.tokens.")).map((c) => c.status)).toEqual(
+      Array(4).fill("passed"),
+    );
+    expect(report.cases.filter((c) => c.id.startsWith("attempts.")).map((c) => c.status)).toEqual(
       Array(4).fill("passed"),
     );
     expect(report.ok, JSON.stringify(report.exploration?.failure)).toBe(true);
@@ -210,6 +213,7 @@ describe("create-auth migrate on MariaDB without mysql2", () => {
     await connection.end();
     expect(rows.map((r) => Object.values(r)[0]).sort()).toEqual([
       "Account",
+      "AttemptCounter",
       "Authenticator",
       "Session",
       "User",

@@ -18,7 +18,9 @@ import {
   parseResolved,
   resolveProviderName,
 } from "../../src/families/index.js";
+import { throttleFile } from "../../src/families/throttle.js";
 import { twoFactorFiles } from "../../src/families/two-factor.js";
+import { clientAddressFile } from "../../src/frameworks/client-address.js";
 import { plainConfig } from "../../src/frameworks/framework.js";
 import { generateConfig } from "../../src/planners/auth-config.js";
 import type { GeneratedBackend } from "../e2e/generated-adapter.js";
@@ -31,6 +33,9 @@ export const origin = "http://localhost:3000";
 /** Cookies of one browser, sent with each request and updated from each response. */
 export class Browser {
   readonly cookies = new Map<string, string>();
+
+  /** The address the browser connects from. */
+  constructor(readonly address = "203.0.113.7") {}
 
   header(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
@@ -76,6 +81,7 @@ export async function twoFactorApp(
     basePath: "/auth",
     importExtension: ext,
     passwordsModule: storagePart.passwordsPath ? "../auth/passwords" : undefined,
+    throttleModule: "../auth/throttle",
     twoFactorModule: "../auth/two-factor",
     modulesDir: ".",
   });
@@ -100,8 +106,10 @@ export async function twoFactorApp(
       basePath: "/auth",
       providerId: "credentials",
       framework: "the test",
-      throttle: false,
+      throttle: true,
     })),
+    await throttleFile("auth", ext),
+    await clientAddressFile("auth"),
   ];
   for (const file of files) {
     if (file.path.endsWith(".ts")) writeModule(dir, file.path, file.contents);
@@ -125,6 +133,9 @@ export async function twoFactorApp(
   const { handleTwoFactor } = await module<{ handleTwoFactor(r: Request): Promise<Response> }>(
     "auth/two-factor-pages.js",
   );
+  const { withClientAddress } = await module<{ withClientAddress(r: Request, address: string): Request }>(
+    "auth/client-address.js",
+  );
   return {
     dir,
     module,
@@ -135,11 +146,11 @@ export async function twoFactorApp(
         headers.set("content-type", "application/x-www-form-urlencoded");
         body = new URLSearchParams(init.form).toString();
       }
-      const request = new Request(new URL(path, origin), {
-        method: init.method ?? (body ? "POST" : "GET"),
-        headers,
-        body,
-      });
+      // As a framework's route hands it over: with the connection's address, which the throttle counts by.
+      const request = withClientAddress(
+        new Request(new URL(path, origin), { method: init.method ?? (body ? "POST" : "GET"), headers, body }),
+        browser.address,
+      );
       const response = path.startsWith("/two-factor")
         ? await handleTwoFactor(request)
         : await Auth(request, authConfig);

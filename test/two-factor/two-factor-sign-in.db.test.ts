@@ -4,9 +4,10 @@
  * code read by a decoder that is not ours gives the secret, the first code
  * turns it on), then sign-in with password and code, a replayed code
  * refused, a code of the wrong time refused, a recovery code working once,
- * a ticket that opens only in the browser that typed the password, and a
+ * a ticket that opens only in the browser that typed the password, a
  * wrong password answered alike for an account with two-factor, one without
- * and none at all.
+ * and none at all, and wrong codes throttled (throttle.ts) until the window
+ * has passed.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { databases, type GeneratedBackend } from "../e2e/generated-adapter.js";
@@ -196,6 +197,24 @@ for (const backend of ["sqlite", "postgres", "mysql"] as const satisfies Generat
       );
       expect(new Set(answers).size, answers.join("\n")).toBe(1);
       expect(answers[0]).toContain("error=CredentialsSignin");
+
+      // Wrong codes are throttled like passwords: after five from one client, the right code is refused too,
+      // until the quarter of an hour has passed.
+      const guesser = new Browser("198.51.100.9");
+      const guessed = (await passwordStep(app, guesser, alice)).searchParams.get("ticket")!;
+      const right = await t.totp(key, Date.now());
+      for (let i = 0; i < 5; i++) {
+        const wrong = String((Number(right) + 1 + i) % 1e6).padStart(6, "0");
+        expect((await codeStep(app, guesser, guessed, { code: wrong })).searchParams.get("retry")).toBe("1");
+      }
+      expect((await codeStep(app, guesser, guessed, { code: right })).searchParams.get("retry")).toBe("1");
+      expect(await sessionEmail(app, guesser)).toBeNull();
+      vi.setSystemTime(Date.now() + 15 * 60_000 + 1000);
+      const later = (await passwordStep(app, guesser, alice)).searchParams.get("ticket")!;
+      expect((await codeStep(app, guesser, later, { code: await t.totp(key, Date.now()) })).pathname).toBe(
+        "/dashboard",
+      );
+      expect(await sessionEmail(app, guesser)).toBe(alice.email);
       vi.useRealTimers();
     });
   });

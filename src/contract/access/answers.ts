@@ -55,6 +55,9 @@ const answerKinds: Record<AdapterMethod, ModelName | "sessionAndUser" | "authent
   updateAccount: "account",
   listAccountsByUserId: "accounts",
   leaseAccount: "value",
+  incrementAttempts: "value",
+  decrementAttempts: "value",
+  clearAttempts: "value",
 };
 
 /** Reading the result threw (a getter, a Proxy): to the service that is the call throwing. */

@@ -4,9 +4,11 @@
  * optInCases): listed by --list, run only when --only (or verify-adapter's
  * --require tokens) names its ids (run/select.ts).
  */
+import { accountTokenMethods, attemptMethods } from "../spec/adapter.js";
 import type { ContractCase } from "../spec/case.js";
 import { accountTokenCases } from "./account-tokens.js";
 import { accountCases } from "./accounts.js";
+import { attemptCases } from "./attempts.js";
 import { authenticatorCases } from "./authenticators.js";
 import { flowCases } from "./flows.js";
 import { lifetimeCases } from "./lifetimes.js";
@@ -31,7 +33,25 @@ export const allCases: ContractCase[] = [
 ];
 
 /** The opt-in groups (optInCases): run only when named, so never part of a run of `allCases`. */
-export const optInGroups: ContractCase[] = [...accountTokenCases];
+export const optInGroups: ContractCase[] = [...accountTokenCases, ...attemptCases];
+
+/**
+ * The opt-in groups verify-adapter's --require names: what a feature adds to an adapter, the ids of its
+ * cases and the methods it must have.
+ */
+export const requirableGroups = {
+  tokens: {
+    cases: "account.tokens.",
+    methods: accountTokenMethods,
+    hint: "Token rotation needs updateAccount, listAccountsByUserId and leaseAccount; the adapters create-auth init generates have them.",
+  },
+  attempts: {
+    cases: "attempts.",
+    methods: attemptMethods,
+    hint: "The sign-in throttle needs incrementAttempts, decrementAttempts and clearAttempts; the adapters create-auth init generates have them.",
+  },
+} as const;
+export type RequirableGroup = keyof typeof requirableGroups;
 
 /** What --only, --skip and --list choose from: every case and the opt-in groups. */
 export const selectableCases: ContractCase[] = [...allCases, ...optInGroups];

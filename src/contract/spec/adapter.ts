@@ -33,7 +33,13 @@ export const adapterMethods = [
  */
 export const accountTokenMethods = ["updateAccount", "listAccountsByUserId", "leaseAccount"] as const;
 
-export type AdapterMethod = (typeof adapterMethods)[number] | (typeof accountTokenMethods)[number];
+/** The attempt counters a sign-in throttle keeps through the adapter; only the opt-in group attempts.* calls them. */
+export const attemptMethods = ["incrementAttempts", "decrementAttempts", "clearAttempts"] as const;
+
+export type AdapterMethod =
+  | (typeof adapterMethods)[number]
+  | (typeof accountTokenMethods)[number]
+  | (typeof attemptMethods)[number];
 
 export type AnyAdapter = Partial<Record<AdapterMethod, (...args: any[]) => unknown>>;
 
@@ -42,5 +48,5 @@ export function hasMethod(adapter: AnyAdapter, method: AdapterMethod): boolean {
 }
 
 export function presentMethods(adapter: AnyAdapter): AdapterMethod[] {
-  return [...adapterMethods, ...accountTokenMethods].filter((method) => hasMethod(adapter, method));
+  return [...adapterMethods, ...accountTokenMethods, ...attemptMethods].filter((method) => hasMethod(adapter, method));
 }

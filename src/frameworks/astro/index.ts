@@ -10,9 +10,10 @@ import { containerFile } from "../../doctor/model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
-import { defineFramework, detectBy, existingEntry } from "../framework.js";
+import { defineFramework, detectBy, existingEntry, type OwnFile, ownFile } from "../framework.js";
 import { twoFactorRoute } from "../two-factor-route.js";
 import { pathPattern, webStandardPart } from "../web-standard.js";
+import { ownMiddlewareEdit } from "./middleware.js";
 import { type AstroPage, onDemandEdits, pagesOf } from "./pages.js";
 
 export interface AstroFacts {
@@ -21,8 +22,8 @@ export interface AstroFacts {
   serverOutput: boolean;
   /** An adapter in the config (@astrojs/node...): without one, nothing is rendered on demand, not even the auth route. */
   adapter: boolean;
-  /** src/middleware.ts (or middleware/index.ts) of the project's own. */
-  ownMiddleware: string | undefined;
+  /** src/middleware.ts (or middleware/index.ts) of the project's own, into which the check is composed. */
+  ownMiddleware: OwnFile | undefined;
   /** The pages under src/pages, for --protect: a prerendered page never sees a visitor. */
   pages: AstroPage[];
 }
@@ -38,7 +39,10 @@ const facts = (project: ProjectView): AstroFacts => {
     config,
     serverOutput: /\boutput\s*:\s*["']server["']/.test(text),
     adapter: /\badapter\s*:/.test(text),
-    ownMiddleware: existingEntry(project, "src/middleware") ?? existingEntry(project, "src/middleware/index"),
+    ownMiddleware: ownFile(
+      project,
+      existingEntry(project, "src/middleware") ?? existingEntry(project, "src/middleware/index"),
+    ),
     pages: pagesOf(project),
   };
 };
@@ -92,16 +96,24 @@ export const astro = defineFramework<AstroFacts>({
       );
     const protect = request.protect ?? [];
     if (!protect.length) return wiring;
-    const middlewarePath = "src/middleware.ts";
-    const middleware = await renderTemplate("frameworks/astro/middleware.ts.hbs", {
-      sessionModule: specifier(middlewarePath, sessionPath, ext),
-      sessionPath,
+    const own = request.facts.ownMiddleware;
+    const middlewarePath = own?.path ?? "src/middleware.ts";
+    const protectPath = `${request.authDir}/protect.ts`;
+    wiring.files.push({
+      path: protectPath,
+      contents: await renderTemplate("frameworks/astro/protect.ts.hbs", {
+        sessionModule: specifier(protectPath, sessionPath, ext),
+        sessionPath,
+        middlewarePath,
+      }),
     });
-    if (request.facts.ownMiddleware) {
-      wiring.steps.push(
-        `${request.facts.ownMiddleware} is yours and was left alone; to protect ${protect.join(", ")}, run the check of ${middlewarePath} below in your onRequest (or combine both with sequence() from astro:middleware):\n${middleware}`,
-      );
-    } else wiring.files.push({ path: middlewarePath, contents: middleware });
+    const protectModule = specifier(middlewarePath, protectPath, ext);
+    if (own) await ownMiddlewareEdit(wiring, own, protectModule);
+    else
+      wiring.files.push({
+        path: middlewarePath,
+        contents: await renderTemplate("frameworks/astro/middleware.ts.hbs", { protectModule }),
+      });
     if (!request.facts.serverOutput) {
       const patterns = protect.map((p) => new RegExp(pathPattern(p).slice(1, -1)));
       const { edits, steps } = onDemandEdits(request.facts.pages, patterns);

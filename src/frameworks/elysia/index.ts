@@ -59,9 +59,13 @@ export const elysia = defineFramework<ElysiaFacts>({
           "})",
         ]
       : [];
+    // The connection's address, which the sign-in throttle counts attempts by: on Node, the server's request has it.
+    const address = nodeAdapter
+      ? "({ request }) => handleAuth(request, (request as Request & { ip?: string }).ip)"
+      : "({ request, server }) => handleAuth(request, server?.requestIP(request)?.address)";
     const route = [
       `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}; it reads the body itself.`,
-      `.all("${basePath}/*", ({ request }) => handleAuth(request), { parse: "none" })`,
+      `.all("${basePath}/*", ${address}, { parse: "none" })`,
     ];
     const chained = [...hook, ...route];
     await mountInEntry(

@@ -4,6 +4,7 @@ import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
+import { clientAddressFile, clientAddressPath } from "../client-address.js";
 import { defineFramework, detectBy, plainConfig, rootLayout, trustHostVariable } from "../framework.js";
 import { twoFactorMountStep } from "../two-factor-route.js";
 import { pathPattern } from "../web-standard.js";
@@ -44,7 +45,7 @@ export const express = defineFramework<ExpressFacts>({
     const wiring = {
       ...part({
         env: [trustHostVariable],
-        files: [await loadEnvModule(loadEnv, "next")],
+        files: [await loadEnvModule(loadEnv, "next"), await clientAddressFile(authDir)],
       }),
       config: plainConfig({
         header: [
@@ -55,7 +56,7 @@ export const express = defineFramework<ExpressFacts>({
     };
     if (facts.serverFile) {
       wiring.steps.push(
-        `Mount Auth.js in ${facts.serverFile}: import { ExpressAuth } from "@auth/express" and { authConfig } from ${JSON.stringify(specifier(facts.serverFile, configPath, ext))}, then ${mount}; load .env.local first (import "${specifier(facts.serverFile, loadEnv, ext)}").`,
+        `Mount Auth.js in ${facts.serverFile}: import { ExpressAuth } from "@auth/express", { authConfig } from ${JSON.stringify(specifier(facts.serverFile, configPath, ext))} and { passClientAddress } from ${JSON.stringify(specifier(facts.serverFile, clientAddressPath(authDir), ext))}, then app.use("/auth", passClientAddress) (the address the sign-in throttle counts by) and ${mount}; load .env.local first (import "${specifier(facts.serverFile, loadEnv, ext)}").`,
       );
       if (request.protect?.length)
         wiring.steps.push(
@@ -73,6 +74,7 @@ export const express = defineFramework<ExpressFacts>({
       contents: await renderTemplate("frameworks/express-server.ts.hbs", {
         configModule: specifier(server, configPath, ext),
         loadEnvModule: specifier(server, loadEnv, ext),
+        clientAddressModule: specifier(server, clientAddressPath(authDir), ext),
         port: express.app.port,
         protect: request.protect?.map(pathPattern) ?? false,
         protectList: request.protect?.join(",") ?? "",

@@ -59,10 +59,14 @@ export const hono = defineFramework<HonoFacts>({
         callee: "Hono",
         construct: true,
         firstImport: specifier(from, loadEnvPath, ext),
-        imports: [`import { ${names.sort().join(", ")} } from "${specifier(from, sessionPath, ext)}";`],
+        imports: [
+          'import { getConnInfo } from "@hono/node-server/conninfo";',
+          `import { ${names.sort().join(", ")} } from "${specifier(from, sessionPath, ext)}";`,
+        ],
         mount: [
-          `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}.`,
-          `$app.on(["GET", "POST"], "${basePath}/*", (c) => handleAuth(c.req.raw));`,
+          `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}, given the`,
+          "// connection's address, which the sign-in throttle counts attempts by.",
+          `$app.on(["GET", "POST"], "${basePath}/*", (c) => handleAuth(c.req.raw, getConnInfo(c).remote.address));`,
           ...protect,
         ].join("\n"),
         marker: "handleAuth(",

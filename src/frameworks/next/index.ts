@@ -15,12 +15,15 @@ import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
+import { clientAddressFile, clientAddressPath } from "../client-address.js";
 import {
   defineFramework,
   detectBy,
   existingEntry,
   type FrameworkPart,
   type FrameworkRequest,
+  type OwnFile,
+  ownFile,
   rootLayout,
   trustHostVariable,
 } from "../framework.js";
@@ -32,7 +35,7 @@ export interface NextFacts {
   /** Next.js's major version (16 when unknown): 16 renamed middleware.ts to proxy.ts. */
   major: number;
   /** The project's own middleware or proxy module beside the app folder, when it has one. */
-  ownMiddleware: string | undefined;
+  ownMiddleware: OwnFile | undefined;
   /** The Pages Router folder ("pages" or "src/pages"), when the app has one. */
   pagesDir: string | undefined;
   /** The project's next.config, when it has one. */
@@ -50,7 +53,10 @@ function facts(project: ProjectView): NextFacts {
     nextConfig: configPath && configText !== null ? { path: configPath, text: configText } : undefined,
     appDir,
     major: project.major("next") ?? 16,
-    ownMiddleware: existingEntry(project, `${besideApp}middleware`) ?? existingEntry(project, `${besideApp}proxy`),
+    ownMiddleware: ownFile(
+      project,
+      existingEntry(project, `${besideApp}middleware`) ?? existingEntry(project, `${besideApp}proxy`),
+    ),
   };
 }
 
@@ -85,11 +91,15 @@ export const next = defineFramework<NextFacts>({
           path: route,
           contents: await renderTemplate("frameworks/next-route.ts.hbs", {
             configModule: configModule(route, request),
+            clientAddressModule: specifier(route, clientAddressPath(request.authDir), request.importExtension),
           }),
         },
+        await clientAddressFile(request.authDir),
       ],
       env: [trustHostVariable],
-      instructions: { [route]: `export { GET, POST } from the handlers of ${request.configPath}` },
+      instructions: {
+        [route]: `export { GET, POST } from the handlers of ${request.configPath}, POST given the client's address (withClientAddress of ${clientAddressPath(request.authDir)}) for the sign-in throttle`,
+      },
       config: {
         header: [
           `Next.js: the route handler in ${route} serves \`handlers\`; call \`auth()\``,
@@ -114,9 +124,8 @@ export const next = defineFramework<NextFacts>({
     // Next.js 16 renamed middleware.ts to proxy.ts (and runs it on Node.js); it sits beside app/.
     const path = posix.join(posix.dirname(facts.appDir), facts.major >= 16 ? "proxy.ts" : "middleware.ts");
     if (facts.ownMiddleware) {
-      wiring.steps.push(
-        `${facts.ownMiddleware} is yours and was left alone; to protect ${request.protect.join(", ")}, wrap it with auth() from ${request.configPath} (https://authjs.dev/getting-started/session-management/protecting).`,
-      );
+      const { ownMiddlewareEdit } = await import("./protect.js");
+      await ownMiddlewareEdit(wiring, facts.ownMiddleware, { ...request, protect: request.protect });
       return wiring;
     }
     wiring.files.push({

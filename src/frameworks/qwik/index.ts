@@ -14,6 +14,7 @@ import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
+import { clientAddressFile, clientAddressPath } from "../client-address.js";
 import { defineFramework, detectBy, existingEntry, trustHostVariable } from "../framework.js";
 import { pathPattern } from "../web-standard.js";
 
@@ -44,7 +45,10 @@ export const qwik = defineFramework<QwikFacts>({
     const ext = request.importExtension;
     const protect = request.protect?.length ? request.protect : undefined;
     const wiring = {
-      ...part({ env: [trustHostVariable], files: [await loadEnvModule(loadEnv, "vite")] }),
+      ...part({
+        env: [trustHostVariable],
+        files: [await loadEnvModule(loadEnv, "vite"), await clientAddressFile(request.authDir)],
+      }),
       config: {
         header: [
           `Qwik City: ${plugin} runs Auth.js (QwikAuth$) on every request; pages read the session`,
@@ -78,6 +82,7 @@ export const qwik = defineFramework<QwikFacts>({
       path: plugin,
       contents: await renderTemplate("frameworks/qwik-plugin.ts.hbs", {
         configModule: specifier(plugin, request.configPath, ext),
+        clientAddressModule: specifier(plugin, clientAddressPath(request.authDir), ext),
         protect: protect?.map(pathPattern) ?? false,
         protectList: protect?.join(",") ?? "",
         federatedSignOut: request.federatedSignOut ?? false,

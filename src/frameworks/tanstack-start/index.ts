@@ -63,7 +63,7 @@ export const tanstackStart = defineFramework<TanStackStartFacts>({
       route: {
         path: route,
         template: "frameworks/tanstack-start/route.ts.hbs",
-        data: { routerPackage },
+        data: { routerPackage, startPackage },
       },
       sessionRead: "getSession(request) reads the session in a server route, server function or request middleware.",
       protectedPathsPath: pathsPath,

@@ -24,6 +24,7 @@ export const authTableExports = [
   "sessionsTable",
   "verificationTokensTable",
   "authenticatorsTable",
+  "attemptCountersTable",
 ] as const;
 const defaultNames = {
   user: "user",
@@ -31,6 +32,7 @@ const defaultNames = {
   session: "session",
   verificationToken: "verificationToken",
   authenticator: "authenticator",
+  attemptCounter: "attemptCounter",
 };
 
 /** What each dialect's columns are built from. */
@@ -103,7 +105,7 @@ function placement(schemaPath: string, ext: "" | ".js") {
 export function renderDrizzleTables(dialect: Dialect, names: typeof defaultNames = defaultNames): Promise<string> {
   return renderTemplate("orms/drizzle/auth-schema.ts.hbs", {
     ...columns[dialect],
-    names,
+    names: { ...names, attemptCounterIndex: `${names.attemptCounter}_expires_idx` },
     title: { postgres: "PostgreSQL", mysql: "MySQL / MariaDB", sqlite: "SQLite" }[dialect],
     postgres: dialect === "postgres",
     mysql: dialect === "mysql",

@@ -34,9 +34,14 @@ interface Model {
   /** The `user User @relation(...)` field, on the userId column. */
   belongsToUser?: boolean;
   compoundId?: string[];
+  /** Columns with an index of their own (`@@index`). */
+  indexes?: string[];
 }
 
 export const authModelNames = ["User", "Account", "Session", "VerificationToken", "Authenticator"] as const;
+
+/** The sign-in throttle's counters (throttle.ts), added after the five: a schema of an older init gets it alone. */
+export const attemptModelName = "AttemptCounter";
 
 const stamps: Field[] = [
   { name: "createdAt", type: "DateTime", default: "now()" },
@@ -118,6 +123,16 @@ export const authModels: Model[] = [
     belongsToUser: true,
     compoundId: ["userId", "credentialID"],
   },
+  {
+    name: attemptModelName,
+    fields: [
+      // "<kind>:<scope>:<sha-256>": never an address or an email in clear.
+      { name: "id", type: "String", id: true },
+      { name: "attempts", type: "Int" },
+      { name: "expires", type: "DateTime" },
+    ],
+    indexes: ["expires"],
+  },
 ];
 
 /** Model -> table name: the model's own name unless a prefix maps them all. */
@@ -142,18 +157,26 @@ function aligned(rows: [string, string, string][]): string[] {
   );
 }
 
-/** The Prisma text of the auth models, each model followed by a blank line; `eol` is the file's line ending. */
-export function renderPrismaModels(dialect: Dialect, prefix: string | undefined, eol = "\n"): string {
-  const blocks = authModels.map((model) => {
-    const rows: [string, string, string][] = model.fields.map((f) => fieldLine(f, dialect));
-    for (const list of model.lists ?? []) rows.push([list.name, `${list.model}[]`, ""]);
-    if (model.belongsToUser)
-      rows.push(["user", "User", "@relation(fields: [userId], references: [id], onDelete: Cascade)"]);
-    const tail: string[] = [];
-    if (model.compoundId) tail.push(`  @@id([${model.compoundId.join(", ")}])`);
-    if (prefix) tail.push(`  @@map("${tableName(model.name, prefix)}")`);
-    return [`model ${model.name} {`, ...aligned(rows), ...(tail.length ? ["", ...tail] : []), "}"].join(eol);
-  });
+/** The Prisma text of the auth models (or of those named), each model followed by a blank line; `eol` is the file's line ending. */
+export function renderPrismaModels(
+  dialect: Dialect,
+  prefix: string | undefined,
+  eol = "\n",
+  only: readonly string[] = authModels.map((m) => m.name),
+): string {
+  const blocks = authModels
+    .filter((model) => only.includes(model.name))
+    .map((model) => {
+      const rows: [string, string, string][] = model.fields.map((f) => fieldLine(f, dialect));
+      for (const list of model.lists ?? []) rows.push([list.name, `${list.model}[]`, ""]);
+      if (model.belongsToUser)
+        rows.push(["user", "User", "@relation(fields: [userId], references: [id], onDelete: Cascade)"]);
+      const tail: string[] = [];
+      if (model.compoundId) tail.push(`  @@id([${model.compoundId.join(", ")}])`);
+      for (const column of model.indexes ?? []) tail.push(`  @@index([${column}])`);
+      if (prefix) tail.push(`  @@map("${tableName(model.name, prefix)}")`);
+      return [`model ${model.name} {`, ...aligned(rows), ...(tail.length ? ["", ...tail] : []), "}"].join(eol);
+    });
   return blocks.join(eol + eol) + eol;
 }
 
@@ -187,17 +210,22 @@ export function renderPrismaSql(dialect: Dialect, prefix: string | undefined): s
     const uniques = model.fields.filter((f) => f.unique);
     if (dialect === "mysql")
       for (const f of uniques) lines.push(`  UNIQUE KEY ${q(`${table}_${f.name}_key`)} (${q(f.name)})`);
+    if (dialect === "mysql")
+      for (const column of model.indexes ?? []) lines.push(`  INDEX ${q(`${table}_${column}_idx`)} (${q(column)})`);
     if (model.belongsToUser)
       lines.push(
         `  CONSTRAINT ${q(`${table}_userId_fkey`)} FOREIGN KEY (${q("userId")}) REFERENCES ${q(tableName("User", prefix))} (${q("id")}) ON DELETE CASCADE ON UPDATE CASCADE`,
       );
     const options = dialect === "mysql" ? " DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci" : "";
     statements.push(`CREATE TABLE IF NOT EXISTS ${q(table)} (\n${lines.join(",\n")}\n)${options};`);
-    if (dialect !== "mysql")
+    if (dialect !== "mysql") {
       for (const f of uniques)
         statements.push(
           `CREATE UNIQUE INDEX IF NOT EXISTS ${q(`${table}_${f.name}_key`)} ON ${q(table)} (${q(f.name)});`,
         );
+      for (const column of model.indexes ?? [])
+        statements.push(`CREATE INDEX IF NOT EXISTS ${q(`${table}_${column}_idx`)} ON ${q(table)} (${q(column)});`);
+    }
   }
   return `${statements.join("\n\n")}\n`;
 }

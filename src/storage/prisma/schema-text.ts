@@ -7,7 +7,7 @@
  * or a model or table name already taken is a refusal, never an edit.
  */
 import type { Dialect } from "../../catalog/sql-dialects.js";
-import { authModelNames, renderPrismaModels, tableName } from "./models.js";
+import { attemptModelName, authModelNames, renderPrismaModels, tableName } from "./models.js";
 
 export interface PrismaBlock {
   kind: string;
@@ -120,6 +120,8 @@ export function tablesOf(facts: PrismaSchemaFacts): Map<string, string> {
 }
 
 export const authMarker = "// Auth.js models for @auth/prisma-adapter (added by create-auth init).";
+/** Above the counter model alone, added to the models of an older init. */
+const attemptMarker = "// The sign-in throttle's attempt counters (added by create-auth init).";
 
 export type PrismaMerge =
   | { status: "added"; text: string }
@@ -127,9 +129,11 @@ export type PrismaMerge =
   | { status: "refused"; reason: string };
 
 /**
- * Adds the auth models to `text`. Present when all five models are there
- * already (a second init, or a schema set up by hand); refused when some of
- * them, or any of their tables, are taken by the user's own models.
+ * Adds the auth models to `text`. Present when all of them are there already
+ * (a second init, or a schema set up by hand); when the five Auth.js models
+ * are there without the throttle's AttemptCounter (an older init), that one
+ * is added alone; refused when some of the five, or any table the added
+ * models would use, are taken by the user's own models.
  */
 export function mergeAuthModels(text: string, dialect: Dialect, prefix?: string): PrismaMerge {
   const facts = parsePrismaSchema(text);
@@ -137,17 +141,20 @@ export function mergeAuthModels(text: string, dialect: Dialect, prefix?: string)
     facts.blocks.filter((b) => !["datasource", "generator"].includes(b.kind)).map((b) => [b.name, b]),
   );
   const taken = authModelNames.filter((m) => names.has(m));
-  if (taken.length === authModelNames.length) return { status: "present" };
-  if (taken.length > 0) {
-    const first = names.get(taken[0]!)!;
+  const all = [...authModelNames, attemptModelName];
+  if (taken.length === authModelNames.length && names.has(attemptModelName)) return { status: "present" };
+  const firstTaken = taken[0] ?? (names.has(attemptModelName) ? attemptModelName : undefined);
+  if (taken.length < authModelNames.length && firstTaken !== undefined) {
+    const first = names.get(firstTaken)!;
     return {
       status: "refused",
-      reason: `it already has ${first.kind} ${first.name} (line ${first.line}), and @auth/prisma-adapter needs its own models named ${authModelNames.join(", ")}: rename yours (@@map keeps its table), then run init again with --table-prefix auth_ so the auth tables get names of their own.`,
+      reason: `it already has ${first.kind} ${first.name} (line ${first.line}), and @auth/prisma-adapter needs its own models named ${all.join(", ")}: rename yours (@@map keeps its table), then run init again with --table-prefix auth_ so the auth tables get names of their own.`,
     };
   }
+  const added = taken.length === authModelNames.length ? [attemptModelName] : all;
   const tables = tablesOf(facts);
   const inUse = new Map([...tables].map(([model, table]) => [table.toLowerCase(), model]));
-  for (const model of authModelNames) {
+  for (const model of added) {
     const table = tableName(model, prefix);
     const owner = inUse.get(table.toLowerCase());
     if (owner)
@@ -158,7 +165,11 @@ export function mergeAuthModels(text: string, dialect: Dialect, prefix?: string)
   }
   const eol = facts.eol;
   const separator = text === "" ? "" : text.endsWith(eol) ? (text.endsWith(eol + eol) ? "" : eol) : eol + eol;
-  return { status: "added", text: `${text}${separator}${authMarker}${eol}${renderPrismaModels(dialect, prefix, eol)}` };
+  const marker = added.length === 1 ? attemptMarker : authMarker;
+  return {
+    status: "added",
+    text: `${text}${separator}${marker}${eol}${renderPrismaModels(dialect, prefix, eol, added)}`,
+  };
 }
 
 /** A new schema.prisma: the generator, the datasource and the auth models. */

@@ -1,0 +1,72 @@
+/**
+ * add-provider and the sign-in throttle: a credentials or email provider
+ * counts its attempts through throttle.ts beside the adapter init wrote,
+ * which needs the adapter's attempt counters and the client-address module
+ * of the framework's wiring. Written when missing (a project of an older
+ * init); when the adapter has no counters, or there is none of create-auth's,
+ * the provider is written without the throttle and the notice says why.
+ */
+import { join } from "node:path";
+import { attemptOperations, throttleFile, throttlePath } from "../families/throttle.js";
+import { clientAddressFile, clientAddressPath } from "../frameworks/client-address.js";
+import type { FrameworkModule } from "../frameworks/framework.js";
+import { posixRelative } from "../lib/posix-path.js";
+import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
+import { ProjectView } from "../workspace/project-view.js";
+
+export interface ThrottleSetup {
+  /** The adapter's folder, absolute. */
+  authDir: string;
+  /** Its adapter.ts defines the attempt counters. */
+  counters: boolean;
+}
+
+/** The folder of the adapter create-auth init wrote: where the framework puts it, else the usual places. */
+export function findThrottleSetup(root: string, framework: FrameworkModule): ThrottleSetup | undefined {
+  const project = new ProjectView(root);
+  const dirs = [
+    framework.layout(framework.assume(project), project).authDir,
+    "auth",
+    "src/auth",
+    "src/lib/server/auth",
+  ];
+  for (const dir of new Set(dirs)) {
+    const adapter = readIfExists(join(root, dir, "adapter.ts"));
+    if (adapter !== null)
+      return { authDir: join(root, dir), counters: attemptOperations.every((name) => adapter.includes(name)) };
+  }
+  return undefined;
+}
+
+/** throttle.ts and client-address.ts where they are missing, and what the user must know. */
+export async function throttleChanges(
+  root: string,
+  setup: ThrottleSetup,
+  ext: "" | ".js",
+): Promise<{ changes: FileChange[]; notices: string[] }> {
+  const changes: FileChange[] = [];
+  const notices: string[] = [];
+  const dir = posixRelative(root, setup.authDir);
+  if (readIfExists(join(root, throttlePath(dir))) === null) {
+    const file = await throttleFile(dir, ext);
+    changes.push(changeFile(join(root, file.path), file.contents)!);
+  }
+  if (readIfExists(join(root, clientAddressPath(dir))) === null) {
+    const file = await clientAddressFile(dir);
+    changes.push(changeFile(join(root, file.path), file.contents)!);
+    notices.push(
+      `Your routes hand requests to Auth.js without the client's address, so the sign-in throttle counts attempts per account only: pass it with withClientAddress(request, address) from ${file.path} (README: sign-in throttling).`,
+    );
+  }
+  return { changes, notices };
+}
+
+/** Why a provider that counts its attempts was written without the throttle. */
+export function unthrottledNotice(kind: string, setup: ThrottleSetup | undefined, nextAuthV4: boolean): string {
+  const why = nextAuthV4
+    ? "the generated throttle needs next-auth v5 (create-auth upgrade)"
+    : setup
+      ? `${join(setup.authDir, "adapter.ts")} has no attempt counters (${attemptOperations.join(", ")}); create-auth init's adapters have them`
+      : "no adapter of create-auth init was found beside your config";
+  return `The ${kind} provider does not count attempts: ${why}. See README: sign-in throttling.`;
+}
