@@ -170,7 +170,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   // A framework that mounts no route of the pages (none, or one not done yet) leaves the mount to the user.
   const mountsPages = [...wiring.files, ...wiring.edits].some((f) => f.contents.includes("handleTwoFactor"));
   if (twoFactorProvider && !mountsPages && !wiring.steps.some((s) => s.includes("handleTwoFactor")))
-    wiring.steps.push(...twoFactorMountStep(`your ${framework.title} app`, twoFactorPagesPath(authDir)));
+    wiring.steps.push(...twoFactorMountStep("your app", twoFactorPagesPath(authDir)));
   const providerFile = posix.join(posix.dirname(configPath), "providers", "x.ts");
   const snippets = await Promise.all(
     request.providers.map((p) =>

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import type { TokenChoice } from "../families/family.js";
 import type { AnyParsedProvider, SnippetContext } from "../families/index.js";
 import { throttlePath } from "../families/throttle.js";
+import { twoFactorModulePath } from "../families/two-factor.js";
 import type { FrameworkModule } from "../frameworks/framework.js";
 import { frameworkByAuthPackage } from "../frameworks/registry.js";
 import { UsageError } from "../lib/errors.js";
@@ -24,6 +25,7 @@ import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { postLogoutVariable } from "./auth-config.js";
 import { findThrottleSetup, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
+import { findTwoFactorSetup, twoFactorChanges } from "./provider-two-factor.js";
 
 export interface AddProviderRequest {
   /** Absolute path of the auth config to edit. */
@@ -203,6 +205,11 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     );
   // Password and email sign-in count their attempts through the throttle beside the adapter, when it has counters.
   const throttle = nextAuthV4 ? undefined : findThrottleSetup(root, request.framework);
+  // --two-factor totp: its modules beside that adapter, refused where its store is not written.
+  const twoFactor =
+    provider.kind === "credentials" && (provider.options as { twoFactor?: string }).twoFactor === "totp"
+      ? findTwoFactorSetup(root, throttle, nextAuthV4)
+      : undefined;
   const context: SnippetContext = {
     nextAuthV4,
     authPackage: framework.authPackage,
@@ -211,6 +218,9 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
     throttleModule: throttle?.counters
       ? moduleSpecifier(dirname(providerFile), throttlePath(throttle.authDir))
+      : undefined,
+    twoFactorModule: twoFactor
+      ? moduleSpecifier(dirname(providerFile), join(root, twoFactorModulePath(twoFactor.authDir)))
       : undefined,
     modulesDir: posixRelative(realpathSync(root), modulesDir),
     tokens: request.tokens,
@@ -228,7 +238,22 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   if (edit.status === "refused") return { status: "refused", reason: edit.reason, manual: edit.manual };
 
   const changes: FileChange[] = [];
-  if (edit.status !== "unchanged") changes.push({ path: configPath, before: configText, after: edit.text });
+  let configAfter = edit.status === "unchanged" ? configText : edit.text;
+  const twoFactorPlan = twoFactor
+    ? await twoFactorChanges({
+        root,
+        setup: twoFactor,
+        ext: importExtension(root),
+        configPath,
+        configText: configAfter,
+        framework: request.framework,
+        providerId: snippet.id,
+        throttle: snippet.throttled === true,
+      })
+    : undefined;
+  if (twoFactorPlan) configAfter = twoFactorPlan.configText;
+  if (configAfter !== configText) changes.push({ path: configPath, before: configText, after: configAfter });
+  changes.push(...(twoFactorPlan?.changes ?? []));
   for (const file of snippet.files) {
     const change = changeFile(join(modulesDir, file.path), file.contents);
     if (change?.before != null && !request.force) return { status: "exists", path: change.path };
@@ -253,9 +278,15 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     snippet,
     changes,
     packageJsonChanged: packages.change !== null,
-    notices: [...env.notices, ...packages.notices, ...throttling.notices, ...(rotation ? [rotation.wiring] : [])],
+    notices: [
+      ...env.notices,
+      ...packages.notices,
+      ...throttling.notices,
+      ...(rotation ? [rotation.wiring] : []),
+      ...(twoFactorPlan?.notices ?? []),
+    ],
     envToFill: env.toFill,
-    configText: edit.status === "unchanged" ? configText : edit.text,
-    configChanged: edit.status !== "unchanged",
+    configText: configAfter,
+    configChanged: configAfter !== configText,
   };
 }
