@@ -131,4 +131,6 @@ export async function twoFactorFlow(
   await useRecovery(recovery[0]!);
   expect(new URL(page.url()).searchParams.get("retry")).toBe("1");
   expect(await sessionOf(page, auth)).toBeNull();
+  // Passwords and codes were counted by the client's address: the routes passed it.
+  expect(app.output()).not.toContain("a request reached Auth.js without the client's address");
 }

@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in in Chromium on Next.js and Express, as new users get
+ * Two-factor sign-in in Chromium on Next.js, Express and SvelteKit, as new users get
  * them: a fresh app of fixtures/apps/, `create-auth init --yes --providers
  * credentials --two-factor totp` and no file written by hand, the app
  * type-checked (the generated route and pages included), built and started
@@ -75,6 +75,26 @@ describe("two-factor sign-in in Chromium", () => {
     await addUser(dir, user.email, user.password);
     const server = await startNext(dir, {}, defer);
     await twoFactorFlow(browser, { origin: server.origin, basePath: "/api/auth", output: server.output }, user, defer);
+  }, 600_000);
+
+  test("SvelteKit: the same on vite build + preview, the pages a +server.ts route", async () => {
+    const dir = await freshApp("sveltekit", defer);
+    const out = await init(dir);
+    expect(out).toContain("created src/routes/two-factor/[...path]/+server.ts");
+    await addUser(dir, user.email, user.password);
+    const vite = join(dir, "node_modules/vite/bin/vite.js");
+    const built = await execa("node", [vite, "build"], { cwd: dir, env: appEnv(), reject: false, all: true });
+    expect(built.exitCode, built.all).toBe(0);
+    // The build wrote .svelte-kit/tsconfig.json ($lib, $env types), which the app's tsconfig extends.
+    await typecheck(dir);
+    const port = await freePort();
+    const server = await startServer(["node", vite, "preview", "--port", String(port), "--strictPort"], {
+      cwd: dir,
+      port,
+      env: appEnv(),
+    });
+    defer(() => server.stop());
+    await twoFactorFlow(browser, { origin: server.origin, basePath: "/auth", output: server.output }, user, defer);
   }, 600_000);
 
   test("Express: the same on the generated server.ts, whose Node requests become Web Requests", async () => {
