@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in in Chromium on Next.js, Express and SvelteKit, as new users get
+ * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit and Astro, as new users get
  * them: a fresh app of fixtures/apps/, `create-auth init --yes --providers
  * credentials --two-factor totp` and no file written by hand, the app
  * type-checked (the generated route and pages included), built and started
@@ -18,14 +18,18 @@ import { root } from "../helpers.js";
 import {
   addUser,
   appEnv,
+  appRuntime,
+  buildApp,
   buildNextWithoutDatabase,
   freePort,
   freshApp,
   launchChromium,
+  startApp,
   startNext,
   startServer,
 } from "./apps.js";
 import { useCleanup } from "./cleanup.js";
+import { initApp } from "./framework-flow.js";
 import { twoFactorFlow } from "./two-factor-flow.js";
 
 const bin = join(root, "bin/create-auth.js");
@@ -95,6 +99,25 @@ describe("two-factor sign-in in Chromium", () => {
     });
     defer(() => server.stop());
     await twoFactorFlow(browser, { origin: server.origin, basePath: "/auth", output: server.output }, user, defer);
+  }, 600_000);
+
+  test("Astro: the same on its Node adapter (Node 24), the pages an on-demand endpoint", async () => {
+    const dir = await freshApp("astro", defer);
+    const out = await initApp("astro", dir, ["--providers", "credentials", "--two-factor", "totp"]);
+    expect(out).toContain("created src/pages/two-factor/[...path].ts");
+    const added = await execa("npm", ["run", "--silent", "auth:add-user", "--", user.email], {
+      cwd: dir,
+      env: appRuntime("astro").env(),
+      extendEnv: false,
+      input: `${user.password}\n`,
+      reject: false,
+      all: true,
+    });
+    expect(added.exitCode, added.all).toBe(0);
+    const built = await buildApp("astro", dir);
+    expect(built.exitCode, built.all).toBe(0);
+    const server = await startApp("astro", dir, {}, defer);
+    await twoFactorFlow(browser, { origin: server.origin, basePath: "/api/auth", output: server.output }, user, defer);
   }, 600_000);
 
   test("Express: the same on the generated server.ts, whose Node requests become Web Requests", async () => {
