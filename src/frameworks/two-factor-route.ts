@@ -40,3 +40,13 @@ export function twoFactorMountStep(where: string, pages: string | undefined): st
     `Mount the two-factor pages in ${where}: every GET and POST of ${twoFactorPath} and the paths below it handed to handleTwoFactor(request) from ${pages}, as a Web Request.`,
   ];
 }
+
+/** The imports of a server module that mounts the pages itself: the handler and withClientAddress. */
+export function twoFactorImports(request: FrameworkRequest<unknown>, from: string): string[] {
+  if (!request.twoFactorPages) return [];
+  const ext = request.importExtension;
+  return [
+    `import { handleTwoFactor } from "${specifier(from, request.twoFactorPages, ext)}";`,
+    `import { withClientAddress } from "${specifier(from, clientAddressPath(request.authDir), ext)}";`,
+  ];
+}

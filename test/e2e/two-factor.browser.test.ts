@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit and Astro, as new users get
+ * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit, Astro and Hono, as new users get
  * them: a fresh app of fixtures/apps/, `create-auth init --yes --providers
  * credentials --two-factor totp` and no file written by hand, the app
  * type-checked (the generated route and pages included), built and started
@@ -101,24 +101,35 @@ describe("two-factor sign-in in Chromium", () => {
     await twoFactorFlow(browser, { origin: server.origin, basePath: "/auth", output: server.output }, user, defer);
   }, 600_000);
 
-  test("Astro: the same on its Node adapter (Node 24), the pages an on-demand endpoint", async () => {
-    const dir = await freshApp("astro", defer);
-    const out = await initApp("astro", dir, ["--providers", "credentials", "--two-factor", "totp"]);
-    expect(out).toContain("created src/pages/two-factor/[...path].ts");
-    const added = await execa("npm", ["run", "--silent", "auth:add-user", "--", user.email], {
-      cwd: dir,
-      env: appRuntime("astro").env(),
-      extendEnv: false,
-      input: `${user.password}\n`,
-      reject: false,
-      all: true,
-    });
-    expect(added.exitCode, added.all).toBe(0);
-    const built = await buildApp("astro", dir);
-    expect(built.exitCode, built.all).toBe(0);
-    const server = await startApp("astro", dir, {}, defer);
-    await twoFactorFlow(browser, { origin: server.origin, basePath: "/api/auth", output: server.output }, user, defer);
-  }, 600_000);
+  // Apps built and started by their own npm scripts (appProduction), on their Node: the route or the server
+  // module init wrote hands /two-factor to the pages.
+  const scripted = [
+    { app: "astro", basePath: "/api/auth", mount: "created src/pages/two-factor/[...path].ts" },
+    { app: "hono", basePath: "/auth", mount: "handleTwoFactor(withClientAddress(c.req.raw" },
+  ] as const;
+  test.each(scripted)(
+    "$app: the same, mounted by what init wrote",
+    async ({ app, basePath, mount }) => {
+      const dir = await freshApp(app, defer);
+      const out = await initApp(app, dir, ["--providers", "credentials", "--two-factor", "totp"]);
+      if (mount.startsWith("created")) expect(out).toContain(mount);
+      else expect(readFileSync(join(dir, "src/index.ts"), "utf8")).toContain(mount);
+      const added = await execa("npm", ["run", "--silent", "auth:add-user", "--", user.email], {
+        cwd: dir,
+        env: appRuntime(app).env(),
+        extendEnv: false,
+        input: `${user.password}\n`,
+        reject: false,
+        all: true,
+      });
+      expect(added.exitCode, added.all).toBe(0);
+      const built = await buildApp(app, dir);
+      expect(built.exitCode, built.all).toBe(0);
+      const server = await startApp(app, dir, {}, defer);
+      await twoFactorFlow(browser, { origin: server.origin, basePath, output: server.output }, user, defer);
+    },
+    600_000,
+  );
 
   test("Express: the same on the generated server.ts, whose Node requests become Web Requests", async () => {
     const dir = await freshApp("express", defer);
