@@ -337,6 +337,7 @@ Examples:
   $ create-auth init --yes --framework next --protect "/dashboard/:path*"
   $ create-auth init --yes --orm prisma --providers email --session database
   $ create-auth init --yes --providers google,credentials --refresh-tokens
+  $ create-auth init --yes --providers credentials --two-factor totp
   $ create-auth init --yes --providers microsoft-entra-id --refresh-tokens --federated-logout
 
 In a terminal, questions ask what flags did not give; in CI (CI=true) or without a

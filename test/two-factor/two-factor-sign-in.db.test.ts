@@ -121,6 +121,11 @@ for (const backend of ["sqlite", "postgres", "mysql"] as const satisfies Generat
       const recovery = [...codesHtml.matchAll(/<li><code>([a-z2-7]{5}-[a-z2-7]{5})<\/code><\/li>/g)].map((m) => m[1]!);
       expect(recovery).toHaveLength(10);
       expect(new Set(recovery).size).toBe(10);
+      // A form's address opened again goes to the status page; signed out, the pages send to sign in.
+      expect((await app.fetch(browser, "/two-factor/setup")).headers.get("location")).toBe("/two-factor");
+      expect((await app.fetch(new Browser(), "/two-factor")).headers.get("location")).toBe(
+        "/auth/signin?callbackUrl=%2Ftwo-factor",
+      );
       // Another site's form has no token for this user: refused.
       const forged = await app.fetch(browser, "/two-factor/disable", { form: { form: "1.forged", code: "000000" } });
       expect(forged.status).toBe(400);
