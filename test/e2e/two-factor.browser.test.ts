@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit, Astro and Hono, as new users get
+ * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit, Astro, Hono and Fastify, as new users get
  * them: a fresh app of fixtures/apps/, `create-auth init --yes --providers
  * credentials --two-factor totp` and no file written by hand, the app
  * type-checked (the generated route and pages included), built and started
@@ -106,6 +106,7 @@ describe("two-factor sign-in in Chromium", () => {
   const scripted = [
     { app: "astro", basePath: "/api/auth", mount: "created src/pages/two-factor/[...path].ts" },
     { app: "hono", basePath: "/auth", mount: "handleTwoFactor(withClientAddress(c.req.raw" },
+    { app: "fastify", basePath: "/auth", mount: "created src/auth/fastify.ts" },
   ] as const;
   test.each(scripted)(
     "$app: the same, mounted by what init wrote",
