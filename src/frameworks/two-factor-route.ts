@@ -14,9 +14,12 @@ import { clientAddressPath } from "./client-address.js";
 import type { FrameworkRequest } from "./framework.js";
 
 /** The route file's shape: which framework's export convention it follows. */
-export type TwoFactorRouteShape = "next" | "sveltekit" | "astro";
+export type TwoFactorRouteShape = "next" | "sveltekit" | "astro" | "nitro" | "h3-1";
 
-/** A catch-all route file at `path` handing its requests to the pages; none without --two-factor. */
+/**
+ * A catch-all route file at `path` handing its requests to the pages; none without --two-factor. Where a
+ * catch-all does not match its folder's own path (Nitro's `[...]`), call it again for that path.
+ */
 export async function twoFactorRoute(
   request: FrameworkRequest<unknown>,
   path: string,

@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit, Astro, Hono and Fastify, as new users get
+ * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit, Astro, Hono, Fastify, Nitro 3 and Nitro 2, as new users get
  * them: a fresh app of fixtures/apps/, `create-auth init --yes --providers
  * credentials --two-factor totp` and no file written by hand, the app
  * type-checked (the generated route and pages included), built and started
@@ -107,13 +107,15 @@ describe("two-factor sign-in in Chromium", () => {
     { app: "astro", basePath: "/api/auth", mount: "created src/pages/two-factor/[...path].ts" },
     { app: "hono", basePath: "/auth", mount: "handleTwoFactor(withClientAddress(c.req.raw" },
     { app: "fastify", basePath: "/auth", mount: "created src/auth/fastify.ts" },
+    { app: "nitro", basePath: "/api/auth", mount: "created two-factor/[...].ts" },
+    { app: "nitro-2", basePath: "/api/auth", mount: "created two-factor/[...].ts" },
   ] as const;
   test.each(scripted)(
     "$app: the same, mounted by what init wrote",
     async ({ app, basePath, mount }) => {
       const dir = await freshApp(app, defer);
       const out = await initApp(app, dir, ["--providers", "credentials", "--two-factor", "totp"]);
-      if (mount.startsWith("created")) expect(out).toContain(mount);
+      if (mount.startsWith("created ")) expect(out).toContain(mount.slice("created ".length));
       else expect(readFileSync(join(dir, "src/index.ts"), "utf8")).toContain(mount);
       const added = await execa("npm", ["run", "--silent", "auth:add-user", "--", user.email], {
         cwd: dir,
