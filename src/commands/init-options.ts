@@ -8,6 +8,7 @@ import { builtinProviders, byPopularity, generatedBuiltins } from "../catalog/bu
 import { nextAuthV4Providers } from "../catalog/next-auth-v4-providers.js";
 import { dialects } from "../catalog/sql-dialects.js";
 import { kindCatalog } from "../families/registry.js";
+import { twoFactorMethods } from "../families/two-factor.js";
 import { frameworkById, frameworkIds } from "../frameworks/registry.js";
 import { commaList, defineOptions } from "../lib/command-options.js";
 import { backends, orms, storageById } from "../storage/registry.js";
@@ -166,6 +167,14 @@ export const initOptions = defineOptions({
   },
   // Asked after the providers, and only when one of them signs in through OAuth (init.ts).
   ...tokenOptionRows,
+  // Asked after the providers, and only when one of them is credentials (init.ts).
+  twoFactor: {
+    flag: "--two-factor <method>",
+    description:
+      "with the credentials provider: totp asks for a code from an authenticator app after the password (enrolment and recovery codes at /two-factor); none (default) asks for none",
+    schema: z.enum(twoFactorMethods).optional(),
+    expects: twoFactorMethods.join(" or "),
+  },
   tablePrefix: {
     flag: "--table-prefix <prefix>",
     description: "with --orm: give the auth tables names of their own, e.g. auth_",

@@ -18,6 +18,7 @@ import {
   resolveProviderName,
   withEmailService,
 } from "../families/index.js";
+import { type TwoFactorMethod, twoFactorOption } from "../families/two-factor.js";
 import { chosenFramework, type FrameworkDetection } from "../frameworks/registry.js";
 import type { OptionRow } from "../lib/command-options.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
@@ -147,6 +148,32 @@ async function parsedProviders(
   return result;
 }
 
+/**
+ * --two-factor, or in a terminal the question, for the credentials provider: its option says whether
+ * authorize() asks for a code after the password. Refused where nothing would ask for one.
+ */
+async function chooseTwoFactor(
+  providers: AnyParsedProvider[],
+  given: TwoFactorMethod | undefined,
+  context: { ask: boolean; v4: boolean },
+): Promise<void> {
+  const credentials = providers.find((p) => p.kind === "credentials");
+  if (given === "totp" && !credentials)
+    throw new UsageError("--two-factor totp: it asks for a code after a password; add credentials to --providers.");
+  if (given === "totp" && context.v4)
+    throw new UsageError(
+      "--two-factor totp: the generated two-factor sign-in needs next-auth v5; run create-auth upgrade first. Nothing was written.",
+    );
+  if (!credentials) return;
+  let method = given;
+  if (method === undefined && context.ask && !context.v4) {
+    const { askOptions } = await import("../prompts/provider-options.js");
+    method = (await askOptions([{ ...twoFactorOption, description: "Two-factor sign-in after the password" }]))
+      .twoFactor as TwoFactorMethod;
+  }
+  (credentials.options as { twoFactor: TwoFactorMethod }).twoFactor = method ?? "none";
+}
+
 /** Names to providers, each once ("passkey" and "webauthn" are one); an unknown name is a usage error with a suggestion. */
 function resolveProviders(names: string[]): Map<string, ResolvedName> {
   const named = new Map<string, ResolvedName>();
@@ -263,6 +290,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
       `${tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: none of --providers signs in through OAuth (github, google, oidc…); nothing was written.`,
     );
   const tokenNotes = await checkTokenSupport(tokenProviders, tokens);
+  await chooseTwoFactor(providers, done.twoFactor, { ask: io.interactive && !options.yes, v4: v4 !== undefined });
 
   const [{ planInit }, { applyPlan }, { withProjectLock }] = await Promise.all([
     import("../planners/init-plan.js"),
@@ -367,6 +395,7 @@ Examples:
   $ create-auth init --yes --framework next --protect "/dashboard/:path*"
   $ create-auth init --yes --orm prisma --providers email --session database
   $ create-auth init --yes --providers google,credentials --refresh-tokens
+  $ create-auth init --yes --providers credentials --two-factor totp
   $ create-auth init --yes --providers microsoft-entra-id --refresh-tokens --federated-logout
   $ create-auth init --yes --providers keycloak --issuer https://sso.example.com/realms/main --refresh-tokens --federated-logout
   $ create-auth init --yes --providers oidc,github --id corp --issuer https://login.corp.example

@@ -3,6 +3,7 @@ import { posix } from "node:path";
 import { z } from "zod";
 import { defineFamily, idOption, nameOption, opt } from "./family.js";
 import { commonOptions, idSchema, list, pascal, quoted } from "./shared.js";
+import { twoFactorMethods, twoFactorOption } from "./two-factor.js";
 
 /** Field names become object keys in the generated code and form field names. */
 const fieldName = /^[a-zA-Z][a-zA-Z0-9_]{0,49}$/;
@@ -22,6 +23,7 @@ export const credentialsSchema = z.object({
     })
     .transform((values) => [...new Set(values)])
     .default(["email", "password"]),
+  twoFactor: z.enum(twoFactorMethods).default("none"),
 });
 
 export const credentialsFamily = defineFamily({
@@ -32,6 +34,7 @@ export const credentialsFamily = defineFamily({
     idOption("credentials"),
     nameOption("Credentials"),
     opt("fields", "--fields <list>", "comma-separated form fields", { default: "email,password" }),
+    twoFactorOption,
   ],
   schema: credentialsSchema,
   // next-auth v4 ships the same provider; its authorize() may get no credentials at all.
@@ -51,6 +54,9 @@ export const credentialsFamily = defineFamily({
     // Attempts are counted per account: the field that names it (the email, else the first that is not a password).
     const accountField = o.fields.includes("email") ? "email" : o.fields.find((f) => f !== "password");
     const throttle = context.throttleModule && accountField ? `${context.throttleModule}${ext}` : undefined;
+    // Two-factor: authorize() sends a right password on to the code page (two-factor.ts beside the adapter).
+    const twoFactor =
+      o.twoFactor === "totp" && context.twoFactorModule ? `${context.twoFactorModule}${ext}` : undefined;
     return {
       env: [],
       files: [{ template: "credentials.ts.hbs", path: names.file }],
@@ -62,6 +68,7 @@ export const credentialsFamily = defineFamily({
         passwords: passwords ?? false,
         throttle: throttle ?? false,
         accountField,
+        twoFactor: twoFactor ?? false,
         credentialsModule: context.nextAuthV4 ? "next-auth/providers/credentials" : "@auth/core/providers/credentials",
         optional: context.nextAuthV4 ? "?" : "",
       },
@@ -71,7 +78,13 @@ export const credentialsFamily = defineFamily({
           ? "Add a user who signs in with a password: npm run auth:add-user -- you@example.com"
           : `Write the password check in ${posix.join(context.modulesDir ?? "", names.file)} (// TODO: check the password here); until then every sign-in is refused.`,
         'Auth.js keeps credentials sign-ins in JWT sessions only: keep session: { strategy: "jwt" } (the default).',
+        ...(twoFactor
+          ? [
+              "Two-factor sign-in: a signed-in user turns it on at /two-factor (README: two-factor sign-in says what to do when someone loses their device).",
+            ]
+          : []),
       ],
+      ...(twoFactor ? { twoFactor: true } : {}),
     };
   },
 });

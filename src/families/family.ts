@@ -62,6 +62,11 @@ export interface GenerateContext {
    * provider's file without extension; the families that count attempts import it. Without it, nothing is counted.
    */
   throttleModule?: string;
+  /**
+   * Credentials with --two-factor totp: two-factor.ts beside the adapter, as a specifier from the provider's
+   * file without extension; without it, no second factor is written.
+   */
+  twoFactorModule?: string;
   /** The project runs next-auth v4: the module imports and types what v4 ships (families with `nextAuthV4`). */
   nextAuthV4?: boolean;
   /** The folder, from the project's root, that holds `providers/`: where messages send the user. */
@@ -84,6 +89,8 @@ export interface FamilyPlan {
   notes: string[];
   /** Its module imports the sign-in throttle of the context's throttleModule, which must then be written. */
   throttled?: boolean;
+  /** Its module asks for a second factor through the context's twoFactorModule, which must then be written. */
+  twoFactor?: boolean;
 }
 
 export interface ProviderFamily<K extends string = string, S extends z.ZodTypeAny = z.ZodTypeAny> {

@@ -100,5 +100,6 @@ export async function generateProvider<K extends ProviderKind>(
     hasCallback: p.hasCallback,
     ...(tokensAsked(context.tokens) && p.hasCallback ? { tokens: context.tokens } : {}),
     ...(p.throttled ? { throttled: true } : {}),
+    ...(p.twoFactor ? { twoFactor: true } : {}),
   };
 }

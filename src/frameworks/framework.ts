@@ -37,6 +37,11 @@ export interface FrameworkRequest<F> {
    * every request to Auth.js through it, so a plain sign-out goes on to the provider's end-session endpoint.
    */
   federatedSignOut?: boolean;
+  /**
+   * --two-factor totp: the module exporting handleTwoFactor(request: Request): Promise<Response>, which the
+   * framework mounts at twoFactorPath (families/two-factor.ts) and every path below it, for GET and POST.
+   */
+  twoFactorPages?: string;
 }
 
 /** The auth module's framework-specific pieces, filled into templates/config/auth.ts.hbs. */

@@ -27,6 +27,8 @@ export interface ConfigInput {
   shape: ConfigShape;
   /** With a federated sign-out: the post-logout redirect URI, the example of its variable. */
   postLogoutRedirectUri?: string;
+  /** two-factor.ts, when a provider asks for a second factor: its signIn callback goes into the config. */
+  twoFactorPath?: string;
 }
 
 /** The variable the config reads the post-logout redirect URI from (add-provider writes the same). */
@@ -54,8 +56,14 @@ export async function generateConfig(input: ConfigInput): Promise<PlannedFile[]>
     const from = specifier(input.configPath, rotationPath, input.importExtension);
     imports.push(`import { createTokenRotation } from "${from}";`);
   }
+  const twoFactor = input.twoFactorPath !== undefined && input.providers.some((p) => p.twoFactor);
+  if (twoFactor)
+    imports.push(
+      `import { twoFactorSignIn } from "${specifier(input.configPath, input.twoFactorPath!, input.importExtension)}";`,
+    );
   const contents = await renderTemplate("config/auth.ts.hbs", {
     tokens,
+    twoFactor,
     ...input.shape,
     frameworkImports: input.shape.imports,
     imports,

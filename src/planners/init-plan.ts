@@ -11,8 +11,10 @@ import type { Dialect } from "../catalog/sql-dialects.js";
 import type { TokenChoice } from "../families/family.js";
 import { type AnyParsedProvider, hasProviderTokens } from "../families/index.js";
 import { throttleFile, throttlePath } from "../families/throttle.js";
+import { twoFactorFiles, twoFactorModulePath, twoFactorPagesPath } from "../families/two-factor.js";
 import { clientAddressFile, clientAddressPath } from "../frameworks/client-address.js";
 import type { FrameworkDetection } from "../frameworks/registry.js";
+import { twoFactorMountStep } from "../frameworks/two-factor-route.js";
 import { UsageError } from "../lib/errors.js";
 import {
   databaseEnvFile,
@@ -154,6 +156,14 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     storage.module.chosenBy === "backend" &&
     storage.module.dialect !== undefined &&
     request.providers.some((p) => p.kind === "credentials");
+  // --two-factor totp: its state goes where the users are, through the storage's own two-factor-store.ts.
+  const twoFactorProvider = request.providers.find((p) => p.kind === "credentials" && p.options.twoFactor === "totp");
+  if (twoFactorProvider && (kept || storage.module.chosenBy === "orm"))
+    throw new UsageError(
+      kept
+        ? "--two-factor totp: this app keeps its own adapter, and the two-factor store is written for create-auth's own; add two-factor sign-in to a project init set up. Nothing was written."
+        : `--two-factor totp: the ${storage.module.title} store of two-factor sign-in is not written yet; use --backend sqlite, postgres, mysql or memory. Nothing was written.`,
+    );
   const [{ generateSnippet }, storagePart, schema, wiring] = await Promise.all([
     import("../families/index.js"),
     kept
@@ -165,6 +175,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
           ext,
           tablePrefix: storage.tablePrefix,
           passwords,
+          twoFactor: twoFactorProvider !== undefined,
           envOrder: framework.envOrder,
         }),
     kept ? part() : schemaPart(storage, authDir, ext),
@@ -176,6 +187,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       alias: project.alias,
       protect: request.protect,
       federatedSignOut: Boolean(request.tokens?.federatedLogout && request.providers.some(hasProviderTokens)),
+      twoFactorPages: twoFactorProvider ? twoFactorPagesPath(authDir) : undefined,
     }),
   ]);
   // The app's own adapter: no storage of init's, only the module verify-adapter runs on that adapter.
@@ -188,6 +200,10 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       envOrder: framework.envOrder,
       projectFile: projectFileOf(root, join(root, kept!.configPath)),
     }));
+  // A framework that mounts no route of the pages (none, or one not done yet) leaves the mount to the user.
+  const mountsPages = [...wiring.files, ...wiring.edits].some((f) => f.contents.includes("handleTwoFactor"));
+  if (twoFactorProvider && !mountsPages && !wiring.steps.some((s) => s.includes("handleTwoFactor")))
+    wiring.steps.push(...twoFactorMountStep("your app", twoFactorPagesPath(authDir)));
   const providerFile = posix.join(posix.dirname(configPath), "providers", "x.ts");
   const snippets = await Promise.all(
     request.providers.map((p) =>
@@ -197,6 +213,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         importExtension: ext,
         passwordsModule: stored.passwordsPath ? specifier(providerFile, stored.passwordsPath, "") : undefined,
         throttleModule: specifier(providerFile, throttlePath(authDir), ""),
+        twoFactorModule: specifier(providerFile, twoFactorModulePath(authDir), ""),
         modulesDir: posix.dirname(configPath),
         tokens: request.tokens && hasProviderTokens(p) ? request.tokens : undefined,
       }),
@@ -205,6 +222,17 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   // Password and email sign-in count their attempts through the throttle, which reads the wiring's client address.
   const throttle = snippets.some((s) => s.throttled)
     ? [await throttleFile(authDir, ext), await clientAddressFile(authDir)]
+    : [];
+  const twoFactor = twoFactorProvider
+    ? await twoFactorFiles({
+        authDir,
+        ext,
+        configPath,
+        basePath: framework.basePath,
+        providerId: (twoFactorProvider.options as { id: string }).id,
+        framework: framework.title,
+        throttle: throttle.length > 0,
+      })
     : [];
   const scripts = { ...stored.scripts, ...schema.scripts, ...wiring.scripts };
   const config = storagePart
@@ -219,6 +247,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         verifyCommand: "verify-adapter" in scripts ? "npm run verify-adapter" : "npx create-auth verify-adapter",
         shape: wiring.config,
         postLogoutRedirectUri: request.postLogoutRedirectUri,
+        twoFactorPath: twoFactorProvider ? twoFactorModulePath(authDir) : undefined,
       })
     : [];
 
@@ -245,6 +274,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     ownConfig ? { ...wiring, files: wiring.files.filter(keptWiring), edits: wiring.edits.filter(unwired) } : wiring,
     ...placedSnippets,
     { files: otherConfig ? [] : throttle },
+    { files: otherConfig ? [] : twoFactor },
     { files: otherConfig ? [] : config },
     part({ env: request.tokens?.federatedLogout ? [postLogoutEnv(request.postLogoutRedirectUri)] : [] }),
     { files: tsconfig ? [{ path: "tsconfig.json", contents: tsconfig.text }] : [] },

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import type { TokenChoice } from "../families/family.js";
 import type { AnyParsedProvider, SnippetContext } from "../families/index.js";
 import { throttlePath } from "../families/throttle.js";
+import { twoFactorModulePath } from "../families/two-factor.js";
 import type { FrameworkModule } from "../frameworks/framework.js";
 import { frameworkByAuthPackage } from "../frameworks/registry.js";
 import { UsageError } from "../lib/errors.js";
@@ -26,6 +27,7 @@ import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
 import { postLogoutVariable } from "./auth-config.js";
 import { inJavaScript } from "./javascript.js";
 import { findThrottleSetup, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
+import { findTwoFactorSetup, twoFactorChanges } from "./provider-two-factor.js";
 import { planTokenWiring } from "./token-wiring.js";
 
 export interface AddProviderRequest {
@@ -207,6 +209,11 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     );
   // Password and email sign-in count their attempts through the throttle beside the adapter, when it has counters.
   const throttle = nextAuthV4 ? undefined : findThrottleSetup(root, request.framework);
+  // --two-factor totp: its modules beside that adapter, refused where its store is not written.
+  const twoFactor =
+    provider.kind === "credentials" && (provider.options as { twoFactor?: string }).twoFactor === "totp"
+      ? findTwoFactorSetup(root, throttle, nextAuthV4)
+      : undefined;
   const context: SnippetContext = {
     nextAuthV4,
     authPackage: framework.authPackage,
@@ -215,6 +222,9 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     passwordsModule: passwords ? moduleSpecifier(dirname(providerFile), passwords) : undefined,
     throttleModule: throttle?.counters
       ? moduleSpecifier(dirname(providerFile), throttlePath(throttle.authDir))
+      : undefined,
+    twoFactorModule: twoFactor
+      ? moduleSpecifier(dirname(providerFile), join(root, twoFactorModulePath(twoFactor.authDir)))
       : undefined,
     modulesDir: posixRelative(realpathSync(root), modulesDir),
     tokens: request.tokens,
@@ -246,6 +256,22 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
       : { changes: [], notices: unthrottled ? [unthrottledNotice(snippet.kind, throttle, nextAuthV4)] : [] };
   changes.push(...throttling.changes);
   let edited = edit.text;
+  const twoFactorPlan = twoFactor
+    ? await twoFactorChanges({
+        root,
+        setup: twoFactor,
+        ext: importExtension(root),
+        configPath,
+        configText: edited,
+        framework: request.framework,
+        providerId: snippet.id,
+        throttle: snippet.throttled === true,
+      })
+    : undefined;
+  if (twoFactorPlan) {
+    edited = twoFactorPlan.configText;
+    changes.push(...twoFactorPlan.changes);
+  }
   const tokens = snippet.tokens
     ? await planTokenWiring({
         root,
@@ -278,7 +304,13 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     snippet,
     changes,
     packageJsonChanged: packages.changes.length > 0,
-    notices: [...env.notices, ...packages.notices, ...throttling.notices, ...(tokens?.notes ?? [])],
+    notices: [
+      ...env.notices,
+      ...packages.notices,
+      ...throttling.notices,
+      ...(tokens?.notes ?? []),
+      ...(twoFactorPlan?.notices ?? []),
+    ],
     envToFill: env.toFill,
     configText: edited,
     configChanged: edited !== configText,

@@ -128,4 +128,6 @@ export interface ProviderSnippet extends GeneratedPart {
   tokens?: { refresh: boolean; federatedLogout: boolean };
   /** Its module counts attempts through the sign-in throttle (throttle.ts beside the adapter). */
   throttled?: boolean;
+  /** Its module asks for a second factor after the password (two-factor.ts beside the adapter). */
+  twoFactor?: boolean;
 }

@@ -26,6 +26,8 @@ export interface StorageRequest<F = unknown> {
   tablePrefix?: string;
   /** Password sign-in (credentials): a password module and the auth:add-user script, where the store keeps users. */
   passwords: boolean;
+  /** Two-factor sign-in (--two-factor totp): two-factor-store.ts beside the adapter, its tables in the schema. */
+  twoFactor?: boolean;
   /** The order the project's framework loads its env files in: the scripts' env loader follows it. */
   envOrder: EnvOrder;
 }
@@ -83,6 +85,18 @@ export async function planOwnTemplate(name: string, request: StorageRequest): Pr
   const { ext, authDir } = request;
   const context = { ext, sql: false, dialect: "", sqlite: false };
   const adapterPath = `${authDir}/adapter.ts`;
+  // Two-factor state in memory: what the memory store keeps; the skeleton's user replaces it with their own.
+  const twoFactor = request.twoFactor
+    ? [
+        {
+          path: `${authDir}/two-factor-store.ts`,
+          contents: await renderTemplate("adapters/two-factor-store-memory.ts.hbs", {
+            ...context,
+            skeleton: name === "skeleton",
+          }),
+        },
+      ]
+    : [];
   return {
     ...part({
       files: [
@@ -91,6 +105,7 @@ export async function planOwnTemplate(name: string, request: StorageRequest): Pr
           path: `${authDir}/verify-adapter.ts`,
           contents: await renderTemplate("adapters/verify-adapter.ts.hbs", context),
         },
+        ...twoFactor,
       ],
       // Type-only import of @auth/core/adapters; create-auth runs the verify-adapter script.
       dependencies: ["@auth/core"],

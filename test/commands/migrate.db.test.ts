@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 
 describe("create-auth migrate", () => {
-  it("postgres: creates the six tables, and again changes nothing; DATABASE_URL from the environment", async () => {
+  it("postgres: creates the auth tables, and again changes nothing; DATABASE_URL from the environment", async () => {
     const dir = await project("postgres");
     // A users table from before password sign-in: migrate adds the column it lacks.
     const before = new pg.Client({ connectionString: pgUrl });
@@ -78,6 +78,8 @@ describe("create-auth migrate", () => {
       "attempt_counters",
       "authenticators",
       "sessions",
+      "two_factor",
+      "two_factor_recovery_codes",
       "users",
       "verification_tokens",
     ]);
@@ -112,7 +114,7 @@ describe("create-auth migrate", () => {
       "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = ?",
       [name],
     );
-    expect((rows as { n: number }[])[0]!.n).toBe(6);
+    expect((rows as { n: number }[])[0]!.n).toBe(8);
     const [columns] = await mysqlAdmin.query(
       "SELECT column_name AS c FROM information_schema.columns WHERE table_schema = ? AND table_name = 'users'",
       [name],
@@ -154,9 +156,16 @@ describe("create-auth migrate", () => {
     expect(columns.map((c) => c.name)).toContain("passwordHash");
     db.close();
     expect(tables).toEqual(
-      ["accounts", "attempt_counters", "authenticators", "sessions", "users", "verification_tokens"].map((n) => ({
-        name: n,
-      })),
+      [
+        "accounts",
+        "attempt_counters",
+        "authenticators",
+        "sessions",
+        "two_factor",
+        "two_factor_recovery_codes",
+        "users",
+        "verification_tokens",
+      ].map((n) => ({ name: n })),
     );
   }, 60_000);
 

@@ -31,6 +31,7 @@ export function databases(prefix: string) {
   let pgAdmin: pg.Pool | undefined;
   let mysqlAdmin: mysql.Connection | undefined;
   return {
+    name,
     async create() {
       pgAdmin = new pg.Pool({ connectionString: pgUrl, max: 1 });
       await pgAdmin.query(`CREATE SCHEMA ${name}`);

@@ -182,8 +182,8 @@ describe("generated adapters under create-auth verify-adapter", () => {
       "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1",
       [pgSchema],
     );
-    // users, accounts, sessions, verification_tokens, authenticators, attempt_counters.
-    expect(rows[0].n).toBe(6);
+    // users, accounts, sessions, verification_tokens, authenticators, attempt_counters, two_factor and its codes.
+    expect(rows[0].n).toBe(8);
   }, 60_000);
 
   it("mysql passes every case on MariaDB/MySQL, twice on the same database", async () => {
@@ -194,7 +194,7 @@ describe("generated adapters under create-auth verify-adapter", () => {
       "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = ?",
       [mysqlDatabase],
     );
-    expect((rows as { n: number }[])[0]!.n).toBe(6);
+    expect((rows as { n: number }[])[0]!.n).toBe(8);
   }, 60_000);
 
   it("memory passes every case", async () => {

@@ -40,20 +40,31 @@ const tokens = {
   choice: { refresh: true, federatedLogout: true },
 };
 
-async function plan(framework: string, storageId: string, withTokens = false, app?: string): Promise<string> {
+/** --providers credentials --two-factor totp: the two-factor modules, the store and the framework's route. */
+const twoFactor = { credentials: { twoFactor: "totp" } };
+
+async function plan(
+  framework: string,
+  storageId: string,
+  variant: "plain" | "tokens" | "two-factor" = "plain",
+  app?: string,
+): Promise<string> {
+  const withTokens = variant === "tokens";
   const dir = projectFor(framework, app);
   const project = new ProjectView(dir);
   const storage = storageModules.find((s) => s.id === storageId)!;
   const named: Record<string, Record<string, unknown>> = withTokens
     ? tokens.providers
-    : { credentials: {}, email: {}, github: {} };
+    : variant === "two-factor"
+      ? twoFactor
+      : { credentials: {}, email: {}, github: {} };
   const providers = Object.entries(named).map(([n, o]) => parseResolved(resolveProviderName(n), o));
   const planned = await planInit({
     ...(withTokens ? { tokens: tokens.choice, postLogoutRedirectUri: "http://localhost:3000/" } : {}),
     root: dir,
     project,
     providers,
-    session: "database",
+    session: variant === "two-factor" ? "jwt" : "database",
     force: false,
     framework: chosenFramework(project, framework),
     storage: {
@@ -76,14 +87,20 @@ describe("init's plan, whole, per framework × storage", () => {
   });
   // The rotation lives in the config's callbacks and events and token-rotation.ts: each framework's whole plan with it.
   it.each(frameworkIds)("%s × sqlite, --refresh-tokens --federated-logout", async (framework) => {
-    await expect(await plan(framework, "sqlite", true)).toMatchFileSnapshot(
+    await expect(await plan(framework, "sqlite", "tokens")).toMatchFileSnapshot(
       `__snapshots__/init/${framework}-sqlite-tokens.txt`,
+    );
+  });
+  // Two-factor sign-in: its modules beside the adapter, the config's signIn callback, and the framework's mount.
+  it.each(frameworkIds)("%s × sqlite, --providers credentials --two-factor totp", async (framework) => {
+    await expect(await plan(framework, "sqlite", "two-factor")).toMatchFileSnapshot(
+      `__snapshots__/init/${framework}-sqlite-two-factor.txt`,
     );
   });
   // An app of another major whose wiring differs from the first's (Nitro 2's h3 1 route and middleware).
   const otherMajors = [{ framework: "nitro", app: "nitro-2" }];
   it.each(otherMajors)("$app (as $framework) × sqlite", async ({ framework, app }) => {
-    await expect(await plan(framework, "sqlite", false, app)).toMatchFileSnapshot(
+    await expect(await plan(framework, "sqlite", "plain", app)).toMatchFileSnapshot(
       `__snapshots__/init/${app}-sqlite.txt`,
     );
   });

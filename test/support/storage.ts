@@ -5,7 +5,7 @@ import { ProjectView } from "../../src/workspace/project-view.js";
 
 export function planStorage(
   id: string,
-  options: { importExtension: "" | ".js"; passwords?: boolean; dir?: string; root?: string },
+  options: { importExtension: "" | ".js"; passwords?: boolean; twoFactor?: boolean; dir?: string; root?: string },
 ): Promise<StoragePart> {
   const module = storageById(id);
   return module.plan({
@@ -14,6 +14,7 @@ export function planStorage(
     authDir: options.dir ?? "auth",
     ext: options.importExtension,
     passwords: options.passwords ?? false,
+    twoFactor: options.twoFactor ?? false,
     envOrder: "next",
   });
 }

@@ -11,6 +11,7 @@ import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { defineFramework, detectBy, existingEntry, type OwnFile, ownFile } from "../framework.js";
+import { twoFactorRoute } from "../two-factor-route.js";
 import { pathPattern, webStandardPart } from "../web-standard.js";
 import { ownMiddlewareEdit } from "./middleware.js";
 import { type AstroPage, onDemandEdits, pagesOf } from "./pages.js";
@@ -88,6 +89,7 @@ export const astro = defineFramework<AstroFacts>({
         sessionModule: specifier(astroRoute, sessionPath, ext),
       }),
     });
+    wiring.files.push(...(await twoFactorRoute(request, "src/pages/two-factor/[...path].ts", "astro")));
     if (!request.facts.adapter)
       wiring.steps.push(
         `Auth.js's route is rendered on demand, which needs an adapter: add one (npx astro add node) to ${request.facts.config ?? "astro.config.mjs"}.`,

@@ -7,10 +7,12 @@
  * to sign in.
  */
 import { containerFile } from "../../doctor/model/facts.js";
+import { twoFactorPath } from "../../families/two-factor.js";
 import { specifier } from "../../render/modules.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { defineFramework } from "../framework.js";
 import { findServerEntry, mountInEntry, type ServerEntry, serverLibrary } from "../server-entry.js";
+import { twoFactorImports } from "../two-factor-route.js";
 import { webStandardPart } from "../web-standard.js";
 
 export interface ElysiaFacts {
@@ -60,12 +62,21 @@ export const elysia = defineFramework<ElysiaFacts>({
       : [];
     // The connection's address, which the sign-in throttle counts attempts by: on Node, the server's request has it
     // (read with Reflect.get, which is JavaScript as well as TypeScript: the server module may be either).
-    const address = nodeAdapter
-      ? '({ request }) => handleAuth(request, Reflect.get(request, "ip"))'
-      : "({ request, server }) => handleAuth(request, server?.requestIP(request)?.address)";
+    const context = nodeAdapter ? "({ request })" : "({ request, server })";
+    const clientAddress = nodeAdapter ? 'Reflect.get(request, "ip")' : "server?.requestIP(request)?.address";
+    const address = `${context} => handleAuth(request, ${clientAddress})`;
     const route = [
       `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}; it reads the body itself.`,
       `.all("${basePath}/*", ${address}, { parse: "none" })`,
+      ...(request.twoFactorPages
+        ? [
+            `// The two-factor pages (enrolment, recovery codes, the sign-in's code page) under ${twoFactorPath}.`,
+            ...[twoFactorPath, `${twoFactorPath}/*`].map(
+              (path) =>
+                `.all("${path}", ${context} => handleTwoFactor(withClientAddress(request, ${clientAddress})), { parse: "none" })`,
+            ),
+          ]
+        : []),
     ];
     const chained = [...hook, ...route];
     await mountInEntry(
@@ -74,7 +85,10 @@ export const elysia = defineFramework<ElysiaFacts>({
         creates: { name: "Elysia", package: "elysia", exports: ["Elysia"], construct: true },
         wiring: (from) => ({
           ...(loadEnvPath ? { firstImport: specifier(from, loadEnvPath, ext) } : {}),
-          imports: [`import { ${names.sort().join(", ")} } from "${specifier(from, sessionPath, ext)}";`],
+          imports: [
+            `import { ${names.sort().join(", ")} } from "${specifier(from, sessionPath, ext)}";`,
+            ...twoFactorImports(request, from),
+          ],
           // A declared app: one statement, the hook and the route chained on it.
           mount: `$app\n${chained.map((line) => `  ${line}`).join("\n")};`,
           chain: chained.map((line) => `\n  ${line}`).join(""),

@@ -56,6 +56,7 @@ export const express = defineFramework<ExpressFacts>({
               protect: request.protect?.map(pathPattern) ?? false,
               protectList: request.protect?.join(",") ?? "",
               federatedSignOut: request.federatedSignOut ?? false,
+              twoFactorPages: request.twoFactorPages ? specifier(routesPath, request.twoFactorPages, ext) : false,
               sessionRead: Boolean(request.protect?.length || request.federatedSignOut),
             }),
           },

@@ -11,6 +11,7 @@ import { containerFile } from "../../doctor/model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
+import { clientAddressPath } from "../client-address.js";
 import { defineFramework } from "../framework.js";
 import { findServerEntry, mountInEntry, type ServerEntry, serverLibrary } from "../server-entry.js";
 import { webStandardPart } from "../web-standard.js";
@@ -50,6 +51,8 @@ export const fastify = defineFramework<FastifyFacts>({
       contents: await renderTemplate("frameworks/fastify-auth.ts.hbs", {
         basePath,
         sessionModule: specifier(pluginPath, sessionPath, ext),
+        twoFactorPages: request.twoFactorPages ? specifier(pluginPath, request.twoFactorPages, ext) : false,
+        clientAddressModule: specifier(pluginPath, clientAddressPath(request.authDir), ext),
       }),
     });
     const protecting = Boolean(request.protect?.length);

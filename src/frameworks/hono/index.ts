@@ -7,10 +7,12 @@
  */
 import { posix } from "node:path";
 import { containerFile } from "../../doctor/model/facts.js";
+import { twoFactorPath } from "../../families/two-factor.js";
 import { specifier } from "../../render/modules.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { defineFramework } from "../framework.js";
 import { findServerEntry, mountInEntry, type ServerEntry, serverLibrary } from "../server-entry.js";
+import { twoFactorImports } from "../two-factor-route.js";
 import { webStandardPart } from "../web-standard.js";
 
 export interface HonoFacts {
@@ -60,11 +62,20 @@ export const hono = defineFramework<HonoFacts>({
           imports: [
             'import { getConnInfo } from "@hono/node-server/conninfo";',
             `import { ${names.sort().join(", ")} } from "${specifier(from, sessionPath, ext)}";`,
+            ...twoFactorImports(request, from),
           ],
           mount: [
             `// Auth.js's routes (signin, signout, session, callback/<provider>...) under ${basePath}, given the`,
             "// connection's address, which the sign-in throttle counts attempts by.",
             `$app.on(["GET", "POST"], "${basePath}/*", (c) => handleAuth(c.req.raw, getConnInfo(c).remote.address));`,
+            ...(request.twoFactorPages
+              ? [
+                  `// The two-factor pages (enrolment, recovery codes, the sign-in's code page) under ${twoFactorPath}.`,
+                  `$app.on(["GET", "POST"], ["${twoFactorPath}", "${twoFactorPath}/*"], (c) =>`,
+                  "  handleTwoFactor(withClientAddress(c.req.raw, getConnInfo(c).remote.address)),",
+                  ");",
+                ]
+              : []),
             ...protect,
           ].join("\n"),
           marker: "handleAuth(",

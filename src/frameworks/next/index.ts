@@ -27,6 +27,7 @@ import {
   rootLayout,
   trustHostVariable,
 } from "../framework.js";
+import { twoFactorRoute } from "../two-factor-route.js";
 
 export interface NextFacts {
   /** The App Router folder ("app" or "src/app"; where it would go when there is none yet). */
@@ -117,6 +118,7 @@ export const next = defineFramework<NextFacts>({
           : ["export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);"],
       },
     };
+    wiring.files.push(...(await twoFactorRoute(request, `${facts.appDir}/two-factor/[[...path]]/route.ts`, "next")));
     if (facts.pagesDir) await pagesRouter(wiring, facts, request.configPath);
     if (!request.protect?.length) return wiring;
     // Next.js 16 renamed middleware.ts to proxy.ts (and runs it on Node.js); it sits beside app/.

@@ -10,8 +10,8 @@
  */
 import type { ProjectView } from "../../workspace/project-view.js";
 import { fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
-
 import { defineFramework, detectBy, existingEntry } from "../framework.js";
+import { twoFactorRoute } from "../two-factor-route.js";
 
 export interface NitroFacts {
   config: string | undefined;
@@ -83,6 +83,9 @@ export const nitro = defineFramework<NitroFacts>({
       route: { path: route, template: `${templates}/route.ts.hbs` },
       sessionRead,
     });
+    // Nitro's [...] matches the paths below its folder; the folder's own path is a route of its own.
+    for (const path of ["routes/two-factor.ts", "routes/two-factor/[...].ts"])
+      part.wiring.files.push(...(await twoFactorRoute(request, under(srcDir, path), major === 3 ? "nitro" : "h3-1")));
     if (!request.protect?.length) return part.wiring;
     await protectFile(request, part, {
       path: under(srcDir, "middleware/auth.ts"),

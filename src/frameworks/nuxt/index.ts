@@ -10,8 +10,8 @@
  */
 import type { ProjectView } from "../../workspace/project-view.js";
 import { fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
-
 import { defineFramework, detectBy, existingEntry } from "../framework.js";
+import { twoFactorRoute } from "../two-factor-route.js";
 
 export interface NuxtFacts {
   config: string | undefined;
@@ -64,6 +64,9 @@ export const nuxt = defineFramework<NuxtFacts>({
       sessionRead: "getSession(toWebRequest(event)) reads the session in a server route or middleware.",
       protectedPathsPath: pathsPath,
     });
+    // Nitro's [...] matches the paths below its folder; the folder's own path is a route of its own.
+    for (const path of ["routes/two-factor.ts", "routes/two-factor/[...].ts"])
+      part.wiring.files.push(...(await twoFactorRoute(request, `${serverDir}/${path}`, "h3-1")));
     if (!request.protect?.length) return part.wiring;
     await protectFile(request, part, {
       path: middlewarePath,

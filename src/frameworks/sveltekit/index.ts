@@ -13,6 +13,7 @@ import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { clientAddressFile, clientAddressPath } from "../client-address.js";
 import { defineFramework, detectBy, existingEntry, type FrameworkPart, type OwnFile, ownFile } from "../framework.js";
+import { twoFactorRoute } from "../two-factor-route.js";
 import { pathPattern } from "../web-standard.js";
 import { ownHooksEdit } from "./hooks.js";
 
@@ -93,6 +94,7 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
         exports: [...(request.federatedSignOut ? federatedSignOutExports : plainExports), ...withAddress],
       },
     };
+    wiring.files.push(...(await twoFactorRoute(request, "src/routes/two-factor/[...path]/+server.ts", "sveltekit")));
     const protectModule = protect ? libModule(protectPath) : undefined;
     if (protect)
       wiring.files.push({

@@ -38,7 +38,7 @@ export function sqlBackend(backend: SqlBackend): StorageModule<Record<string, ne
     ignored: backend.ignored,
     embedded: backend.embedded,
     assume: () => ({}),
-    async plan({ ext, authDir: dir, passwords, envOrder }) {
+    async plan({ ext, authDir: dir, passwords, twoFactor, envOrder }) {
       const context = { ...sqlDialectContext(dialect), ext, sql: true };
       const adapterPath = `${dir}/adapter.ts`;
       const files: PlannedFile[] = [
@@ -49,6 +49,15 @@ export function sqlBackend(backend: SqlBackend): StorageModule<Record<string, ne
         await loadEnvModule(`${dir}/load-env.ts`, envOrder),
         // setup() reads the schema from the same folder, so it is part of the adapter.
         ...(await generateSqlSchema(dialect, dir)).files,
+        // Two-factor state in the same database, through the same connection module (its tables are in the schema).
+        ...(twoFactor
+          ? [
+              {
+                path: `${dir}/two-factor-store.ts`,
+                contents: await renderTemplate("adapters/two-factor-store.ts.hbs", context),
+              },
+            ]
+          : []),
       ];
       const schemaPath = sqlSchemaPath(dialect, dir);
       const plan: StoragePart = {

@@ -20,6 +20,9 @@ const camelCaseColumns = [
   "credentialPublicKey",
   "credentialDeviceType",
   "credentialBackedUp",
+  "enabledAt",
+  "lastStep",
+  "codeHash",
 ] as const;
 
 const titles: Record<Dialect, string> = { postgres: "PostgreSQL", mysql: "MySQL / MariaDB", sqlite: "SQLite" };
