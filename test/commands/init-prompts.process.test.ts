@@ -21,6 +21,7 @@ describe("init in a terminal", () => {
       ["Database adapter", down, enter], // postgres
       ["Entity schema flavour", down, enter], // typeorm: with no ORM, Prisma and Drizzle are not offered
       ["Session strategy", down, enter], // database
+      ["Two-factor sign-in after the password", enter], // asked because credentials is in; none preselected
     ];
     const { result, screen, read } = await typed([], keys);
     expect(screen).toMatch(/Framework to wire sign-in into \(--framework\)/);
@@ -30,6 +31,7 @@ describe("init in a terminal", () => {
     expect(screen).toMatch(/Entity schema flavour \(--schema\)/);
     expect(screen.slice(screen.lastIndexOf("Entity schema flavour"))).not.toMatch(/drizzle|prisma/);
     expect(screen).toMatch(/Session strategy \(--session\)/);
+    expect(screen).toMatch(/Two-factor sign-in after the password \(--two-factor\)/);
     expect(result.exitCode).toBe(0);
     const config = read("auth.ts");
     expect(config).toContain("email,");

@@ -134,10 +134,10 @@ describe("two-factor sign-in in Chromium", () => {
     600_000,
   );
 
-  test("Express: the same on the generated server.ts, whose Node requests become Web Requests", async () => {
+  test("Express: the same through the generated auth router, whose Node requests become Web Requests", async () => {
     const dir = await freshApp("express", defer);
     await init(dir);
-    expect(readFileSync(join(dir, "server.ts"), "utf8")).toContain("handleTwoFactor(");
+    expect(readFileSync(join(dir, "auth", "express.ts"), "utf8")).toContain("handleTwoFactor(");
     await typecheck(dir);
     await addUser(dir, user.email, user.password);
     const port = await freePort();
