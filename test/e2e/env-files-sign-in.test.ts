@@ -144,22 +144,27 @@ describe("add-provider keycloak --issuer, then sign-ins through Auth() with setE
   );
 
   test("why: an empty AUTH_KEYCLOAK_ISSUER= makes every request fail, GitHub's included, where Keycloak is listed as Auth.js's docs list it", async () => {
-    /** The status of GET /csrf, which every sign-in starts with, after setEnvDefaults over `env`. */
-    const csrfStatus = async (env: Record<string, string>) => {
+    /** The status of GET /csrf, which every sign-in starts with, after setEnvDefaults over `env`, and what Auth.js logged as an error. */
+    const csrf = async (env: Record<string, string>) => {
+      const errors: string[] = [];
       const config: AuthConfig = {
         providers: [GitHub, Keycloak],
         secret: "a-secret-long-enough-for-the-test-0123456789",
         basePath: BASE_PATH,
         trustHost: true,
-        logger: { error: () => {}, warn: () => {}, debug: () => {} },
+        logger: { error: (error) => errors.push(`${error.name}: ${error.message}`), warn: () => {}, debug: () => {} },
       };
       setEnvDefaults(env, config);
-      return (await Auth(new Request(`${APP_ORIGIN}${BASE_PATH}/csrf`), config)).status;
+      const { status } = await Auth(new Request(`${APP_ORIGIN}${BASE_PATH}/csrf`), config);
+      return { status, errors: errors.join(" | ") };
     };
     const filled = { AUTH_GITHUB_ID: github.clientId, AUTH_GITHUB_SECRET: github.clientSecret };
     const issuer = "https://sso.example.com/realms/app";
-    expect(await csrfStatus({ ...filled, AUTH_KEYCLOAK_ISSUER: issuer })).toBe(200);
+    const set = await csrf({ ...filled, AUTH_KEYCLOAK_ISSUER: issuer });
+    expect(set.status, set.errors).toBe(200);
     // What `AUTH_KEYCLOAK_ISSUER=` in .env.local gives the app: "" is a value to Auth.js, and it replaces the issuer.
-    expect(await csrfStatus({ ...filled, AUTH_KEYCLOAK_ISSUER: "" })).toBe(500);
+    const empty = await csrf({ ...filled, AUTH_KEYCLOAK_ISSUER: "" });
+    expect(empty.status).toBe(500);
+    expect(empty.errors).toMatch(/issuer|endpoint/i);
   });
 });
