@@ -12,7 +12,7 @@ export const tokenOptionRows = {
     flag: "--refresh-tokens",
     negation: "--no-refresh-tokens",
     description:
-      "refresh OAuth access tokens when they expire: the provider is asked for a refresh token, the tokens stay on the stored account, getAccessToken() serves your API calls (see README: access-token rotation)",
+      "refresh OAuth access tokens when they expire: the provider is asked for a refresh token, the tokens stay on the stored account, getAccessToken() serves your API calls",
     schema: z.boolean().optional(),
   },
   federatedLogout: {

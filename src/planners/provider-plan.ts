@@ -201,7 +201,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   const nextAuthV4 = runsNextAuthV4(root, framework);
   if (javascript && (request.tokens?.refresh || request.tokens?.federatedLogout))
     throw new UsageError(
-      `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the token rotation is written in TypeScript, and ${posixRelative(root, configPath)} is JavaScript; wire it by hand (see README: access-token rotation). Nothing was written.`,
+      `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the token rotation is written in TypeScript, and ${posixRelative(root, configPath)} is JavaScript; wire it by hand as Auth.js's guide shows: https://authjs.dev/guides/refresh-token-rotation. Nothing was written.`,
     );
   if (nextAuthV4 && (request.tokens?.refresh || request.tokens?.federatedLogout))
     throw new UsageError(

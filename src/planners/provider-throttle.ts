@@ -55,7 +55,7 @@ export async function throttleChanges(
     const file = await clientAddressFile(dir);
     changes.push(changeFile(join(root, file.path), file.contents)!);
     notices.push(
-      `Your routes hand requests to Auth.js without the client's address, so the sign-in throttle counts attempts per account only: pass it with withClientAddress(request, address) from ${file.path} (README: sign-in throttling).`,
+      `Your routes hand requests to Auth.js without the client's address, so the sign-in throttle counts attempts per account only: pass it with withClientAddress(request, address) from ${file.path}.`,
     );
   }
   return { changes, notices };
@@ -68,5 +68,5 @@ export function unthrottledNotice(kind: string, setup: ThrottleSetup | undefined
     : setup
       ? `${join(setup.authDir, "adapter.ts")} has no attempt counters (${attemptOperations.join(", ")}); create-auth init's adapters have them`
       : "no adapter of create-auth init was found beside your config";
-  return `The ${kind} provider does not count attempts: ${why}. See README: sign-in throttling.`;
+  return `The ${kind} provider does not count attempts, so nothing limits how often it is tried: ${why}.`;
 }

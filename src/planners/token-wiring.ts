@@ -173,7 +173,7 @@ async function signOutWiring(input: TokenWiringInput, configText: string) {
     else
       notes.push(
         disk === null
-          ? `${file.path}, which init writes, is not there: for a sign-out to reach the provider, pass each request through signOutRequest(request, userIdOf) from ${shown} before Auth.js sees it (see README: federated sign-out).`
+          ? `${file.path}, which init writes, is not there: for a sign-out to reach the provider, pass each request through signOutRequest(request, userIdOf) from ${shown} before Auth.js sees it.`
           : `${file.path} was changed since init wrote it, so the sign-out wiring was not merged; add to it:\n${carried?.added.join("\n") ?? ""}`,
       );
   }

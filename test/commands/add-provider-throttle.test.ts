@@ -46,7 +46,7 @@ describe("add-provider and the sign-in throttle", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(read(dir, "auth/client-address.ts")).toBe(await renderTemplate("frameworks/web/client-address.ts.hbs", {}));
     expect(result.stdout).toContain(
-      "Your routes hand requests to Auth.js without the client's address, so the sign-in throttle counts attempts per account only: pass it with withClientAddress(request, address) from auth/client-address.ts (README: sign-in throttling).",
+      "Your routes hand requests to Auth.js without the client's address, so the sign-in throttle counts attempts per account only: pass it with withClientAddress(request, address) from auth/client-address.ts.",
     );
   });
 
@@ -59,7 +59,7 @@ describe("add-provider and the sign-in throttle", () => {
     expect(read(dir, "providers/credentials.ts")).not.toContain("throttle");
     expect(existsSync(join(dir, "auth/throttle.ts"))).toBe(false);
     expect(result.stdout).toMatch(
-      /The credentials provider does not count attempts: \S*auth\/adapter\.ts has no attempt counters \(incrementAttempts, decrementAttempts, clearAttempts\); create-auth init's adapters have them\. See README: sign-in throttling\./,
+      /The credentials provider does not count attempts, so nothing limits how often it is tried: \S*auth\/adapter\.ts has no attempt counters \(incrementAttempts, decrementAttempts, clearAttempts\); create-auth init's adapters have them\./,
     );
   });
 
@@ -70,7 +70,7 @@ describe("add-provider and the sign-in throttle", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(read(dir, "src/providers/email.ts")).not.toContain("throttle");
     expect(result.stdout).toContain(
-      "The email provider does not count attempts: no adapter of create-auth init was found beside your config. See README: sign-in throttling.",
+      "The email provider does not count attempts, so nothing limits how often it is tried: no adapter of create-auth init was found beside your config.",
     );
   });
 
@@ -81,7 +81,7 @@ describe("add-provider and the sign-in throttle", () => {
     expect(result.exitCode, result.stderr).toBe(0);
     expect(read(dir, "lib/auth/providers/pw.ts")).not.toContain("throttle");
     expect(result.stdout).toContain(
-      "The credentials provider does not count attempts: the generated throttle needs next-auth v5 (create-auth upgrade).",
+      "The credentials provider does not count attempts, so nothing limits how often it is tried: the generated throttle needs next-auth v5 (create-auth upgrade).",
     );
   });
 });

@@ -6,7 +6,7 @@
  *
  *   npm run test:snapshots -- -u
  */
-import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseResolved, resolveProviderName } from "../../src/families/index.js";
@@ -103,5 +103,22 @@ describe("init's plan, whole, per framework × storage", () => {
     await expect(await plan(framework, "sqlite", "plain", app)).toMatchFileSnapshot(
       `__snapshots__/init/${app}-sqlite.txt`,
     );
+  });
+});
+
+describe("what the generated files say", () => {
+  // The snapshots are the generated trees (the tests above hold them equal), so reading them reads every file init writes.
+  const trees = readdirSync(join(root, "test/planners/__snapshots__/init")).map((name) => ({
+    name,
+    text: readFileSync(join(root, "test/planners/__snapshots__/init", name), "utf8"),
+  }));
+
+  it("points nowhere the user cannot see: not at create-auth's README, not at the contract's sections", () => {
+    expect(trees.length).toBeGreaterThan(100);
+    for (const { name, text } of trees) {
+      expect(text, name).not.toMatch(/\bREADME\b/);
+      // An RFC's section is the user's to look up; the adapter contract's numbering is this project's own.
+      expect(text.replace(/RFC \d+ §[\d.]+/g, ""), name).not.toMatch(/§/);
+    }
   });
 });
