@@ -34,6 +34,14 @@ export interface ConfigInput {
 /** The variable the config reads the post-logout redirect URI from (add-provider writes the same). */
 export const postLogoutVariable = "AUTH_POST_LOGOUT_REDIRECT_URI";
 
+/** The env entry a federated sign-out reads: where the provider sends the browser after its own sign-out. */
+export const postLogoutEnv = (example = "http://localhost:3000/") => ({
+  name: postLogoutVariable,
+  description:
+    "Where the provider sends the browser after its sign-out (registered there as a post-logout redirect URI)",
+  example,
+});
+
 /** The token-rotation wiring of the config: the providers refreshed and signed out of, by their entries. */
 function rotation(providers: ProviderSnippet[]) {
   const refresh = providers.filter((p) => p.tokens?.refresh).map((p) => p.entry);

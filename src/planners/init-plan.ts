@@ -39,16 +39,9 @@ import { importExtension, isJavaScriptProject } from "../workspace/project.js";
 import type { EnvOrder, ProjectEnv } from "../workspace/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
 import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
-import { generateConfig, postLogoutVariable } from "./auth-config.js";
+import { generateConfig, postLogoutEnv } from "./auth-config.js";
 import { inJavaScript } from "./javascript.js";
 import { projectFileOf } from "./own-adapter.js";
-
-const postLogoutEnv = (example = "http://localhost:3000/") => ({
-  name: postLogoutVariable,
-  description:
-    "Where the provider sends the browser after its sign-out (registered there as a post-logout redirect URI)",
-  example,
-});
 
 /** Where the auth data lives, as init settled it. */
 export interface StorageChoice {

@@ -24,7 +24,7 @@ import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js"
 import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
-import { postLogoutVariable } from "./auth-config.js";
+import { postLogoutEnv } from "./auth-config.js";
 import { inJavaScript } from "./javascript.js";
 import { findThrottleSetup, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
 import { findTwoFactorSetup, twoFactorChanges } from "./provider-two-factor.js";
@@ -170,14 +170,6 @@ export function placeSnippet(generated: ProviderSnippet, configDir: string, modu
   };
 }
 
-/** The variable a federated sign-out reads: where the provider sends the browser after its own sign-out. */
-export const postLogoutEnv = {
-  name: postLogoutVariable,
-  description:
-    "Where the provider sends the browser after its sign-out (registered there as a post-logout redirect URI)",
-  example: "http://localhost:3000/",
-};
-
 export async function planAddProvider(request: AddProviderRequest): Promise<AddProviderPlan> {
   const { configPath, root, provider } = request;
   const [{ generateSnippet }, { addProviderToConfig }] = await Promise.all([
@@ -290,7 +282,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   if (edited !== configText) changes.unshift({ path: configPath, before: configText, after: edited });
   const env = envChanges(root, request.framework, {
     ...snippet,
-    env: [...snippet.env, ...(snippet.tokens?.federatedLogout ? [postLogoutEnv] : [])],
+    env: [...snippet.env, ...(snippet.tokens?.federatedLogout ? [postLogoutEnv()] : [])],
   });
   changes.push(...env.changes);
   const packages = packageChanges(
