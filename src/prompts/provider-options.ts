@@ -1,16 +1,10 @@
 /** The questions add-provider asks in a terminal; each has a flag of the same name. */
 import * as p from "@clack/prompts";
+import type { KindOption } from "../families/family.js";
 import { CliError, ExitCode } from "../lib/errors.js";
 
-interface OptionQuestion {
-  key: string;
-  flag: string;
-  description: string;
-  default?: unknown;
-  values?: readonly string[];
-  /** One line per value, beside it in the list. */
-  hints?: Readonly<Record<string, string>>;
-}
+/** A family option as a question: the same row the flag is made from, so the two cannot drift. */
+type OptionQuestion = Pick<KindOption, "key" | "flag" | "description" | "default" | "values" | "hints">;
 
 function answered<T>(value: T | symbol): T {
   if (typeof value === "symbol" || p.isCancel(value)) {
