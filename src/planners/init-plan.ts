@@ -34,7 +34,7 @@ import type { SchemaFlavour } from "../storage/schemas.js";
 import type { StorageModule, StoragePart } from "../storage/storage.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
 import type { PackageManager } from "../workspace/package-manager.js";
-import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
+import { changeFile, changesOfPart, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension, isJavaScriptProject } from "../workspace/project.js";
 import type { EnvOrder, ProjectEnv } from "../workspace/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
@@ -279,17 +279,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       `An auth config exists at ${otherConfig}; it was left alone. Add providers to it with create-auth add-provider <kind>${storagePart ? `, and the adapter from ${storagePart.adapterPath}` : ""}.`,
     );
 
-  const changes: FileChange[] = [];
-  const leftAlone: string[] = [];
-  for (const file of merged.files) {
-    const change = changeFile(join(root, file.path), file.contents);
-    if (change?.before != null && !request.force) leftAlone.push(file.path);
-    else if (change) changes.push(change);
-  }
-  for (const edit of merged.edits) {
-    const change = changeFile(join(root, edit.path), edit.contents);
-    if (change) changes.push(change);
-  }
+  const { changes, leftAlone } = changesOfPart(root, merged, request.force);
   notices.push(...merged.notices);
   const configShown = output.rename(configPath);
   const instructions = Object.entries(wiring.instructions).map(([path, what]) => [

@@ -17,7 +17,7 @@ import { type GeneratedPart, mergeParts, type ProviderSnippet, part } from "../r
 import { type OwnAdapter, ownAdapterPart } from "../storage/own-adapter.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import type { PackageManager } from "../workspace/package-manager.js";
-import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
+import { changeFile, changesOfPart, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { type InitPlan, planProjectMerges, type StorageChoice, schemaPart } from "./init-plan.js";
 import { projectFileOf } from "./own-adapter.js";
@@ -156,19 +156,9 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     files: s.files.map((f) => ({ ...f, path: posixRelative(root, join(modulesDir, f.path)) })),
   }));
   const merged = mergeParts(stored, schema, ...placed);
-  const changes: FileChange[] = [];
-  const leftAlone: string[] = [];
   const configChange = changeFile(configPath, text);
-  if (configChange) changes.push(configChange);
-  for (const file of merged.files) {
-    const change = changeFile(join(root, file.path), file.contents);
-    if (change?.before != null && !request.force) leftAlone.push(file.path);
-    else if (change) changes.push(change);
-  }
-  for (const edit of merged.edits) {
-    const change = changeFile(join(root, edit.path), edit.contents);
-    if (change) changes.push(change);
-  }
+  const { changes: partChanges, leftAlone } = changesOfPart(root, merged, request.force);
+  const changes: FileChange[] = [...(configChange ? [configChange] : []), ...partChanges];
   notices.push(...merged.notices);
 
   const env = planProjectMerges({

@@ -88,6 +88,29 @@ export function changeFile(path: string, after: string): FileChange | null {
   return before === after ? null : { path, before, after };
 }
 
+/**
+ * The changes a merged part makes under `root`: a file it writes that exists with other contents is
+ * left alone (listed) unless `force`; an edit of the user's own file is a merge and always applies.
+ */
+export function changesOfPart(
+  root: string,
+  part: { files: readonly { path: string; contents: string }[]; edits: readonly { path: string; contents: string }[] },
+  force: boolean,
+): { changes: FileChange[]; leftAlone: string[] } {
+  const changes: FileChange[] = [];
+  const leftAlone: string[] = [];
+  for (const file of part.files) {
+    const change = changeFile(join(root, file.path), file.contents);
+    if (change?.before != null && !force) leftAlone.push(file.path);
+    else if (change) changes.push(change);
+  }
+  for (const edit of part.edits) {
+    const change = changeFile(join(root, edit.path), edit.contents);
+    if (change) changes.push(change);
+  }
+  return { changes, leftAlone };
+}
+
 const tempPattern = /\.create-auth-(\d+)-[0-9a-z]+\.tmp$/;
 
 function tempName(target: string): string {
