@@ -1,13 +1,19 @@
 /**
- * init's whole plan for every framework × storage, as one file per pair
- * under test/planners/__snapshots__/: every path and every byte it would
- * write, secrets and this checkout's path masked. A change to any generated
- * file shows in review as a change here. After an intended change:
+ * init's whole plan for every framework × storage, with and without token
+ * rotation and two-factor sign-in: every path and every byte it would write,
+ * secrets and this checkout's path masked. A tree is a manifest under
+ * test/planners/__snapshots__/init/ (each path beside the name of its
+ * contents) and each distinct file's contents is kept once, in files/, named
+ * by its file name and a hash of its bytes: one template line changes one
+ * file there (git shows it as a rename with the changed line) and the line
+ * of each manifest that names it, instead of rewriting dozens of whole trees.
+ * After an intended change:
  *
- *   npm run test:snapshots -- -u
+ *   npm run test:snapshots -- -u     (also removes contents no manifest names any more)
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseResolved, resolveProviderName } from "../../src/families/index.js";
 import { chosenFramework, frameworkIds } from "../../src/frameworks/registry.js";
@@ -48,7 +54,7 @@ async function plan(
   storageId: string,
   variant: "plain" | "tokens" | "two-factor" = "plain",
   app?: string,
-): Promise<string> {
+): Promise<{ path: string; text: string }[]> {
   const withTokens = variant === "tokens";
   const dir = projectFor(framework, app);
   const project = new ProjectView(dir);
@@ -74,48 +80,91 @@ async function plan(
       schema: storage.chosenBy === "orm" ? (storage.id as "prisma" | "drizzle") : "sql",
     },
   });
-  const files = planned.changes
+  return planned.changes
     .map((c) => ({ path: relative(dir, c.path), text: masked(c.after) }))
     .sort((a, b) => a.path.localeCompare(b.path));
-  return files.map((f) => `=== ${f.path}\n${f.text}${f.text.endsWith("\n") ? "" : "\n"}`).join("\n");
+}
+
+const snapshots = join(root, "test/planners/__snapshots__/init");
+/** Every contents' name a manifest of this run named, and how many trees were recorded. */
+const named = new Set<string>();
+let recorded = 0;
+
+/** The name contents are kept under: the file's own name and the start of its bytes' hash. */
+const contentsName = (path: string, text: string) =>
+  `${basename(path)}-${createHash("sha256").update(text).digest("hex").slice(0, 12)}.txt`;
+
+/** A tree as its manifest, and each of its files' contents once under files/. */
+async function record(tree: string, files: { path: string; text: string }[]) {
+  const lines = files.map((f) => {
+    const name = contentsName(f.path, f.text);
+    named.add(name);
+    return `${f.path}  ${name}\n`;
+  });
+  await expect(lines.join("")).toMatchFileSnapshot(`__snapshots__/init/${tree}.txt`);
+  for (const f of files)
+    await expect(f.text).toMatchFileSnapshot(`__snapshots__/init/files/${contentsName(f.path, f.text)}`);
+  recorded++;
 }
 
 describe("init's plan, whole, per framework × storage", () => {
   const pairs = frameworkIds.flatMap((f) => storageModules.map((s) => [f, s.id] as const));
   it.each(pairs)("%s × %s", async (framework, storage) => {
-    await expect(await plan(framework, storage)).toMatchFileSnapshot(`__snapshots__/init/${framework}-${storage}.txt`);
+    await record(`${framework}-${storage}`, await plan(framework, storage));
   });
   // The rotation lives in the config's callbacks and events and token-rotation.ts: each framework's whole plan with it.
   it.each(frameworkIds)("%s × sqlite, --refresh-tokens --federated-logout", async (framework) => {
-    await expect(await plan(framework, "sqlite", "tokens")).toMatchFileSnapshot(
-      `__snapshots__/init/${framework}-sqlite-tokens.txt`,
-    );
+    await record(`${framework}-sqlite-tokens`, await plan(framework, "sqlite", "tokens"));
   });
   // Two-factor sign-in: its modules beside the adapter, the config's signIn callback, and the framework's mount.
   it.each(frameworkIds)("%s × sqlite, --providers credentials --two-factor totp", async (framework) => {
-    await expect(await plan(framework, "sqlite", "two-factor")).toMatchFileSnapshot(
-      `__snapshots__/init/${framework}-sqlite-two-factor.txt`,
-    );
+    await record(`${framework}-sqlite-two-factor`, await plan(framework, "sqlite", "two-factor"));
   });
   // An app of another major whose wiring differs from the first's (Nitro 2's h3 1 route and middleware).
   const otherMajors = [{ framework: "nitro", app: "nitro-2" }];
   it.each(otherMajors)("$app (as $framework) × sqlite", async ({ framework, app }) => {
-    await expect(await plan(framework, "sqlite", "plain", app)).toMatchFileSnapshot(
-      `__snapshots__/init/${app}-sqlite.txt`,
-    );
+    await record(`${app}-sqlite`, await plan(framework, "sqlite", "plain", app));
+  });
+
+  it("keeps no contents that no tree names, nor a manifest of a tree it no longer plans", (context) => {
+    const trees = pairs.length + 2 * frameworkIds.length + otherMajors.length;
+    // Only a run of every tree knows what is no longer named (a run filtered with -t records fewer).
+    if (recorded !== trees) return context.skip();
+    const manifests = readdirSync(snapshots).filter((n) => n.endsWith(".txt"));
+    const orphans = [
+      ...readdirSync(join(snapshots, "files"))
+        .filter((n) => !named.has(n))
+        .map((n) => join("files", n)),
+      ...(manifests.length === trees ? [] : manifests.filter((n) => !isPlanned(n, pairs, otherMajors))),
+    ];
+    // vitest keeps whether -u was given on the snapshot state, not in the worker's argv.
+    const updating = (expect.getState().snapshotState as unknown as { _updateSnapshot: string })._updateSnapshot;
+    if (updating === "all") {
+      for (const orphan of orphans) rmSync(join(snapshots, orphan));
+      expect(readdirSync(join(snapshots, "files")).filter((n) => !named.has(n))).toEqual([]);
+    } else expect(orphans, "left over from an earlier plan: remove them with npm run test:snapshots -- -u").toEqual([]);
   });
 });
 
-describe("what the generated files say", () => {
-  // The snapshots are the generated trees (the tests above hold them equal), so reading them reads every file init writes.
-  const trees = readdirSync(join(root, "test/planners/__snapshots__/init")).map((name) => ({
-    name,
-    text: readFileSync(join(root, "test/planners/__snapshots__/init", name), "utf8"),
-  }));
+/** Whether a manifest's file name is one of the trees this file plans. */
+function isPlanned(name: string, pairs: readonly (readonly [string, string])[], others: { app: string }[]): boolean {
+  const tree = name.slice(0, -".txt".length);
+  return (
+    pairs.some(([f, s]) => tree === `${f}-${s}`) ||
+    frameworkIds.some((f) => tree === `${f}-sqlite-tokens` || tree === `${f}-sqlite-two-factor`) ||
+    others.some((o) => tree === `${o.app}-sqlite`)
+  );
+}
 
+describe("what the generated files say", () => {
   it("points nowhere the user cannot see: not at create-auth's README, not at the contract's sections", () => {
-    expect(trees.length).toBeGreaterThan(100);
-    for (const { name, text } of trees) {
+    // The kept contents are the generated files (the tests above hold them equal), so reading them reads every file init writes.
+    const contents = readdirSync(join(snapshots, "files")).map((name) => ({
+      name,
+      text: readFileSync(join(snapshots, "files", name), "utf8"),
+    }));
+    expect(contents.length).toBeGreaterThan(100);
+    for (const { name, text } of contents) {
       expect(text, name).not.toMatch(/\bREADME\b/);
       // An RFC's section is the user's to look up; the adapter contract's numbering is this project's own.
       expect(text.replace(/RFC \d+ §[\d.]+/g, ""), name).not.toMatch(/§/);
