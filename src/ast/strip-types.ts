@@ -2,8 +2,9 @@
  * A TypeScript module as the JavaScript a JavaScript project keeps: its
  * types erased, everything else byte for byte (comments, formatting, blank
  * lines). Annotations, type arguments and parameters, `as`/`satisfies`/`!`,
- * interfaces, type aliases, type-only imports and exports and `declare`
- * blocks go; a line left holding nothing goes with its comment. Syntax that
+ * interfaces, type aliases, type-only imports and exports, `declare`
+ * blocks and fields, and class members' `readonly`, `private`, `override`,
+ * `?` and `!` go; a line left holding nothing goes with its comment. Syntax that
  * is not erasable (enums, namespaces with values, parameter properties,
  * `import x = require()`) is refused: JavaScript has no way to say it.
  */
@@ -195,6 +196,32 @@ function docWith(file: SourceFile, statement: Node, tags: string[]): TextEdit {
   };
 }
 
+/**
+ * A class member's TypeScript-only words: `readonly`, `public`/`private`/`protected` and `override` before its
+ * name (`static`, `async`, `get` stay), and the `?` or `!` after it (`name?: T`, `name!: T`).
+ */
+function memberModifiers(
+  text: string,
+  member: Extract<Node, { type: "ClassProperty" | "ClassMethod" | "ClassPrivateProperty" }>,
+): TextEdit[] {
+  const edits: TextEdit[] = [];
+  const computed = "computed" in member && member.computed;
+  const keyStart = computed ? text.lastIndexOf("[", startOf(member.key)) : startOf(member.key);
+  const head = text.slice(startOf(member), keyStart);
+  for (const word of head.matchAll(/\b(?:readonly|public|private|protected|override)\b\s*/g))
+    edits.push({ start: startOf(member) + word.index, end: startOf(member) + word.index + word[0].length, text: "" });
+  if (member.type !== "ClassMethod" && (member.optional || ("definite" in member && member.definite))) {
+    let at = computed ? text.indexOf("]", endOf(member.key)) + 1 : endOf(member.key);
+    while (/\s/.test(text[at] ?? "")) at++;
+    if (text[at] === "?" || text[at] === "!") edits.push({ start: at, end: at + 1, text: "" });
+  }
+  if (member.type === "ClassMethod" && member.optional) {
+    const at = endOf(member.key);
+    if (text[at] === "?") edits.push({ start: at, end: at + 1, text: "" });
+  }
+  return edits;
+}
+
 /** The JavaScript of a TypeScript module; throws an Error naming what cannot be erased. */
 export function stripTypes(text: string, fileName = "module.ts"): string {
   const file = parse(text, fileName);
@@ -240,6 +267,11 @@ export function stripTypes(text: string, fileName = "module.ts"): string {
     } else if (node.type === "VariableDeclarator" && node.definite && node.id.type === "Identifier") {
       const at = startOf(node.id) + node.id.name.length;
       if (text[at] === "!") drop(at, at + 1);
+    } else if (node.type === "TSDeclareMethod" || (node.type === "ClassProperty" && node.declare)) dropStatement(node);
+    else if (node.type === "ClassProperty" || node.type === "ClassMethod" || node.type === "ClassPrivateProperty") {
+      if ("abstract" in node && node.abstract)
+        throw new Error(`${fileName}: an abstract member has no JavaScript form; write it without`);
+      edits.push(...memberModifiers(text, node));
     } else if ((node.type === "ClassDeclaration" || node.type === "ClassExpression") && node.implements?.length) {
       const keyword = text.lastIndexOf("implements", startOf(node.implements[0]!));
       drop(keyword, endOf(node.implements.at(-1)!));

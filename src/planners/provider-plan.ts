@@ -191,10 +191,6 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     /\.m?js$/.test(configPath) &&
     new ProjectView(root).packageJson.type === "module";
   const nextAuthV4 = runsNextAuthV4(root, framework);
-  if (javascript && (request.tokens?.refresh || request.tokens?.federatedLogout))
-    throw new UsageError(
-      `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the token rotation is written in TypeScript, and ${posixRelative(root, configPath)} is JavaScript; wire it by hand as Auth.js's guide shows: https://authjs.dev/guides/refresh-token-rotation. Nothing was written.`,
-    );
   if (nextAuthV4 && (request.tokens?.refresh || request.tokens?.federatedLogout))
     throw new UsageError(
       `${request.tokens.refresh ? "--refresh-tokens" : "--federated-logout"}: the generated token rotation needs next-auth v5; run create-auth upgrade first. Nothing was written.`,
@@ -273,6 +269,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
         snippet: { ...snippet, tokens: snippet.tokens },
         // The framework whose package the config uses: its exports are what the sign-out wiring changes.
         framework,
+        javascript,
       })
     : undefined;
   if (tokens) {

@@ -21,6 +21,7 @@ import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js"
 import { importExtension } from "../workspace/project.js";
 import { BeforeInitView } from "../workspace/project-view.js";
 import { postLogoutVariable } from "./auth-config.js";
+import { inJavaScript } from "./javascript.js";
 
 export interface TokenWiringInput {
   root: string;
@@ -31,6 +32,8 @@ export interface TokenWiringInput {
   modulesDir: string;
   snippet: ProviderSnippet & { tokens: NonNullable<ProviderSnippet["tokens"]> };
   framework: FrameworkModule;
+  /** A JavaScript project whose server runs its modules as written: token-rotation.js, and the framework's files in JavaScript. */
+  javascript?: boolean;
 }
 
 export interface TokenWiring {
@@ -44,6 +47,9 @@ export interface TokenWiring {
 
 /** What rotation calls beyond Auth.js's adapter (token-rotation.ts's TokenAdapter). */
 const operations = ["updateAccount", "listAccountsByUserId", "leaseAccount"];
+
+/** The extension of the project's relative imports: always .js where Node runs the modules as written. */
+const extensionOf = (input: TokenWiringInput): "" | ".js" => (input.javascript ? ".js" : importExtension(input.root));
 
 /** `./auth/token-rotation.js` from the config's folder, as the project writes its imports. */
 function moduleSpecifier(fromDir: string, file: string, ext: "" | ".js"): string {
@@ -90,8 +96,11 @@ export async function planTokenWiring(input: TokenWiringInput): Promise<TokenWir
   const imported = rotationImport(input.configText, configPath);
   const rotationPath =
     (imported && resolveSpecifier(readAliases(root), configPath, imported)) ??
-    join(adapterFile ? dirname(adapterFile) : input.modulesDir, "token-rotation.ts");
-  const rotationText = await renderTemplate("config/token-rotation.ts.hbs", {});
+    join(adapterFile ? dirname(adapterFile) : input.modulesDir, `token-rotation.${input.javascript ? "js" : "ts"}`);
+  const rotationSource = await renderTemplate("config/token-rotation.ts.hbs", {});
+  const rotationText = input.javascript
+    ? (await import("../ast/strip-types.js")).stripTypes(rotationSource, "token-rotation.ts")
+    : rotationSource;
   const changes: FileChange[] = [];
   // A copy the user edited is theirs.
   if (readIfExists(rotationPath) === null) changes.push(changeFile(rotationPath, rotationText)!);
@@ -100,7 +109,7 @@ export async function planTokenWiring(input: TokenWiringInput): Promise<TokenWir
   const wired = wireTokenRotation(
     input.configText,
     {
-      rotationModule: imported ?? moduleSpecifier(dirname(configPath), rotationPath, importExtension(root)),
+      rotationModule: imported ?? moduleSpecifier(dirname(configPath), rotationPath, extensionOf(input)),
       refresh: snippet.tokens.refresh ? [snippet.entry] : [],
       federatedSignOut: snippet.tokens.federatedLogout ? [snippet.entry] : [],
       postLogoutVariable,
@@ -136,12 +145,15 @@ async function signOutWiring(input: TokenWiringInput, configText: string) {
     facts,
     configPath: posixRelative(root, configPath),
     authDir: framework.layout(facts, view).authDir,
-    importExtension: importExtension(root),
+    importExtension: extensionOf(input),
     alias: view.alias,
   };
+  const asWritten = async (part: Awaited<ReturnType<FrameworkModule["plan"]>>) =>
+    input.javascript ? { ...part, files: (await inJavaScript({ files: part.files, scripts: {} })).part.files } : part;
+  // In a JavaScript project init wrote the framework's files as JavaScript: compare and carry them as such.
   const [off, on] = await Promise.all([
-    framework.plan(request),
-    framework.plan({ ...request, federatedSignOut: true }),
+    framework.plan(request).then(asWritten),
+    framework.plan({ ...request, federatedSignOut: true }).then(asWritten),
   ]);
   const notes: string[] = [];
   const shown = request.configPath;

@@ -77,7 +77,57 @@ describe("stripTypes", () => {
     );
   });
 
+  it("erases class members' TypeScript words and keeps JavaScript's own (static, async, get, #private)", () => {
+    const source = [
+      "class Failure extends Error {",
+      "  // Why it failed.",
+      "  readonly why: { final?: boolean };",
+      "  public static readonly limit: number = 1;",
+      "  private note?: string;",
+      "  declare brand: never;",
+      "  protected override cause!: unknown;",
+      "  #seen?: number;",
+      '  constructor(message: string, why: Failure["why"] = {}) {',
+      "    super(message);",
+      "    this.why = why;",
+      "  }",
+      "  private async retry(): Promise<void> {}",
+      "  static get size(): number {",
+      "    return 1;",
+      "  }",
+      "}",
+      "",
+    ].join("\n");
+    const output = stripTypes(source, "failure.ts");
+    expect(output).toBe(
+      [
+        "class Failure extends Error {",
+        "  // Why it failed.",
+        "  why;",
+        "  static limit = 1;",
+        "  note;",
+        "  cause;",
+        "  #seen;",
+        "  constructor(message, why = {}) {",
+        "    super(message);",
+        "    this.why = why;",
+        "  }",
+        "  async retry() {}",
+        "  static get size() {",
+        "    return 1;",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    // What Node itself runs: the output is JavaScript.
+    expect(() => new Function(output.replace(/^class /, "return class "))).not.toThrow();
+  });
+
   it("refuses what JavaScript cannot say, naming it", () => {
+    expect(() => stripTypes("class Point {\n  constructor(readonly x: number) {}\n}\n", "point.ts")).toThrow(
+      "point.ts: ParameterProperty has no JavaScript form",
+    );
     expect(() => stripTypes("export enum Role { Admin }\n", "roles.ts")).toThrow(
       "roles.ts: EnumDeclaration has no JavaScript form",
     );

@@ -12,7 +12,7 @@
  *   npm run test:snapshots -- -u     (also removes contents no manifest names any more)
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseResolved, resolveProviderName } from "../../src/families/index.js";
@@ -86,9 +86,13 @@ async function plan(
 }
 
 const snapshots = join(root, "test/planners/__snapshots__/init");
-/** Every contents' name a manifest of this run named, and how many trees were recorded. */
-const named = new Set<string>();
+/** Every file this run generated, by its contents' name, and how many trees were recorded. */
+const generated = new Map<string, { path: string; text: string }>();
 let recorded = 0;
+const treeCount = () => pairs.length + 2 * frameworkIds.length + otherMajors.length;
+const pairs = frameworkIds.flatMap((f) => storageModules.map((s) => [f, s.id] as const));
+// An app of another major whose wiring differs from the first's (Nitro 2's h3 1 route and middleware).
+const otherMajors = [{ framework: "nitro", app: "nitro-2" }];
 
 /** The name contents are kept under: the file's own name and the start of its bytes' hash. */
 const contentsName = (path: string, text: string) =>
@@ -98,7 +102,7 @@ const contentsName = (path: string, text: string) =>
 async function record(tree: string, files: { path: string; text: string }[]) {
   const lines = files.map((f) => {
     const name = contentsName(f.path, f.text);
-    named.add(name);
+    generated.set(name, f);
     return `${f.path}  ${name}\n`;
   });
   await expect(lines.join("")).toMatchFileSnapshot(`__snapshots__/init/${tree}.txt`);
@@ -108,7 +112,6 @@ async function record(tree: string, files: { path: string; text: string }[]) {
 }
 
 describe("init's plan, whole, per framework × storage", () => {
-  const pairs = frameworkIds.flatMap((f) => storageModules.map((s) => [f, s.id] as const));
   it.each(pairs)("%s × %s", async (framework, storage) => {
     await record(`${framework}-${storage}`, await plan(framework, storage));
   });
@@ -120,20 +123,18 @@ describe("init's plan, whole, per framework × storage", () => {
   it.each(frameworkIds)("%s × sqlite, --providers credentials --two-factor totp", async (framework) => {
     await record(`${framework}-sqlite-two-factor`, await plan(framework, "sqlite", "two-factor"));
   });
-  // An app of another major whose wiring differs from the first's (Nitro 2's h3 1 route and middleware).
-  const otherMajors = [{ framework: "nitro", app: "nitro-2" }];
   it.each(otherMajors)("$app (as $framework) × sqlite", async ({ framework, app }) => {
     await record(`${app}-sqlite`, await plan(framework, "sqlite", "plain", app));
   });
 
   it("keeps no contents that no tree names, nor a manifest of a tree it no longer plans", (context) => {
-    const trees = pairs.length + 2 * frameworkIds.length + otherMajors.length;
+    const trees = treeCount();
     // Only a run of every tree knows what is no longer named (a run filtered with -t records fewer).
     if (recorded !== trees) return context.skip();
     const manifests = readdirSync(snapshots).filter((n) => n.endsWith(".txt"));
     const orphans = [
       ...readdirSync(join(snapshots, "files"))
-        .filter((n) => !named.has(n))
+        .filter((n) => !generated.has(n))
         .map((n) => join("files", n)),
       ...(manifests.length === trees ? [] : manifests.filter((n) => !isPlanned(n, pairs, otherMajors))),
     ];
@@ -141,7 +142,7 @@ describe("init's plan, whole, per framework × storage", () => {
     const updating = (expect.getState().snapshotState as unknown as { _updateSnapshot: string })._updateSnapshot;
     if (updating === "all") {
       for (const orphan of orphans) rmSync(join(snapshots, orphan));
-      expect(readdirSync(join(snapshots, "files")).filter((n) => !named.has(n))).toEqual([]);
+      expect(readdirSync(join(snapshots, "files")).filter((n) => !generated.has(n))).toEqual([]);
     } else expect(orphans, "left over from an earlier plan: remove them with npm run test:snapshots -- -u").toEqual([]);
   });
 });
@@ -157,17 +158,26 @@ function isPlanned(name: string, pairs: readonly (readonly [string, string])[], 
 }
 
 describe("what the generated files say", () => {
-  it("points nowhere the user cannot see: not at create-auth's README, not at the contract's sections", () => {
-    // The kept contents are the generated files (the tests above hold them equal), so reading them reads every file init writes.
-    const contents = readdirSync(join(snapshots, "files")).map((name) => ({
-      name,
-      text: readFileSync(join(snapshots, "files", name), "utf8"),
-    }));
-    expect(contents.length).toBeGreaterThan(100);
-    for (const { name, text } of contents) {
-      expect(text, name).not.toMatch(/\bREADME\b/);
+  // Every file the trees above generated, as this run generated it (the kept contents are written only after the run).
+  const everyFile = (context: { skip(): void }) => {
+    if (recorded !== treeCount()) context.skip();
+    return [...generated.values()];
+  };
+
+  it("points nowhere the user cannot see: not at create-auth's README, not at the contract's sections", (context) => {
+    const files = everyFile(context);
+    expect(files.length).toBeGreaterThan(100);
+    for (const { path, text } of files) {
+      expect(text, path).not.toMatch(/\bREADME\b/);
       // An RFC's section is the user's to look up; the adapter contract's numbering is this project's own.
-      expect(text.replace(/RFC \d+ §[\d.]+/g, ""), name).not.toMatch(/§/);
+      expect(text.replace(/RFC \d+ §[\d.]+/g, ""), path).not.toMatch(/§/);
     }
+  });
+
+  it("has a JavaScript form in every TypeScript file (a JavaScript project gets them with their types erased)", async (context) => {
+    const { stripTypes } = await import("../../src/ast/strip-types.js");
+    const typescript = everyFile(context).filter((f) => /\.tsx?$/.test(f.path));
+    expect(typescript.length).toBeGreaterThan(50);
+    for (const { path, text } of typescript) expect(() => stripTypes(text, path), path).not.toThrow();
   });
 });
