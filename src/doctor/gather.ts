@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import { advisoryPackages } from "../catalog/advisories.js";
+import type { AdvisoryFacts, ProjectFacts } from "../doctor-model/facts.js";
 import type { FrameworkModule, WiringDoctor } from "../frameworks/framework.js";
 import { detectFramework, frameworkByAuthPackage } from "../frameworks/registry.js";
 import { summarizeSecurity } from "../render/package-security.js";
@@ -16,7 +17,6 @@ import { detectPackageVersion } from "../workspace/package-version.js";
 import { readIfExists } from "../workspace/plan.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { securePackages } from "../workspace/secure-packages.js";
-import type { AdvisoryFacts, ProjectFacts } from "./model/facts.js";
 import { effectiveEnv, readEnvFiles, readGit, valueFiles } from "./read-files.js";
 import { readDatabase } from "./schema-facts.js";
 

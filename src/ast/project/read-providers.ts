@@ -8,7 +8,7 @@
 import type { Node } from "@babel/types";
 import { envRoot } from "../../catalog/builtin-provider-types.js";
 import { type BuiltinProvider, findBuiltin } from "../../catalog/builtin-providers.js";
-import type { ProviderEnv, ProviderFacts } from "../../doctor/model/facts.js";
+import type { ProviderEnv, ProviderFacts } from "../../doctor-model/facts.js";
 import { collectBindings } from "../bindings.js";
 import { propertyName, stringValue, unwrap } from "../nodes.js";
 import { envReference, type Module, type ModuleReader } from "./modules.js";

@@ -10,7 +10,7 @@
  * which next.config gets transpilePackages: ["next-auth"].
  */
 import { posix } from "node:path";
-import { containerFile } from "../../doctor/model/facts.js";
+import { containerFile } from "../../doctor-model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";

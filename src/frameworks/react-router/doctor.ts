@@ -5,8 +5,8 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { mountPath } from "../../doctor/model/facts.js";
-import { defineCheck } from "../../doctor/model/finding.js";
+import { mountPath } from "../../doctor-model/facts.js";
+import { defineCheck } from "../../doctor-model/finding.js";
 import type { WiringDoctor } from "../framework.js";
 import { reactRouter } from "./index.js";
 

@@ -8,7 +8,7 @@
  * app/root.tsx that sends visitors who are not signed in to sign in.
  */
 import { posix } from "node:path";
-import { containerFile } from "../../doctor/model/facts.js";
+import { containerFile } from "../../doctor-model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";

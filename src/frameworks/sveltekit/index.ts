@@ -5,7 +5,7 @@
  * and a root server load that reads the URL, so that client-side navigation
  * asks the server for data (through the hooks) too.
  */
-import { containerFile } from "../../doctor/model/facts.js";
+import { containerFile } from "../../doctor-model/facts.js";
 import { loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";

@@ -4,11 +4,11 @@
  * read only this.
  */
 
-import type { BuiltinType } from "../../catalog/builtin-provider-types.js";
-import type { Dialect } from "../../catalog/sql-dialects.js";
-import type { SchemaFlavour } from "../../storage/schemas.js";
-import type { ResolvedCopy } from "../../workspace/lockfile-copies.js";
-import type { PackageManager } from "../../workspace/package-manager.js";
+import type { BuiltinType } from "../catalog/builtin-provider-types.js";
+import type { Dialect } from "../catalog/sql-dialects.js";
+import type { SchemaFlavour } from "../storage/schemas.js";
+import type { ResolvedCopy } from "../workspace/lockfile-copies.js";
+import type { PackageManager } from "../workspace/package-manager.js";
 
 export interface EnvFileFacts {
   /** Relative to the project: ".env.local". */
