@@ -83,7 +83,7 @@ export async function gatherFacts(options: GatherOptions): Promise<{ facts: Proj
   // The parser loads only here, when doctor reads a project (src/ast is loaded lazily everywhere).
   const [{ ModuleReader }, { readConfig }] = await Promise.all([
     import("../ast/project/modules.js"),
-    import("../ast/project/read-config.js"),
+    import("./read-config.js"),
   ]);
   const reader = new ModuleReader(root, project.alias);
   const dependencies = project.dependencies;
