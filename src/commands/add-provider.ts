@@ -8,6 +8,7 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
 import type { z } from "zod";
+import { findAuthSetup } from "../ast/setup/find.js";
 import { tokensAsked } from "../families/family.js";
 import {
   missingFor,
@@ -20,7 +21,6 @@ import {
 import { detectFramework } from "../frameworks/registry.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
-import { findAuthSetup } from "../workspace/auth-setup/index.js";
 import { withProjectLock } from "../workspace/lock.js";
 import { detectPackageManager, installCommand } from "../workspace/package-manager.js";
 import { applyPlan, renderDiff } from "../workspace/plan.js";

@@ -207,7 +207,7 @@ async function nextAuthV4Setup(
   if (!runsNextAuthV4(root, detected.framework)) return undefined;
   const { detectPackageVersion } = await import("../workspace/package-version.js");
   const version = detectPackageVersion(root, "next-auth")?.version ?? "4";
-  const { findAuthSetup } = await import("../workspace/auth-setup/index.js");
+  const { findAuthSetup } = await import("../ast/setup/find.js");
   const setup = await findAuthSetup(root, { root }).catch((error: unknown) => {
     if (!(error instanceof UsageError)) throw error;
     throw new UsageError(

@@ -5,12 +5,12 @@
  */
 import { existsSync } from "node:fs";
 import { join, posix, relative } from "node:path";
+import { findAuthSetup } from "../ast/setup/find.js";
 import { advisoryPackages } from "../catalog/advisories.js";
 import type { AdvisoryFacts, ProjectFacts } from "../doctor-model/facts.js";
 import type { FrameworkModule, WiringDoctor } from "../frameworks/framework.js";
 import { detectFramework, frameworkByAuthPackage } from "../frameworks/registry.js";
 import { summarizeSecurity } from "../render/package-security.js";
-import { findAuthSetup } from "../workspace/auth-setup/index.js";
 import { projectCopies } from "../workspace/lockfile-copies.js";
 import { detectPackageManager } from "../workspace/package-manager.js";
 import { detectPackageVersion } from "../workspace/package-version.js";

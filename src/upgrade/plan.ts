@@ -6,8 +6,9 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { findAuthSetup } from "../ast/setup/find.js";
 import { readAliases, resolveSpecifier } from "../workspace/auth-setup/aliases.js";
-import { type AuthSetup, findAuthSetup } from "../workspace/auth-setup/index.js";
+import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import { listSourceFiles } from "../workspace/auth-setup/walk.js";
 import { isEnvFile } from "../workspace/env-file.js";
 import { detectPackageVersion } from "../workspace/package-version.js";
