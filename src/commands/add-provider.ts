@@ -175,7 +175,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
   // After the lock: the install may take minutes, and everything it needs is written.
   if (applied?.packageJsonChanged && options.install) {
     io.out.write("\n");
-    const { installDependencies } = await import("../workspace/package-manager.js");
+    const { installDependencies } = await import("./install.js");
     await installDependencies(root, options.packageManager, io);
   }
   return ExitCode.ok;

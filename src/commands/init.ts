@@ -26,12 +26,13 @@ import { type Io, processIo } from "../lib/io.js";
 import { toFlag } from "../lib/options.js";
 import type { InitPlan } from "../planners/init-plan.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
-import { detectPackageManager, installDependencies } from "../workspace/package-manager.js";
+import { detectPackageManager } from "../workspace/package-manager.js";
 import { providerFlagKeys } from "./add-provider-options.js";
 import { appProject, checkDir, conflicts } from "./init-checks.js";
 import { type InitQuestionContext, initOptions, requiredInCi } from "./init-options.js";
 import { nextSteps, reportPlan } from "./init-report.js";
 import { chooseStorage, keptStorage, runAfterInstall } from "./init-storage.js";
+import { installDependencies } from "./install.js";
 
 export type InitInput = Record<string, unknown>;
 type Options = ReturnType<typeof initOptions.parse>;
