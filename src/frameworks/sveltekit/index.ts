@@ -16,6 +16,7 @@ import { defineFramework, detectBy, existingEntry, type FrameworkPart, type OwnF
 import { twoFactorRoute } from "../two-factor-route.js";
 import { pathPattern } from "../web-standard.js";
 import { ownHooksEdit } from "./hooks.js";
+import { libModule } from "./lib-module.js";
 
 export interface SvelteKitFacts {
   /** The project's own src/hooks.server module (any extension), into which the handle is composed. */
@@ -30,9 +31,6 @@ const facts = (project: ProjectView): SvelteKitFacts => ({
   hooks: ownFile(project, existingEntry(project, "src/hooks.server")),
   ownRootLoad: existingEntry(project, rootLoad),
 });
-
-/** `$lib/...` for a module under src/lib (SvelteKit's alias), as the hooks import it. */
-export const libModule = (configPath: string) => `$lib/${configPath.replace(/\.ts$/, "").slice("src/lib/".length)}`;
 
 export const sveltekit = defineFramework<SvelteKitFacts>({
   id: "sveltekit",
