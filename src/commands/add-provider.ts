@@ -21,11 +21,11 @@ import {
 import { detectFramework } from "../frameworks/registry.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
+import { fillInSteps } from "../render/project-env.js";
 import { withProjectLock } from "../workspace/lock.js";
 import { detectPackageManager, installCommand } from "../workspace/package-manager.js";
 import { applyPlan, renderDiff } from "../workspace/plan.js";
 import { callbackUrl, describeEmailSupport } from "../workspace/project.js";
-import { fillInSteps } from "../workspace/project-env.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { addProviderOptions, providerFlagKeys } from "./add-provider-options.js";
 

@@ -7,10 +7,10 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { findAuthSetup } from "../ast/setup/find.js";
+import { isEnvFile } from "../render/env-file.js";
 import { readAliases, resolveSpecifier } from "../workspace/auth-setup/aliases.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import { listSourceFiles } from "../workspace/auth-setup/walk.js";
-import { isEnvFile } from "../workspace/env-file.js";
 import { detectPackageVersion } from "../workspace/package-version.js";
 import { type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";

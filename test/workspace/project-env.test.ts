@@ -4,14 +4,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadEnv } from "vite";
 import { describe, expect, it } from "vitest";
-import {
-  type EnvMode,
-  envFileNames,
-  envModeOf,
-  fillInSteps,
-  loadedEnvFiles,
-  readProjectEnv,
-} from "../../src/workspace/project-env.js";
+import { type EnvMode, envFileNames, envModeOf, fillInSteps, loadedEnvFiles } from "../../src/render/project-env.js";
+import { readProjectEnv } from "../../src/workspace/read-env.js";
 import { tempDir } from "../helpers.js";
 
 const modes: EnvMode[] = ["development", "production", "test"];
