@@ -8,7 +8,6 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
 import type { z } from "zod";
-import { findAuthSetup } from "../ast/setup/find.js";
 import { tokensAsked } from "../families/family.js";
 import {
   missingFor,
@@ -100,6 +99,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
   const tokenNotes = await checkTokenSupport([provider], tokens);
 
   // The module whose object literal holds `providers`: auth.config.ts in a split config, authOptions in v4.
+  const { findAuthSetup } = await import("../ast/setup/find.js");
   const setup = await findAuthSetup(io.cwd, { config: options.config });
   const configPath = setup.providersFile;
   const root = setup.root;

@@ -5,7 +5,6 @@
  */
 import { existsSync } from "node:fs";
 import { join, posix, relative } from "node:path";
-import { findAuthSetup } from "../ast/setup/find.js";
 import { advisoryPackages } from "../catalog/advisories.js";
 import type { AdvisoryFacts, ProjectFacts } from "../doctor-model/facts.js";
 import type { FrameworkModule, WiringDoctor } from "../frameworks/framework.js";
@@ -78,12 +77,13 @@ export function readAdvisories(root: string, environment: NodeJS.ProcessEnv): Ad
 /** The project's facts, and the doctor part of its framework, which checks the wiring it read. */
 export async function gatherFacts(options: GatherOptions): Promise<{ facts: ProjectFacts; wiring: WiringDoctor }> {
   const { root } = options;
+  const { findAuthSetup } = await import("../ast/setup/find.js");
   const configPath = (await findAuthSetup(root, { config: options.config, root })).configFile;
   const project = new ProjectView(root);
   // The parser loads only here, when doctor reads a project (src/ast is loaded lazily everywhere).
   const [{ ModuleReader }, { readConfig }] = await Promise.all([
     import("../ast/project/modules.js"),
-    import("./read-config.js"),
+    import("../ast/project/read-config.js"),
   ]);
   const reader = new ModuleReader(root, project.alias);
   const dependencies = project.dependencies;

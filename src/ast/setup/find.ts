@@ -15,6 +15,7 @@ import {
   scan,
 } from "../../workspace/auth-setup/index.js";
 import { defaultWalkLimits } from "../../workspace/auth-setup/walk.js";
+import { chooseSetup, describeGiven } from "./choose.js";
 
 export async function findAuthSetup(start: string, options: FindOptions = {}): Promise<AuthSetup> {
   if (options.config) {
@@ -22,14 +23,11 @@ export async function findAuthSetup(start: string, options: FindOptions = {}): P
     if (!existsSync(path) || !statSync(path).isFile())
       throw new UsageError(`--config ${options.config}: no such file (looked for ${path}).`);
     const root = options.root ?? packageRoot(dirname(path), start);
-    // The parser loads only when a search runs (choose.ts reads with @babel/parser).
-    const { describeGiven } = await import("./choose.js");
     return describeGiven(root, path, readAliases(root));
   }
   const root = options.root ?? packageRoot(start);
   const limits = options.limits ?? defaultWalkLimits;
   const found = scan(root, limits);
-  const { chooseSetup } = await import("./choose.js");
   const choice = chooseSetup(root, found.candidates, found.routes, readAliases(root));
   const show = (file: string) => relative(start, file) || file;
   if (choice.status === "found") return choice.setup;

@@ -6,12 +6,12 @@
  * the ones its options name, else the ones @auth/core reads for its id.
  */
 import type { Node } from "@babel/types";
-import { collectBindings } from "../ast/bindings.js";
-import { propertyName, stringValue, unwrap } from "../ast/nodes.js";
-import { envReference, type Module, type ModuleReader } from "../ast/project/modules.js";
-import { envRoot } from "../catalog/builtin-provider-types.js";
-import { type BuiltinProvider, findBuiltin } from "../catalog/builtin-providers.js";
-import type { ProviderEnv, ProviderFacts } from "../doctor-model/facts.js";
+import { envRoot } from "../../catalog/builtin-provider-types.js";
+import { type BuiltinProvider, findBuiltin } from "../../catalog/builtin-providers.js";
+import { collectBindings } from "../bindings.js";
+import { propertyName, stringValue, unwrap } from "../nodes.js";
+import type { ProviderEnv, ProviderFacts } from "./config-facts.js";
+import { envReference, type Module, type ModuleReader } from "./modules.js";
 
 const providerModule = /^(?:@auth\/core|next-auth|@auth\/[\w-]+)\/providers\/([\w-]+)$/;
 /** Email providers that send through an SMTP server (EMAIL_SERVER), not an API key. */
