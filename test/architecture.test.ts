@@ -32,7 +32,11 @@ const ranked: readonly [string, number, string][] = [
   ["version.ts", 0, "one constant, kept in step with package.json"],
   ["catalog", 1, "static data (built-in providers, SQL dialects, versions, advisories) every kind reads"],
   ["schemas", 1, "zod models of the spec's adapter records"],
-  ["render", 2, "pure text: templates, parts, and the package.json, dotenv, .gitignore and tsconfig merges"],
+  [
+    "render",
+    2,
+    "pure text: templates, parts, the package.json, dotenv, .gitignore and tsconfig merges, env facts; reads no disk",
+  ],
   ["workspace", 3, "the project on disk: reading it, its env files and lockfiles, plan-then-apply, installs"],
   ["ast", 4, "code read and edited with a parser, in the files the workspace finds"],
   ["storage", 5, "one module per store, planned with render and ast"],
