@@ -35,7 +35,7 @@ const ranked: readonly [string, number, string][] = [
   [
     "render",
     2,
-    "pure text: templates, parts, the package.json, dotenv, .gitignore and tsconfig merges, env facts; reads no disk",
+    "pure text: templates, parts, the package.json, dotenv, .gitignore and tsconfig merges, env facts; reads no project",
   ],
   ["workspace", 3, "the project on disk: reading it, its env files and lockfiles, plan-then-apply, installs"],
   ["ast", 4, "code read and edited with a parser, in the files the workspace finds"],
