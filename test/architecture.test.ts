@@ -1,15 +1,18 @@
 /**
- * The shape the code keeps: layers that point one way (no import circles
- * among src/'s modules), and kinds that own their code (nothing outside a
- * framework's or a storage's module branches on its id).
+ * The shape the code keeps: layers that point one way (each folder of src/
+ * has a rank and imports only lower ranks, over value, type and dynamic
+ * imports alike; no import circles of any kind among its modules), and kinds
+ * that own their code (nothing outside a framework's or a storage's module
+ * branches on its id).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { dialects } from "../src/catalog/sql-dialects.js";
 import { frameworkIds } from "../src/frameworks/registry.js";
 import { storageModules } from "../src/storage/registry.js";
-import { root } from "./helpers.js";
+import { root, tempDir } from "./helpers.js";
+import { cycles, importGraph, type Layers, unresolved, upwardImports } from "./support/import-graph.js";
 
 const src = join(root, "src");
 
@@ -21,37 +24,43 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-// Static imports that run at load time; `import type` and `await import()` do not close a circle.
-const runtimeImport = /^\s*(?:import|export)\s+(?!type\b)(?:[^;]*?\bfrom\s+)?["'](\.[^"']+)["']/gm;
+const readAll = (files: string[]) => new Map(files.map((f) => [f, readFileSync(f, "utf8")]));
 
-function importGraph(files: string[]): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const text = readFileSync(file, "utf8");
-    const targets = [...text.matchAll(runtimeImport)].map((m) => resolve(dirname(file), m[1]!.replace(/\.js$/, ".ts")));
-    graph.set(file, targets);
-  }
-  return graph;
-}
+/** src/'s layers, bottom to top: [folder or top-level module, rank, why it stands there]. */
+const ranked: readonly [string, number, string][] = [
+  ["lib", 0, "errors, io, terminal, options tables, semver: the toolkit, which needs nothing of ours"],
+  ["version.ts", 0, "one constant, kept in step with package.json"],
+  ["catalog", 1, "static data (built-in providers, SQL dialects, versions, advisories) every kind reads"],
+  ["schemas", 1, "zod models of the spec's adapter records"],
+  [
+    "render",
+    2,
+    "pure text: templates, parts, the package.json, dotenv, .gitignore and tsconfig merges, env facts; reads no project",
+  ],
+  ["workspace", 3, "the project on disk: reading it, its env files and lockfiles, plan-then-apply, installs"],
+  ["ast", 4, "code read and edited with a parser, in the files the workspace finds"],
+  ["storage", 5, "one module per store, planned with render and ast"],
+  ["families", 5, "one module per provider family, planned with render"],
+  ["doctor-model", 6, "the facts and findings every doctor check and framework shares"],
+  ["frameworks", 7, "one module per framework: its wiring, and its doctor part over doctor-model"],
+  ["doctor", 8, "`doctor`: gathers the facts, runs every framework's part and its own checks, fixes"],
+  ["contract", 8, "the adapter contract, standing on lib and schemas alone"],
+  ["planners", 9, "init and add-provider as parts, over frameworks, storage and families"],
+  ["upgrade", 9, "next-auth v4 to v5, over ast and workspace"],
+  ["prompts", 10, "the terminal's questions (clack), asked for the commands"],
+  ["commands", 11, "one module per command, over everything below"],
+  ["cli.ts", 12, "the program: loads the command invoked"],
+  ["index.ts", 12, "the package's API"],
+  ["vitest.ts", 12, "the package's vitest entry"],
+];
 
-/** Every cycle's modules, found by depth-first search. */
-function cycles(graph: Map<string, string[]>): string[][] {
-  const found: string[][] = [];
-  const state = new Map<string, "open" | "done">();
-  const path: string[] = [];
-  const visit = (node: string) => {
-    state.set(node, "open");
-    path.push(node);
-    for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === "open") found.push(path.slice(path.indexOf(next)));
-      else if (!state.has(next)) visit(next);
-    }
-    path.pop();
-    state.set(node, "done");
-  };
-  for (const node of graph.keys()) if (!state.has(node)) visit(node);
-  return found;
-}
+/** Same-rank pairs allowed to import one way, "from -> to", each with its reason: none today. */
+const sameRank: readonly [string, string][] = [];
+
+const layers: Layers = {
+  rank: Object.fromEntries(ranked.map(([layer, rank]) => [layer, rank])),
+  sameRank: new Set(sameRank.map(([pair]) => pair)),
+};
 
 /** A comparison or a case on a kind's id as a string literal: `=== "next"`, `case "prisma":`. */
 function branchesOn(text: string, ids: readonly string[]): string[] {
@@ -64,21 +73,80 @@ function branchesOn(text: string, ids: readonly string[]): string[] {
 }
 
 describe("the architecture", () => {
-  it("has no import circles among src/'s modules", () => {
-    const found = cycles(importGraph(sourceFiles(src))).map((cycle) =>
-      cycle.map((f) => relative(root, f)).join(" -> "),
-    );
+  const graph = importGraph(readAll(sourceFiles(src)));
+
+  it("reads every relative import of src/ to a module of src/", () => {
+    expect(unresolved(graph)).toEqual([]);
+    expect([...graph.values()].flat().length).toBeGreaterThan(1000);
+  });
+
+  it("ranks every folder of src/, and its imports point down", () => {
+    expect(upwardImports(src, graph, layers)).toEqual([]);
+  });
+
+  it("has no import circles among src/'s modules, of any kind", () => {
+    const found = cycles(graph).map((cycle) => cycle.map((f) => relative(root, f)).join(" -> "));
     expect(found).toEqual([]);
   });
 
   it("would notice a circle", () => {
+    const to = (...targets: string[]) => targets.map((target) => ({ target }));
     const graph = new Map([
-      ["a", ["b"]],
-      ["b", ["c"]],
-      ["c", ["a"]],
-      ["d", ["a"]],
+      ["a", to("b")],
+      ["b", to("c")],
+      ["c", to("a")],
+      ["d", to("a")],
     ]);
     expect(cycles(graph)).toEqual([["a", "b", "c"]]);
+  });
+
+  it("would notice an upward import of each kind, and a circle through types or a dynamic import", () => {
+    // A small src/ on disk, read as the tree is: lib imports commands three ways.
+    const dir = join(tempDir(), "src");
+    const write = (path: string, text: string) => {
+      mkdirSync(join(dir, path, ".."), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    write("commands/run.ts", 'import { low } from "../lib/low.js";\nexport const run = () => low;\n');
+    write(
+      "lib/low.ts",
+      [
+        'import { run } from "../commands/run.js";',
+        'import type { Run } from "../commands/types.js";',
+        'export const low = async () => (await import("../commands/late.js")).late;',
+        // Generated code in a template is text, not an import.
+        "export const generated = `",
+        'import { absent } from "../commands/absent.js";',
+        "`;",
+      ].join("\n"),
+    );
+    write("lib/typed.ts", 'export type { Run } from "../commands/types.js";\n');
+    write("lib/inline.ts", 'export type Run = import("../commands/types.js").Run;\n');
+    write("commands/types.ts", "export type Run = () => void;\n");
+    write("commands/late.ts", 'import type { low } from "../lib/low.js";\nexport const late = 1;\n');
+    write("unranked/x.ts", "export {};\n");
+    const planted = importGraph(readAll(sourceFiles(dir)));
+    const small: Layers = { rank: { lib: 0, commands: 1 } };
+    expect(unresolved(planted)).toEqual([]);
+    expect(upwardImports(dir, planted, small).sort()).toEqual([
+      "lib/inline.ts:1 -> commands/types.ts (type)",
+      "lib/low.ts:1 -> commands/run.ts (value)",
+      "lib/low.ts:2 -> commands/types.ts (type)",
+      "lib/low.ts:3 -> commands/late.ts (dynamic)",
+      "lib/typed.ts:1 -> commands/types.ts (type)",
+      "unranked/x.ts: unranked has no rank",
+    ]);
+    // Sideways within a rank only with leave.
+    const sideways: Layers = { rank: { lib: 0, commands: 0 }, sameRank: new Set(["commands -> lib"]) };
+    expect(upwardImports(dir, planted, sideways).filter((f) => f.startsWith("commands/"))).toEqual([]);
+    expect(upwardImports(dir, planted, sideways).filter((f) => f.startsWith("lib/"))).toHaveLength(5);
+    // run -> low is a value import, low -> run too; late -> low a type import, low -> late a dynamic one.
+    const rel = cycles(planted).map((cycle) => cycle.map((f) => relative(dir, f)).sort());
+    expect(rel).toEqual(expect.arrayContaining([["commands/run.ts", "lib/low.ts"]]));
+    const typeOnly = new Map([...planted].map(([f, imports]) => [f, imports.filter((i) => i.kind !== "value")]));
+    expect(cycles(typeOnly).map((cycle) => cycle.map((f) => relative(dir, f)).sort())).toEqual([
+      ["commands/late.ts", "lib/low.ts"],
+    ]);
   });
 
   it("branches on a framework's id only inside src/frameworks/", () => {

@@ -7,8 +7,8 @@ import { describe, expect, it, vi } from "vitest";
 import { run } from "../src/cli.js";
 import { ExitCode, fromSystemError, printable } from "../src/lib/errors.js";
 import { hideUrlCredentials } from "../src/lib/redact.js";
+import { parseEnv } from "../src/render/env-file.js";
 import { version } from "../src/version.js";
-import { parseEnv } from "../src/workspace/env-file.js";
 import { capturedIo, fixture, inProcess, root, snapshot, tempDir } from "./helpers.js";
 
 const memory = fixture("adapters", "memory.ts");

@@ -5,7 +5,12 @@
  * secret, which ones to offer first, and which names this project's own
  * provider kinds serve instead.
  */
-import type { ProviderKind } from "../families/registry.js";
+/**
+ * The provider kinds (src/families/) that serve a built-in's name. Named here,
+ * below the families: src/families/index.ts hands one on as a ProviderKind,
+ * so a name that is no kind does not compile.
+ */
+export type ServingKind = "social" | "credentials" | "email" | "webauthn";
 
 export interface BuiltinOption {
   /** camelCase key of the flag's value, as commander names it. */
@@ -54,7 +59,7 @@ export interface BuiltinExtras {
     refreshParams?: Readonly<Record<string, string>>;
   };
   /** A kind of this project serves this name (its module does more than the built-in). */
-  servedBy?: ProviderKind;
+  servedBy?: ServingKind;
 }
 
 const emailSender = "AUTH_<ID>_FROM";

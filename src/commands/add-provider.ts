@@ -20,12 +20,11 @@ import {
 import { detectFramework } from "../frameworks/registry.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
-import { findAuthSetup } from "../workspace/auth-setup/index.js";
+import { fillInSteps } from "../render/project-env.js";
 import { withProjectLock } from "../workspace/lock.js";
 import { detectPackageManager, installCommand } from "../workspace/package-manager.js";
 import { applyPlan, renderDiff } from "../workspace/plan.js";
 import { callbackUrl, describeEmailSupport } from "../workspace/project.js";
-import { fillInSteps } from "../workspace/project-env.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { addProviderOptions, providerFlagKeys } from "./add-provider-options.js";
 
@@ -100,6 +99,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
   const tokenNotes = await checkTokenSupport([provider], tokens);
 
   // The module whose object literal holds `providers`: auth.config.ts in a split config, authOptions in v4.
+  const { findAuthSetup } = await import("../ast/setup/find.js");
   const setup = await findAuthSetup(io.cwd, { config: options.config });
   const configPath = setup.providersFile;
   const root = setup.root;
@@ -175,7 +175,7 @@ export async function runAddProvider(input: AddProviderInput, io: Io = processIo
   // After the lock: the install may take minutes, and everything it needs is written.
   if (applied?.packageJsonChanged && options.install) {
     io.out.write("\n");
-    const { installDependencies } = await import("../workspace/package-manager.js");
+    const { installDependencies } = await import("./install.js");
     await installDependencies(root, options.packageManager, io);
   }
   return ExitCode.ok;

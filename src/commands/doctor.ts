@@ -66,7 +66,7 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
       import("../doctor/gather.js"),
       import("../doctor/checks/index.js"),
       import("../doctor/database.js"),
-      import("../doctor/model/finding.js"),
+      import("../doctor-model/finding.js"),
       import("../doctor/report.js"),
       import("../frameworks/registry.js"),
     ]);

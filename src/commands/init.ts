@@ -26,12 +26,13 @@ import { type Io, processIo } from "../lib/io.js";
 import { toFlag } from "../lib/options.js";
 import type { InitPlan } from "../planners/init-plan.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
-import { detectPackageManager, installDependencies } from "../workspace/package-manager.js";
+import { detectPackageManager } from "../workspace/package-manager.js";
 import { providerFlagKeys } from "./add-provider-options.js";
 import { appProject, checkDir, conflicts } from "./init-checks.js";
 import { type InitQuestionContext, initOptions, requiredInCi } from "./init-options.js";
 import { nextSteps, reportPlan } from "./init-report.js";
 import { chooseStorage, keptStorage, runAfterInstall } from "./init-storage.js";
+import { installDependencies } from "./install.js";
 
 export type InitInput = Record<string, unknown>;
 type Options = ReturnType<typeof initOptions.parse>;
@@ -207,7 +208,7 @@ async function nextAuthV4Setup(
   if (!runsNextAuthV4(root, detected.framework)) return undefined;
   const { detectPackageVersion } = await import("../workspace/package-version.js");
   const version = detectPackageVersion(root, "next-auth")?.version ?? "4";
-  const { findAuthSetup } = await import("../workspace/auth-setup/index.js");
+  const { findAuthSetup } = await import("../ast/setup/find.js");
   const setup = await findAuthSetup(root, { root }).catch((error: unknown) => {
     if (!(error instanceof UsageError)) throw error;
     throw new UsageError(

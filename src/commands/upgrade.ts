@@ -75,7 +75,7 @@ export async function runUpgrade(input: UpgradeInput, io: Io = processIo()): Pro
   });
   if (done?.plan.packageJsonChanged && options.install) {
     io.out.write("\n");
-    const { installDependencies, InstallFailed } = await import("../workspace/package-manager.js");
+    const { installDependencies, InstallFailed } = await import("./install.js");
     try {
       await installDependencies(done.plan.root, options.packageManager, io);
     } catch (error) {

@@ -9,10 +9,10 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative, resolve } from "node:path";
+import { envValue, type ProjectFacts } from "../doctor-model/facts.js";
+import { defineCheck, type Finding } from "../doctor-model/finding.js";
 import { hideUrlCredentials } from "../lib/redact.js";
 import { connectionExample, connectionUrlProblem } from "../lib/urls.js";
-import { envValue, type ProjectFacts } from "./model/facts.js";
-import { defineCheck, type Finding } from "./model/finding.js";
 
 const urlMissing = defineCheck(
   "db.url-missing",

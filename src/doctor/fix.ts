@@ -9,16 +9,16 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { ProjectFacts } from "../doctor-model/facts.js";
+import type { Finding } from "../doctor-model/finding.js";
+import { addEnvEntries, parseEnv } from "../render/env-file.js";
 import { addIgnoreEntries } from "../render/gitignore.js";
 import { describeSecurity } from "../render/package-security.js";
-import { addEnvEntries, parseEnv } from "../workspace/env-file.js";
 import { type FileChange, readIfExists } from "../workspace/plan.js";
 import { securePackages } from "../workspace/secure-packages.js";
 import { secretFiles } from "./checks/files.js";
 import { v4Names, v5Name } from "./checks/names.js";
 import { secretSource } from "./checks/secret.js";
-import type { ProjectFacts } from "./model/facts.js";
-import type { Finding } from "./model/finding.js";
 
 export interface FixPlan {
   changes: FileChange[];

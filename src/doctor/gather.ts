@@ -6,17 +6,16 @@
 import { existsSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import { advisoryPackages } from "../catalog/advisories.js";
+import type { AdvisoryFacts, ProjectFacts } from "../doctor-model/facts.js";
 import type { FrameworkModule, WiringDoctor } from "../frameworks/framework.js";
 import { detectFramework, frameworkByAuthPackage } from "../frameworks/registry.js";
 import { summarizeSecurity } from "../render/package-security.js";
-import { findAuthSetup } from "../workspace/auth-setup/index.js";
 import { projectCopies } from "../workspace/lockfile-copies.js";
 import { detectPackageManager } from "../workspace/package-manager.js";
 import { detectPackageVersion } from "../workspace/package-version.js";
 import { readIfExists } from "../workspace/plan.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { securePackages } from "../workspace/secure-packages.js";
-import type { AdvisoryFacts, ProjectFacts } from "./model/facts.js";
 import { effectiveEnv, readEnvFiles, readGit, valueFiles } from "./read-files.js";
 import { readDatabase } from "./schema-facts.js";
 
@@ -78,6 +77,7 @@ export function readAdvisories(root: string, environment: NodeJS.ProcessEnv): Ad
 /** The project's facts, and the doctor part of its framework, which checks the wiring it read. */
 export async function gatherFacts(options: GatherOptions): Promise<{ facts: ProjectFacts; wiring: WiringDoctor }> {
   const { root } = options;
+  const { findAuthSetup } = await import("../ast/setup/find.js");
   const configPath = (await findAuthSetup(root, { config: options.config, root })).configFile;
   const project = new ProjectView(root);
   // The parser loads only here, when doctor reads a project (src/ast is loaded lazily everywhere).

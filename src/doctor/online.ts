@@ -4,8 +4,8 @@
  * Auth.js compares them (a trailing slash counts). Without --online doctor
  * opens no connection but the database's.
  */
-import { envValue, type ProjectFacts } from "./model/facts.js";
-import { defineCheck, type Finding } from "./model/finding.js";
+import { envValue, type ProjectFacts } from "../doctor-model/facts.js";
+import { defineCheck, type Finding } from "../doctor-model/finding.js";
 
 const mismatch = defineCheck(
   "provider.issuer-mismatch",

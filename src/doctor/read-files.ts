@@ -8,11 +8,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import ignore from "ignore";
+import type { EnvFileFacts, EnvValue } from "../doctor-model/facts.js";
 import { UsageError } from "../lib/errors.js";
-import { isEnvFile, isSecretEnvFile, parseEnv } from "../workspace/env-file.js";
+import { isEnvFile, isSecretEnvFile, parseEnv } from "../render/env-file.js";
+import { type EnvOrder, envFileNames } from "../render/project-env.js";
 import { readIfExists } from "../workspace/plan.js";
-import { type EnvOrder, envFileNames } from "../workspace/project-env.js";
-import type { EnvFileFacts, EnvValue } from "./model/facts.js";
 
 /**
  * Read for values lowest first, as the framework loads them for a production

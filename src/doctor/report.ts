@@ -4,8 +4,8 @@
  * through `printable`, and any secret value that slipped into one is hidden.
  */
 import kleur from "kleur";
+import { type Finding, type Severity, severities } from "../doctor-model/finding.js";
 import { printable } from "../lib/errors.js";
-import { type Finding, type Severity, severities } from "./model/finding.js";
 
 export interface DoctorReport {
   /** Bumped when the shape changes incompatibly. */

@@ -8,13 +8,13 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Dialect } from "../catalog/sql-dialects.js";
+import type { DatabaseFacts } from "../doctor-model/facts.js";
 import { flavourFacts, type SchemaFlavour, schemaFlavours } from "../storage/schemas.js";
 import { renderSqlSchema } from "../storage/sql/schema.js";
 import { dialectOfSchema, findSchemaScripts } from "../workspace/migrate.js";
 import { readIfExists } from "../workspace/plan.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { type DeclaredSchema, declaredDrizzle, declaredPrisma } from "./declared-schema.js";
-import type { DatabaseFacts } from "./model/facts.js";
 import { publishedAdapter } from "./published-tables.js";
 
 /** Table -> columns of a CREATE TABLE script (comments, keys and constraints left out). */

@@ -6,8 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { mountPath, type ProjectFacts } from "../doctor/model/facts.js";
-import { defineCheck } from "../doctor/model/finding.js";
+import { mountPath, type ProjectFacts } from "../doctor-model/facts.js";
+import { defineCheck } from "../doctor-model/finding.js";
 import { posixRelative } from "../lib/posix-path.js";
 import type { WiringDoctor } from "./framework.js";
 import { scriptExtensions } from "./wiring-files.js";

@@ -4,8 +4,8 @@
  * AUTH_URL, and an error when no route reaches Auth.js.
  */
 import { join } from "node:path";
-import { mountPath } from "../doctor/model/facts.js";
-import { defineCheck } from "../doctor/model/finding.js";
+import { mountPath } from "../doctor-model/facts.js";
+import { defineCheck } from "../doctor-model/finding.js";
 import { authMounts } from "./doctor-mounts.js";
 import type { WiringDoctor } from "./framework.js";
 import { findServerEntry } from "./server-entry.js";

@@ -7,7 +7,7 @@
  * has that file, the lines to add to it.
  */
 
-import { containerFile, type ProjectFacts } from "../doctor/model/facts.js";
+import { containerFile, type ProjectFacts } from "../doctor-model/facts.js";
 import { specifier } from "../render/modules.js";
 import { renderTemplate } from "../render/templates.js";
 import type { FrameworkPart, FrameworkRequest } from "./framework.js";

@@ -7,10 +7,10 @@
  * its own folder, its templates and a line in registry.ts.
  */
 import type { DependencyName } from "../catalog/dependencies.js";
-import type { ProjectFacts, WiringFacts } from "../doctor/model/facts.js";
-import type { CheckDefinition, Finding } from "../doctor/model/finding.js";
+import type { ProjectFacts, WiringFacts } from "../doctor-model/facts.js";
+import type { CheckDefinition, Finding } from "../doctor-model/finding.js";
 import type { EnvVariable, GeneratedPart } from "../render/parts.js";
-import type { EnvOrder } from "../workspace/project-env.js";
+import type { EnvOrder } from "../render/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
 
 /** What detection found: the module's own facts, and why (for the report: "next in package.json"). */

@@ -9,8 +9,8 @@
 import { loadEnvModule } from "../render/env-files.js";
 import { specifier } from "../render/modules.js";
 import { type EnvVariable, part } from "../render/parts.js";
+import type { EnvOrder } from "../render/project-env.js";
 import { renderTemplate } from "../render/templates.js";
-import type { EnvOrder } from "../workspace/project-env.js";
 import { clientAddressFile, clientAddressPath } from "./client-address.js";
 import {
   type ConfigShape,

@@ -23,11 +23,11 @@ import {
   gitignore,
   newSecret,
   planEnvWrites,
-  readEnvForWriting,
 } from "../render/env-files.js";
 import { specifier } from "../render/modules.js";
 import { parsePackageJson } from "../render/package-json.js";
 import { type GeneratedPart, mergeParts, type ProviderSnippet, part } from "../render/parts.js";
+import type { EnvOrder, ProjectEnv } from "../render/project-env.js";
 import { newTsconfig } from "../render/tsconfig.js";
 import { type OwnAdapter, ownAdapterPart } from "../storage/own-adapter.js";
 import type { SchemaFlavour } from "../storage/schemas.js";
@@ -36,8 +36,8 @@ import { usualConfigPlaces } from "../workspace/find-config.js";
 import type { PackageManager } from "../workspace/package-manager.js";
 import { changeFile, changesOfPart, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension, isJavaScriptProject } from "../workspace/project.js";
-import type { EnvOrder, ProjectEnv } from "../workspace/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
+import { readEnvForWriting } from "../workspace/read-env.js";
 import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
 import { generateConfig, postLogoutEnv } from "./auth-config.js";
 import { inJavaScript } from "./javascript.js";

@@ -1,6 +1,7 @@
 /**
  * The dotenv files and .gitignore, for init and add-provider alike, planned
- * from what the project's env files already hold (src/workspace/project-env.ts):
+ * from what the project's env files already hold, read once before planning
+ * (project-env.ts; src/workspace/read-env.ts reads them):
  * - .env.example documents every variable without a secret value;
  * - a variable the project sets in any file it loads is left where it is,
  *   whatever its value (an empty one is filled only with a value given on
@@ -15,21 +16,13 @@
  */
 import { randomBytes } from "node:crypto";
 import ignore from "ignore";
-import { addEnvEntries, commentedNames, fillEmptyValue } from "../workspace/env-file.js";
-import {
-  type EnvOrder,
-  type EnvToFill,
-  envFileNames,
-  loadedEnvFiles,
-  type ProjectEnv,
-  readProjectEnv,
-  toolEnvFile,
-} from "../workspace/project-env.js";
+import { addEnvEntries, commentedNames, fillEmptyValue } from "./env-file.js";
 import { addIgnoreEntries, type IgnoreEntry } from "./gitignore.js";
 import type { EnvVariable, PlannedFile } from "./parts.js";
+import { type EnvOrder, type EnvToFill, envFileNames, type ProjectEnv, toolEnvFile } from "./project-env.js";
 import { renderTemplate } from "./templates.js";
 
-export type { EnvToFill } from "../workspace/project-env.js";
+export type { EnvToFill } from "./project-env.js";
 
 /** 32 random bytes, base64: what `npx auth secret` writes. */
 export const newSecret = () => randomBytes(32).toString("base64");
@@ -61,13 +54,8 @@ export function authReadsEmptyAsValue(name: string): boolean {
   );
 }
 
-/** The project's env files as the writers see them: every file its framework loads in development or production. */
-export function readEnvForWriting(root: string, order: EnvOrder): ProjectEnv {
-  return readProjectEnv(root, { files: loadedEnvFiles(order) });
-}
-
 export interface EnvWriteRequest {
-  /** From readEnvForWriting. */
+  /** The project's env files, read once before planning (readEnvForWriting, src/workspace/read-env.ts). */
   env: ProjectEnv;
   /** Whose precedence the project's env files follow: its framework's. */
   envOrder: EnvOrder;

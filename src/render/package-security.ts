@@ -10,8 +10,17 @@
 import { advisoryPackages, fixedVersion, isAffected, rowsAffecting } from "../catalog/advisories.js";
 import { dependencyVersions, pinnedDependencies } from "../catalog/dependencies.js";
 import { compareVersions, parseVersion, raiseSpec, specFloor } from "../lib/semver.js";
-import type { ResolvedCopy } from "../workspace/lockfile-copies.js";
 import { setJsonMember } from "./json-text.js";
+
+/** One installed copy of a package, as the lockfile resolves it (src/workspace/lockfile-readers.ts reads them). */
+export interface ResolvedCopy {
+  name: string;
+  version: string;
+  /** The packages (name@version) whose dependency this copy is; empty when only the project depends on it. */
+  dependents: string[];
+  /** The project's own dependency resolves to this copy. */
+  direct: boolean;
+}
 
 export type OverrideManager = "npm" | "pnpm" | "yarn" | "bun";
 

@@ -10,8 +10,8 @@ import { posix } from "node:path";
 import type { AdapterExpression, AdapterImport } from "../ast/adapter-expression.js";
 import { loadEnvModule } from "../render/env-files.js";
 import { type GeneratedPart, part } from "../render/parts.js";
+import type { EnvOrder } from "../render/project-env.js";
 import { renderTemplate } from "../render/templates.js";
-import type { EnvOrder } from "../workspace/project-env.js";
 
 export interface OwnAdapter {
   /** The config that makes it, relative to the project root. */

@@ -10,8 +10,8 @@
 import type { Dialect } from "../catalog/sql-dialects.js";
 import type { IgnoreEntry } from "../render/gitignore.js";
 import { type GeneratedPart, part } from "../render/parts.js";
+import type { EnvOrder } from "../render/project-env.js";
 import { renderTemplate } from "../render/templates.js";
-import type { EnvOrder } from "../workspace/project-env.js";
 import type { ProjectView } from "../workspace/project-view.js";
 
 export interface StorageRequest<F = unknown> {

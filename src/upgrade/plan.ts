@@ -6,10 +6,10 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { isEnvFile } from "../render/env-file.js";
 import { readAliases, resolveSpecifier } from "../workspace/auth-setup/aliases.js";
-import { type AuthSetup, findAuthSetup } from "../workspace/auth-setup/index.js";
+import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import { listSourceFiles } from "../workspace/auth-setup/walk.js";
-import { isEnvFile } from "../workspace/env-file.js";
 import { detectPackageVersion } from "../workspace/package-version.js";
 import { type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
@@ -72,6 +72,7 @@ export async function planUpgrade(start: string, config?: string): Promise<Upgra
     import("../ast/upgrade/project-edits.js"),
     import("../ast/upgrade/server-calls.js"),
   ]);
+  const { findAuthSetup } = await import("../ast/setup/find.js");
   const setup: AuthSetup = await findAuthSetup(start, { config });
   const { root } = setup;
   const version = detectPackageVersion(root, "next-auth");

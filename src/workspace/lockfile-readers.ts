@@ -4,15 +4,9 @@
  * on it (name@version) and whether the project's own entry resolves to it.
  */
 import { parseVersion } from "../lib/semver.js";
+import type { ResolvedCopy } from "../render/package-security.js";
 
-export interface ResolvedCopy {
-  name: string;
-  version: string;
-  /** The packages (name@version) whose dependency this copy is; empty when only the project depends on it. */
-  dependents: string[];
-  /** The project's own dependency resolves to this copy. */
-  direct: boolean;
-}
+export type { ResolvedCopy };
 
 export const copy = (name: string, version: string): ResolvedCopy => ({ name, version, dependents: [], direct: false });
 

@@ -13,9 +13,10 @@ import { type Dialect, dialects } from "../catalog/sql-dialects.js";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
 import { posixRelative } from "../lib/posix-path.js";
 import { connectionExample, connectionUrlProblem } from "../lib/urls.js";
+import { type EnvOrder, envModeOf, type ProjectEnv } from "../render/project-env.js";
 import { listFiles } from "./auth-setup/walk.js";
 import { readIfExists } from "./plan.js";
-import { type EnvOrder, envModeOf, type ProjectEnv, readProjectEnv } from "./project-env.js";
+import { readProjectEnv } from "./read-env.js";
 
 interface MigrateResult {
   dialect: Dialect;

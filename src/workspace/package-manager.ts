@@ -1,5 +1,7 @@
 /**
- * Which package manager a project uses, and installing with it. The
+ * Which package manager a project uses, and installing with it (the
+ * command's side, a spinner and the check of what was installed, is
+ * installDependencies in src/commands/install.ts). The
  * lockfile in the project wins (it is what the team committed); then the
  * manager that launched us (`npm create auth`, `pnpm create auth`... set
  * npm_config_user_agent); then npm, which ships with Node.
@@ -9,7 +11,6 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { CliError, ExitCode } from "../lib/errors.js";
-import type { Io } from "../lib/io.js";
 
 export const packageManagers = ["npm", "pnpm", "yarn", "bun"] as const;
 export type PackageManager = (typeof packageManagers)[number];
@@ -24,7 +25,7 @@ const lockfiles: readonly [string, PackageManager][] = [
   ["npm-shrinkwrap.json", "npm"],
 ];
 
-interface Detection {
+export interface Detection {
   manager: PackageManager;
   /** Why: "pnpm-lock.yaml", "npm_config_user_agent" or "default". */
   source: string;
@@ -52,7 +53,7 @@ export const installCommand = (manager: PackageManager): string[] => [manager, "
  * line is shown instead) and printed only when it fails. execa is imported
  * here, lazily: --no-install and --dry-run never load it.
  */
-async function runInstall(manager: PackageManager, root: string, env: NodeJS.ProcessEnv): Promise<void> {
+export async function runInstall(manager: PackageManager, root: string, env: NodeJS.ProcessEnv): Promise<void> {
   const [command, ...args] = installCommand(manager);
   const { execa } = await import("execa");
   // The command's environment, not this process's: a library caller's PATH and registry settings hold.
@@ -89,37 +90,6 @@ export class InstallFailed extends CliError {
     });
     this.name = "InstallFailed";
   }
-}
-
-/**
- * Installs a project's dependencies for init and add-provider alike: the
- * manager from `flag`, else detected; a spinner in a terminal, a plain
- * progress line elsewhere. A failure throws runInstall's error (exit 1, the
- * command to rerun).
- */
-export async function installDependencies(root: string, flag: PackageManager | undefined, io: Io): Promise<void> {
-  const detected: Detection = flag
-    ? { manager: flag, source: "--package-manager" }
-    : detectPackageManager(root, io.env);
-  const command = installCommand(detected.manager).join(" ");
-  const progress = io.interactive ? (await import("../prompts/questions.js")).spinner(`Running ${command}`) : undefined;
-  if (!progress) io.out.write(`Running ${command} in ${root} (${detected.source})...\n`);
-  try {
-    await runInstall(detected.manager, root, io.env);
-  } catch (error) {
-    progress?.failed(`${command} failed`);
-    throw error;
-  }
-  if (progress) progress.done(`Installed with ${detected.manager}`);
-  else io.out.write(`Installed with ${detected.manager}.\n`);
-  // The installed tree, read back: a copy some package pins can outlive every floor create-auth sets.
-  const { affectedAfterInstall } = await import("./secure-packages.js");
-  const left = affectedAfterInstall(root);
-  for (const line of left) io.err.write(`warning: ${line}\n`);
-  if (left.length)
-    io.err.write(
-      `warning: create-auth doctor --fix adds what moves them (an override, a raised version); then ${command}.\n`,
-    );
 }
 
 /** The --package-manager row every installing command's options table shares. */

@@ -27,7 +27,7 @@ import {
 import { basename, dirname, join, relative } from "node:path";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
 import { makeFolders } from "../lib/make-folders.js";
-import { isEnvFile, isSecretEnvFile, maskEnvValues } from "./env-file.js";
+import { isEnvFile, isSecretEnvFile, maskEnvValues } from "../render/env-file.js";
 
 export interface FileChange {
   /** Absolute path. */

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { runChecks } from "../../src/doctor/checks/index.js";
 import { renameEnvVariable, setEnvValue } from "../../src/doctor/fix.js";
-import type { EnvFileFacts, ProjectFacts } from "../../src/doctor/model/facts.js";
 import { tablesOf } from "../../src/doctor/schema-facts.js";
+import type { EnvFileFacts, ProjectFacts } from "../../src/doctor-model/facts.js";
 import type { WiringDoctor } from "../../src/frameworks/framework.js";
 import { frameworkById, frameworkModules } from "../../src/frameworks/registry.js";
 

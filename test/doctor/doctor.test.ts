@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "../../src/workspace/env-file.js";
+import { parseEnv } from "../../src/render/env-file.js";
 import { inProcess, root, snapshot, tempDir } from "../helpers.js";
 import { copyProject, doctorFixtures, doctorJson, problemIds, readMeta } from "./helpers.js";
 

@@ -6,15 +6,11 @@ import GitHub from "@auth/core/providers/github";
 import Keycloak from "@auth/core/providers/keycloak";
 import Resend from "@auth/core/providers/resend";
 import { describe, expect, it } from "vitest";
-import {
-  authReadsEmptyAsValue,
-  type EnvWriteRequest,
-  planEnvWrites,
-  readEnvForWriting,
-} from "../../src/render/env-files.js";
+import { parseEnv } from "../../src/render/env-file.js";
+import { authReadsEmptyAsValue, type EnvWriteRequest, planEnvWrites } from "../../src/render/env-files.js";
 import type { EnvVariable } from "../../src/render/parts.js";
-import { parseEnv } from "../../src/workspace/env-file.js";
-import type { EnvOrder } from "../../src/workspace/project-env.js";
+import type { EnvOrder } from "../../src/render/project-env.js";
+import { readEnvForWriting } from "../../src/workspace/read-env.js";
 import { tempDir } from "../helpers.js";
 
 const database: EnvVariable = {

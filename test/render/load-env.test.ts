@@ -4,8 +4,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
+import type { EnvMode, EnvOrder } from "../../src/render/project-env.js";
 import { renderTemplate } from "../../src/render/templates.js";
-import { type EnvMode, type EnvOrder, readProjectEnv } from "../../src/workspace/project-env.js";
+import { readProjectEnv } from "../../src/workspace/read-env.js";
 import { tempDir } from "../helpers.js";
 
 const files = [

@@ -8,8 +8,8 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { findAuthSetup } from "../../src/ast/setup/find.js";
 import { CliError } from "../../src/lib/errors.js";
-import { findAuthSetup } from "../../src/workspace/auth-setup/index.js";
 import { fixture, tempDir } from "../helpers.js";
 
 interface Expected {

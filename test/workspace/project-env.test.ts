@@ -4,14 +4,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadEnv } from "vite";
 import { describe, expect, it } from "vitest";
-import {
-  type EnvMode,
-  envFileNames,
-  envModeOf,
-  fillInSteps,
-  loadedEnvFiles,
-  readProjectEnv,
-} from "../../src/workspace/project-env.js";
+import { type EnvMode, envFileNames, envModeOf, fillInSteps, loadedEnvFiles } from "../../src/render/project-env.js";
+import { readEnvForWriting, readProjectEnv } from "../../src/workspace/read-env.js";
 import { tempDir } from "../helpers.js";
 
 const modes: EnvMode[] = ["development", "production", "test"];
@@ -127,6 +121,23 @@ describe("is NAME set, where, with what value", () => {
     const ours = readProjectEnv(dir);
     for (const name of ["CA_A", "CA_B", "CA_C", "CA_D", "CA_E", "CA_F", "CA_G", "CA_H"])
       expect(ours.get(name)?.value, name).toBe(vite[name]);
+  });
+});
+
+describe("the env files as facts", () => {
+  it("are read once: a file read for the writers is answered from what was read, not from the disk again", () => {
+    const dir = tempDir("create-auth-env-once-");
+    writeFileSync(join(dir, ".env.local"), "AUTH_SECRET=first\n");
+    writeFileSync(join(dir, ".env.example"), "AUTH_SECRET=\n");
+    const env = readEnvForWriting(dir, "next");
+    writeFileSync(join(dir, ".env.local"), "AUTH_SECRET=changed\n");
+    writeFileSync(join(dir, ".env.example"), "changed\n");
+    expect(env.get("AUTH_SECRET")?.value).toBe("first");
+    expect(env.text(".env.example")).toBe("AUTH_SECRET=\n");
+    expect(env.text(".env")).toBeNull();
+    // A file the facts were not made with is the caller's mistake, not a quiet read.
+    writeFileSync(join(dir, ".env.other"), "X=1\n");
+    expect(() => env.text(".env.other")).toThrow(".env.other was not read with the project's env files.");
   });
 });
 

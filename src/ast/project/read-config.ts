@@ -6,10 +6,10 @@
  * its providers and its adapter.
  */
 import type { Node, ObjectExpression } from "@babel/types";
-import type { AdapterFacts, ConfigFacts } from "../../doctor/model/facts.js";
 import { collectBindings } from "../bindings.js";
 import { descendants, ofType, propertyName, stringValue, unwrap } from "../nodes.js";
 import { firstSyntaxError } from "../parse.js";
+import type { AdapterFacts, ConfigFacts } from "./config-facts.js";
 import { envReference, type Module, type ModuleReader } from "./modules.js";
 import { readProvider } from "./read-providers.js";
 

@@ -8,9 +8,9 @@
 import type { Node } from "@babel/types";
 import { envRoot } from "../../catalog/builtin-provider-types.js";
 import { type BuiltinProvider, findBuiltin } from "../../catalog/builtin-providers.js";
-import type { ProviderEnv, ProviderFacts } from "../../doctor/model/facts.js";
 import { collectBindings } from "../bindings.js";
 import { propertyName, stringValue, unwrap } from "../nodes.js";
+import type { ProviderEnv, ProviderFacts } from "./config-facts.js";
 import { envReference, type Module, type ModuleReader } from "./modules.js";
 
 const providerModule = /^(?:@auth\/core|next-auth|@auth\/[\w-]+)\/providers\/([\w-]+)$/;

@@ -17,9 +17,10 @@
 import { randomUUID } from "node:crypto";
 import { addLeftovers, type Leftovers } from "../access/ledger.js";
 import type { AdapterMethod } from "../spec/adapter.js";
+import type { KeyKind } from "./model.js";
 import type { Probe } from "./probe.js";
 
-export type KeyKind = "email" | "accountKey" | "sessionToken" | "verificationToken" | "credentialID";
+export type { KeyKind };
 
 const described: Record<KeyKind, string> = {
   email: "email addresses",

@@ -8,7 +8,8 @@
  * to them; ids the adapter chose are kept as it returned them and compared
  * as strings (SERIAL keys come back as numbers).
  */
-import type { KeyKind } from "./collation.js";
+/** The keys a store may compare folded (case, accents): their rules live in collation.ts. */
+export type KeyKind = "email" | "accountKey" | "sessionToken" | "verificationToken" | "credentialID";
 
 export interface UserRecord {
   label: string;

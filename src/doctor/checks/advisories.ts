@@ -6,10 +6,10 @@
  * works, an attacker gets further than they should.
  */
 import { type Advisory, type AdvisorySeverity, advisories } from "../../catalog/advisories.js";
+import type { ProjectFacts } from "../../doctor-model/facts.js";
+import { type CheckGroup, defineCheck, type Finding, type Severity } from "../../doctor-model/finding.js";
 import { inRange } from "../../lib/semver.js";
 import type { ResolvedCopy } from "../../workspace/lockfile-copies.js";
-import type { ProjectFacts } from "../model/facts.js";
-import { type CheckGroup, defineCheck, type Finding, type Severity } from "../model/finding.js";
 
 const severityOf: Record<AdvisorySeverity, Severity> = {
   critical: "error",

@@ -1,6 +1,6 @@
 /** The config itself: doctor must be able to read it for the other checks to mean anything. */
-import type { ProjectFacts } from "../model/facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
+import type { ProjectFacts } from "../../doctor-model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../../doctor-model/finding.js";
 
 const unreadable = defineCheck(
   "config.unreadable",

@@ -1,8 +1,8 @@
 /** Env files: out of git, and readable by their owner only. */
 
+import type { EnvFileFacts, ProjectFacts } from "../../doctor-model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../../doctor-model/finding.js";
 import { holdsSecret, secretNames } from "../gather.js";
-import type { EnvFileFacts, ProjectFacts } from "../model/facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
 
 const notIgnored = defineCheck(
   "files.env-not-ignored",

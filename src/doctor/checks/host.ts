@@ -7,9 +7,10 @@
  * this. next-auth v4 builds its URLs from NEXTAUTH_URL, else from the request
  * when VERCEL or AUTH_TRUST_HOST is set, else from http://localhost:3000.
  */
+
+import type { ProjectFacts } from "../../doctor-model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../../doctor-model/finding.js";
 import { frameworkById } from "../../frameworks/registry.js";
-import type { ProjectFacts } from "../model/facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
 
 const untrusted = defineCheck(
   "host.untrusted",

@@ -4,11 +4,12 @@
  * here; the database and --online checks, which need the network, are in
  * ../database.ts and ../online.ts.
  */
+
+import type { ProjectFacts } from "../../doctor-model/facts.js";
+import type { CheckDefinition, CheckGroup, Finding } from "../../doctor-model/finding.js";
 import type { WiringDoctor } from "../../frameworks/framework.js";
 import { frameworkModules } from "../../frameworks/registry.js";
 import { databaseChecks } from "../database.js";
-import type { ProjectFacts } from "../model/facts.js";
-import type { CheckDefinition, CheckGroup, Finding } from "../model/finding.js";
 import { onlineChecks } from "../online.js";
 import { advisoryChecks } from "./advisories.js";
 import { configChecks } from "./config.js";

@@ -1,6 +1,6 @@
 /** Variable names and AUTH_URL: v4 names in a v5 project, a URL that does not match where Auth.js is mounted. */
-import { authUrl, envValue, mountPath, type ProjectFacts } from "../model/facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
+import { authUrl, envValue, mountPath, type ProjectFacts } from "../../doctor-model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../../doctor-model/finding.js";
 
 const v4Name = defineCheck(
   "env.v4-name",

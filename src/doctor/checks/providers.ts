@@ -1,6 +1,6 @@
 /** Providers: their variables set, no secret in the code, and the callback URL to register at each. */
-import { authUrl, envValue, mountPath, type ProjectFacts, type ProviderFacts } from "../model/facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
+import { authUrl, envValue, mountPath, type ProjectFacts, type ProviderFacts } from "../../doctor-model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../../doctor-model/finding.js";
 
 const envMissing = defineCheck(
   "provider.env-missing",

@@ -1,8 +1,8 @@
 /** The auth secret: set, long enough, not in code, templates, git or the browser. */
 
+import { envValue, type ProjectFacts } from "../../doctor-model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../../doctor-model/finding.js";
 import { holdsSecret, secretNames } from "../gather.js";
-import { envValue, type ProjectFacts } from "../model/facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
 
 const missing = defineCheck(
   "secret.missing",

@@ -1,7 +1,8 @@
 /** Provider and session combinations Auth.js refuses: credentials with database sessions, passkeys switched off, no adapter. */
+
+import type { ProjectFacts } from "../../doctor-model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../../doctor-model/finding.js";
 import { emailAdapterMethods } from "../../workspace/project.js";
-import type { ProjectFacts } from "../model/facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
 
 const credentialsDatabase = defineCheck(
   "session.credentials-database",

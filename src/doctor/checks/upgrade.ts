@@ -3,8 +3,8 @@
  * names what moving to v5 would change in this project (what `create-auth
  * upgrade` rewrites), so the move can be planned from one line.
  */
-import type { ProjectFacts } from "../model/facts.js";
-import { type CheckGroup, defineCheck, type Finding } from "../model/finding.js";
+import type { ProjectFacts } from "../../doctor-model/facts.js";
+import { type CheckGroup, defineCheck, type Finding } from "../../doctor-model/finding.js";
 
 const onV4 = defineCheck(
   "next-auth.v4",

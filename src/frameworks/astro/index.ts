@@ -6,7 +6,7 @@
  * inlines AUTH_SECRET into the server build. Astro's Node server reads no
  * env file, so the config loads them itself.
  */
-import { containerFile } from "../../doctor/model/facts.js";
+import { containerFile } from "../../doctor-model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";

@@ -6,7 +6,7 @@
  * declared after it, hence first) that sends visitors who are not signed in
  * to sign in.
  */
-import { containerFile } from "../../doctor/model/facts.js";
+import { containerFile } from "../../doctor-model/facts.js";
 import { twoFactorPath } from "../../families/two-factor.js";
 import { specifier } from "../../render/modules.js";
 import type { ProjectView } from "../../workspace/project-view.js";

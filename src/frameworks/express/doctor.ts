@@ -3,8 +3,8 @@ import { readdirSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
 import { descendants, ofType, stringValue, textOf } from "../../ast/nodes.js";
 import type { Module } from "../../ast/project/modules.js";
-import { authUrl, type ProjectFacts } from "../../doctor/model/facts.js";
-import { defineCheck, type Finding } from "../../doctor/model/finding.js";
+import { authUrl, type ProjectFacts } from "../../doctor-model/facts.js";
+import { defineCheck, type Finding } from "../../doctor-model/finding.js";
 import type { WiringContext, WiringDoctor } from "../framework.js";
 import { findServerEntry } from "../server-entry.js";
 

@@ -2,8 +2,8 @@
 import { join } from "node:path";
 import type { Node } from "@babel/types";
 import { descendants, ofType, textOf } from "../../ast/nodes.js";
-import { mountPath } from "../../doctor/model/facts.js";
-import { defineCheck } from "../../doctor/model/finding.js";
+import { mountPath } from "../../doctor-model/facts.js";
+import { defineCheck } from "../../doctor-model/finding.js";
 import { authMounts } from "../doctor-mounts.js";
 import type { WiringDoctor } from "../framework.js";
 import { findServerEntry } from "../server-entry.js";

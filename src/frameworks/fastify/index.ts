@@ -7,7 +7,7 @@
  * it to be encoded again.
  */
 import { posix } from "node:path";
-import { containerFile } from "../../doctor/model/facts.js";
+import { containerFile } from "../../doctor-model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";

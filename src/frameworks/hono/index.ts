@@ -6,7 +6,7 @@
  * would install into a server-only app.
  */
 import { posix } from "node:path";
-import { containerFile } from "../../doctor/model/facts.js";
+import { containerFile } from "../../doctor-model/facts.js";
 import { twoFactorPath } from "../../families/two-factor.js";
 import { specifier } from "../../render/modules.js";
 import type { ProjectView } from "../../workspace/project-view.js";

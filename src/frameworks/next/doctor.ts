@@ -5,8 +5,8 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { mountPath, type ProjectFacts } from "../../doctor/model/facts.js";
-import { defineCheck, type Finding } from "../../doctor/model/finding.js";
+import { mountPath, type ProjectFacts } from "../../doctor-model/facts.js";
+import { defineCheck, type Finding } from "../../doctor-model/finding.js";
 import type { WiringContext, WiringDoctor } from "../framework.js";
 import { nodeOnlyPackages, scriptExtensions } from "../wiring-files.js";
 

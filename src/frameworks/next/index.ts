@@ -10,7 +10,7 @@
  * which next.config gets transpilePackages: ["next-auth"].
  */
 import { posix } from "node:path";
-import { containerFile } from "../../doctor/model/facts.js";
+import { containerFile } from "../../doctor-model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
@@ -21,13 +21,13 @@ import {
   detectBy,
   existingEntry,
   type FrameworkPart,
-  type FrameworkRequest,
   type OwnFile,
   ownFile,
   rootLayout,
   trustHostVariable,
 } from "../framework.js";
 import { twoFactorRoute } from "../two-factor-route.js";
+import { configModule } from "./config-module.js";
 
 export interface NextFacts {
   /** The App Router folder ("app" or "src/app"; where it would go when there is none yet). */
@@ -58,13 +58,6 @@ function facts(project: ProjectView): NextFacts {
       existingEntry(project, `${besideApp}middleware`) ?? existingEntry(project, `${besideApp}proxy`),
     ),
   };
-}
-
-/** How a file imports the auth module: through tsconfig's "@/" alias when it covers the module, else relatively. */
-export function configModule(from: string, request: FrameworkRequest<unknown>): string {
-  const bare = request.configPath.replace(/\.ts$/, "");
-  if (request.alias !== undefined && bare.startsWith(request.alias)) return `@/${bare.slice(request.alias.length)}`;
-  return specifier(from, request.configPath, request.importExtension);
 }
 
 export const next = defineFramework<NextFacts>({

@@ -10,12 +10,12 @@ import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { FrameworkPart, FrameworkRequest, OwnFile } from "../framework.js";
 import { pathPattern } from "../web-standard.js";
-import { configModule, type NextFacts } from "./index.js";
+import { configModule } from "./config-module.js";
 
 export async function ownMiddlewareEdit(
   wiring: FrameworkPart,
   own: OwnFile,
-  request: FrameworkRequest<NextFacts> & { protect: string[] },
+  request: FrameworkRequest<unknown> & { protect: string[] },
 ): Promise<void> {
   const kind = posix.basename(own.path).replace(/\.[^.]+$/, "") === "proxy" ? "proxy" : "middleware";
   const protectPath = `${request.authDir}/protect.ts`;

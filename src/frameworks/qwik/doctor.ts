@@ -1,5 +1,5 @@
 /** doctor for Qwik City: the plugin that runs Auth.js on every request (src/routes/plugin@auth.ts). */
-import { defineCheck } from "../../doctor/model/finding.js";
+import { defineCheck } from "../../doctor-model/finding.js";
 import { existingEntry, type WiringDoctor } from "../framework.js";
 
 const pluginMissing = defineCheck(

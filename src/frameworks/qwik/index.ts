@@ -8,7 +8,7 @@
  * files first, since the production Node server (server/entry.node-server)
  * loads none.
  */
-import { containerFile } from "../../doctor/model/facts.js";
+import { containerFile } from "../../doctor-model/facts.js";
 import { loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";

@@ -5,10 +5,10 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { mountPath } from "../../doctor/model/facts.js";
-import { defineCheck } from "../../doctor/model/finding.js";
+import { mountPath } from "../../doctor-model/facts.js";
+import { defineCheck } from "../../doctor-model/finding.js";
 import type { WiringDoctor } from "../framework.js";
-import { reactRouter } from "./index.js";
+import { reactRouterFacts } from "./facts.js";
 
 const routeMissing = defineCheck(
   "react-router.route-missing",
@@ -24,7 +24,7 @@ const routeUnlisted = defineCheck(
 export const reactRouterDoctor: WiringDoctor = {
   checks: [routeMissing, routeUnlisted],
   read({ root, project }) {
-    const { appDir, routesFile } = reactRouter.assume(project);
+    const { appDir, routesFile } = reactRouterFacts(project);
     let names: string[] = [];
     try {
       names = readdirSync(join(root, appDir, "routes"));

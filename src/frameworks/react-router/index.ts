@@ -8,36 +8,12 @@
  * app/root.tsx that sends visitors who are not signed in to sign in.
  */
 import { posix } from "node:path";
-import { containerFile } from "../../doctor/model/facts.js";
+import { containerFile } from "../../doctor-model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
-import type { ProjectView } from "../../workspace/project-view.js";
 import { defineFramework, detectBy, type FrameworkPart } from "../framework.js";
 import { webStandardPart } from "../web-standard.js";
-
-export interface ReactRouterFacts {
-  /** The app folder (react-router.config's appDirectory, "app" by default). */
-  appDir: string;
-  /** The route config module (app/routes.ts) when the app has one. */
-  routesFile: { path: string; text: string } | undefined;
-  /** The root route module (app/root.tsx). */
-  rootFile: { path: string; text: string } | undefined;
-  major: number | undefined;
-}
-
-const codeExtensions = ["ts", "tsx", "js", "jsx"];
-
-function facts(project: ProjectView): ReactRouterFacts {
-  const config = project.configFile("react-router.config");
-  const appDir = (config && /\bappDirectory\s*:\s*["'`]([^"'`]+)["'`]/.exec(project.read(config) ?? "")?.[1]) || "app";
-  const dir = posix.normalize(appDir).replace(/^\.\/|\/$/g, "");
-  const fileOf = (base: string) => {
-    const path = project.firstFile(codeExtensions.map((ext) => `${dir}/${base}.${ext}`));
-    const text = path ? project.read(path) : null;
-    return path && text !== null ? { path, text } : undefined;
-  };
-  return { appDir: dir, routesFile: fileOf("routes"), rootFile: fileOf("root"), major: project.major("react-router") };
-}
+import { type ReactRouterFacts, reactRouterFacts } from "./facts.js";
 
 const basePath = "/api/auth";
 const routePath = "api/auth/*";
@@ -47,11 +23,11 @@ export const reactRouter = defineFramework<ReactRouterFacts>({
   title: "React Router",
   // A full-stack framework: it wins over the server library it may run in (Express, Hono).
   precedence: 10,
-  detect: detectBy(facts, {
+  detect: detectBy(reactRouterFacts, {
     packages: ["@react-router/dev", "@react-router/serve", "@react-router/node"],
     config: "react-router.config",
   }),
-  assume: facts,
+  assume: reactRouterFacts,
   // React Router 8 (npm's latest) needs Node.js 22.22; 7 runs on 20.
   minimumNodeFor: (f) => ((f.major ?? 8) >= 8 ? "22.22" : undefined),
   dependencies: [],

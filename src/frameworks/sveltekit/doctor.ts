@@ -1,10 +1,10 @@
 /** doctor for SvelteKit: whether src/hooks.server exports Auth.js's handle. */
 import { existsSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { defineCheck } from "../../doctor/model/finding.js";
+import { defineCheck } from "../../doctor-model/finding.js";
 import type { WiringDoctor } from "../framework.js";
 import { scriptExtensions } from "../wiring-files.js";
-import { libModule } from "./index.js";
+import { libModule } from "./lib-module.js";
 
 interface SvelteKitWiring {
   hooks?: { file: string; exportsHandle: boolean };

@@ -5,7 +5,7 @@
  * and a root server load that reads the URL, so that client-side navigation
  * asks the server for data (through the hooks) too.
  */
-import { containerFile } from "../../doctor/model/facts.js";
+import { containerFile } from "../../doctor-model/facts.js";
 import { loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { part } from "../../render/parts.js";
@@ -16,6 +16,7 @@ import { defineFramework, detectBy, existingEntry, type FrameworkPart, type OwnF
 import { twoFactorRoute } from "../two-factor-route.js";
 import { pathPattern } from "../web-standard.js";
 import { ownHooksEdit } from "./hooks.js";
+import { libModule } from "./lib-module.js";
 
 export interface SvelteKitFacts {
   /** The project's own src/hooks.server module (any extension), into which the handle is composed. */
@@ -30,9 +31,6 @@ const facts = (project: ProjectView): SvelteKitFacts => ({
   hooks: ownFile(project, existingEntry(project, "src/hooks.server")),
   ownRootLoad: existingEntry(project, rootLoad),
 });
-
-/** `$lib/...` for a module under src/lib (SvelteKit's alias), as the hooks import it. */
-export const libModule = (configPath: string) => `$lib/${configPath.replace(/\.ts$/, "").slice("src/lib/".length)}`;
 
 export const sveltekit = defineFramework<SvelteKitFacts>({
   id: "sveltekit",

@@ -1,5 +1,7 @@
 /**
- * Finds a project's Auth.js setup by what it is, not where it usually is:
+ * What a project's Auth.js setup is, and the walk that finds its candidates
+ * (findAuthSetup in src/ast/setup/find.ts parses them and chooses). A setup
+ * is found by what it is, not where it usually is:
  * within the package the command stands in, a module that calls
  * `NextAuth(...)`, `SvelteKitAuth(...)`, `ExpressAuth(...)`, `Auth(...)` or
  * `QwikAuth$(...)`, or exports an object typed or shaped as an auth config,
@@ -10,10 +12,8 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { UsageError } from "../../lib/errors.js";
 import { maxReadBytes } from "../plan.js";
-import { readAliases } from "./aliases.js";
-import { defaultWalkLimits, listSourceFiles, type WalkLimits } from "./walk.js";
+import { listSourceFiles, type WalkLimits } from "./walk.js";
 
 export type AuthSetupKind =
   /** next-auth v4: an `authOptions` object handed to `NextAuth()` in the route, or typed `NextAuthOptions`. */
@@ -52,7 +52,7 @@ export interface FindOptions {
 }
 
 /** A module over create-auth's limit for any file it reads is no config; one such is named when nothing else is found. */
-const maxModuleBytes = maxReadBytes;
+export const maxModuleBytes = maxReadBytes;
 /** What the search reads in all, at most. */
 const maxTotalBytes = 24 * 1024 * 1024;
 
@@ -74,7 +74,7 @@ const isRoute = (file: string) =>
 const mentionsAuth =
   /\b(?:NextAuth|SvelteKitAuth|ExpressAuth|SolidAuth|QwikAuth\$?|Auth)\s*\(|\b(?:NextAuthOptions|AuthOptions|NextAuthConfig|AuthConfig)\b|["']next-auth|["']@auth\/|\bproviders\s*:\s*\[/;
 
-interface Scan {
+export interface Scan {
   candidates: string[];
   /** Source files over the size limit, left unread. */
   oversized: { file: string; size: number }[];
@@ -84,7 +84,8 @@ interface Scan {
   read: number;
 }
 
-function scan(root: string, limits: WalkLimits): Scan {
+/** The modules of the package at `root` that may be auth (parsed by src/ast/setup/), and what the walk met. */
+export function scan(root: string, limits: WalkLimits): Scan {
   const walked = listSourceFiles(root, limits);
   const candidates: string[] = [];
   const oversized: Scan["oversized"] = [];
@@ -112,49 +113,4 @@ function scan(root: string, limits: WalkLimits): Scan {
   }
   const routes = walked.files.filter((f) => isRoute(relative(root, f)));
   return { candidates, oversized, routes, packages: walked.packages, truncated, read: walked.files.length };
-}
-
-export async function findAuthSetup(start: string, options: FindOptions = {}): Promise<AuthSetup> {
-  if (options.config) {
-    const path = resolve(start, options.config);
-    if (!existsSync(path) || !statSync(path).isFile())
-      throw new UsageError(`--config ${options.config}: no such file (looked for ${path}).`);
-    const root = options.root ?? packageRoot(dirname(path), start);
-    const { describeGiven } = await import("../../ast/setup/choose.js");
-    return describeGiven(root, path, readAliases(root));
-  }
-  const root = options.root ?? packageRoot(start);
-  const limits = options.limits ?? defaultWalkLimits;
-  const found = scan(root, limits);
-  const { chooseSetup } = await import("../../ast/setup/choose.js");
-  const choice = chooseSetup(root, found.candidates, found.routes, readAliases(root));
-  const show = (file: string) => relative(start, file) || file;
-  if (choice.status === "found") return choice.setup;
-  if (choice.status === "ambiguous") {
-    throw new UsageError(
-      `Found ${choice.setups.length} auth configs (${choice.setups.map((s) => show(s.configFile)).join(", ")}); pass the one to use with --config.`,
-    );
-  }
-  // Nothing found, and a module too big to be read: most likely the config, and worth naming.
-  const big = found.oversized[0];
-  if (big) {
-    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-    throw new UsageError(
-      `${big.file} is ${mb(big.size)}, more than the ${mb(maxModuleBytes)} such a file could need; nothing was written.`,
-    );
-  }
-  // Nothing in this package: a workspace's other packages may hold one, which is worth naming.
-  const elsewhere: string[] = [];
-  for (const pkg of found.packages.slice(0, 20)) {
-    const inner = scan(pkg, { maxFiles: 1000, maxDepth: 6 });
-    const innerChoice = chooseSetup(pkg, inner.candidates, inner.routes, readAliases(pkg));
-    if (innerChoice.status === "found") elsewhere.push(show(innerChoice.setup.configFile));
-  }
-  const limited = found.truncated ? ` (the search stopped at its limit of ${limits.maxFiles} files)` : "";
-  throw new UsageError(
-    `No auth config found in ${root}${limited}.`,
-    elsewhere.length
-      ? `Other packages of this workspace have one (${elsewhere.join(", ")}): run create-auth in that package, or pass the file with --config.`
-      : `Looked in ${found.read} source files for a module calling NextAuth(), SvelteKitAuth(), ExpressAuth() or Auth(), or exporting an auth config (node_modules and build output skipped). Pass its path with --config, or create one with: create-auth init`,
-  );
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addEnvEntries, envValue, fillEmptyValue, maskEnvValues, parseEnv } from "../../src/workspace/env-file.js";
+import { addEnvEntries, envValue, fillEmptyValue, maskEnvValues, parseEnv } from "../../src/render/env-file.js";
 
 const entries = [
   { name: "AUTH_VK_ID", description: "VK app id", example: "" },

@@ -1,7 +1,8 @@
 /**
- * The env files a project loads, in the order its tools load them, read
- * once and asked: is NAME set, where, and with what value. Every writer
- * (init, add-provider) asks here before it adds a line, and every reader
+ * The env files a project loads, in the order its tools load them, as
+ * facts: is NAME set, where, and with what value. The files are read once,
+ * before planning (src/workspace/read-env.ts); every writer (init,
+ * add-provider) asks these facts before it adds a line, and every reader
  * (migrate, doctor, the generated load-env module) uses the same files in
  * the same order, so what create-auth sees is what the app sees.
  *
@@ -20,9 +21,7 @@
  * Values are taken as written: like dotenv-flow and Node's own loader, and
  * unlike Next.js and Vite, `$NAME` references are not expanded.
  */
-import { join } from "node:path";
-import { type EnvEntry, parseEnv } from "./env-file.js";
-import { readIfExists } from "./plan.js";
+import type { EnvEntry } from "./env-file.js";
 
 export type EnvMode = "development" | "production" | "test";
 
@@ -64,10 +63,11 @@ export interface EnvFile {
 
 export class ProjectEnv {
   constructor(
-    readonly root: string,
     /** The files read, the one that wins first (missing ones included, with no text). */
     readonly files: readonly EnvFile[],
     readonly environment: NodeJS.ProcessEnv = {},
+    /** Other files read with them that the app does not load (.env.example), by name: null when missing. */
+    readonly others: ReadonlyMap<string, string | null> = new Map(),
   ) {}
 
   /** Every place `name` is assigned, the one that wins first: the environment, then each file's last assignment. */
@@ -97,30 +97,14 @@ export class ProjectEnv {
     return this.files.map((f) => f.name);
   }
 
-  /** The text of a file read (null when it does not exist), or of any other file of the project. */
+  /** The text of a file read (null when it does not exist); a file that was not read is a mistake of the caller's. */
   text(name: string): string | null {
     const file = this.files.find((f) => f.name === name);
-    return file ? file.text : readIfExists(join(this.root, name));
+    if (file) return file.text;
+    const other = this.others.get(name);
+    if (other === undefined) throw new Error(`${name} was not read with the project's env files.`);
+    return other;
   }
-}
-
-export interface ReadEnvOptions {
-  /** The files, the one that wins first; default: `order`'s in `mode`. */
-  files?: readonly string[];
-  order?: EnvOrder;
-  mode?: EnvMode;
-  /** Variables already set (the environment wins over every file); default none. */
-  environment?: NodeJS.ProcessEnv;
-}
-
-/** Reads the env files of the project at `root` (each once; files that do not exist are kept, empty). */
-export function readProjectEnv(root: string, options: ReadEnvOptions = {}): ProjectEnv {
-  const names = options.files ?? envFileNames(options.order ?? "next", options.mode ?? "development");
-  const files = [...new Set(names)].map((name) => {
-    const text = readIfExists(join(root, name));
-    return { name, text, entries: text === null ? [] : parseEnv(text) };
-  });
-  return new ProjectEnv(root, files, options.environment);
 }
 
 /**

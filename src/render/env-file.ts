@@ -7,7 +7,7 @@
  * character ranges of one parse; every other byte of the file, the mark
  * included, stays as it was.
  */
-import type { EnvVariable } from "../render/parts.js";
+import type { EnvVariable } from "./parts.js";
 
 /** One assignment: its name, its value as dotenv gives it, and where its value's text lies. */
 export interface EnvEntry {
