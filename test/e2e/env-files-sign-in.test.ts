@@ -10,9 +10,7 @@
 import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Auth, type AuthConfig, setEnvDefaults } from "@auth/core";
-import GitHub from "@auth/core/providers/github";
-import Keycloak from "@auth/core/providers/keycloak";
+import type { AuthConfig } from "@auth/core";
 import { describe, expect, test } from "vitest";
 import { parseEnv } from "../../src/render/env-file.js";
 import { readProjectEnv } from "../../src/workspace/read-env.js";
@@ -144,19 +142,38 @@ describe("add-provider keycloak --issuer, then sign-ins through Auth() with setE
   );
 
   test("why: an empty AUTH_KEYCLOAK_ISSUER= makes every request fail, GitHub's included, where Keycloak is listed as Auth.js's docs list it", async () => {
-    /** The status of GET /csrf, which every sign-in starts with, after setEnvDefaults over `env`, and what Auth.js logged as an error. */
+    /**
+     * The status of GET /csrf, which every sign-in starts with, after setEnvDefaults over `env`, and what Auth.js
+     * logged as an error. In a Node process of its own: @auth/core's config check remembers in module state that
+     * some config it checked had an email provider and never forgets it, so after another test file's email
+     * sign-in in this worker, a config with none would fail with MissingAdapter (the same holds for an app that
+     * builds two configs in one process).
+     */
     const csrf = async (env: Record<string, string>) => {
-      const errors: string[] = [];
-      const config: AuthConfig = {
-        providers: [GitHub, Keycloak],
-        secret: "a-secret-long-enough-for-the-test-0123456789",
-        basePath: BASE_PATH,
-        trustHost: true,
-        logger: { error: (error) => errors.push(`${error.name}: ${error.message}`), warn: () => {}, debug: () => {} },
-      };
-      setEnvDefaults(env, config);
-      const { status } = await Auth(new Request(`${APP_ORIGIN}${BASE_PATH}/csrf`), config);
-      return { status, errors: errors.join(" | ") };
+      const script = `
+        import { Auth, setEnvDefaults } from "@auth/core";
+        import GitHub from "@auth/core/providers/github";
+        import Keycloak from "@auth/core/providers/keycloak";
+        const errors = [];
+        const config = {
+          providers: [GitHub, Keycloak],
+          secret: "a-secret-long-enough-for-the-test-0123456789",
+          basePath: ${JSON.stringify(BASE_PATH)},
+          trustHost: true,
+          logger: { error: (e) => errors.push(e.name + ": " + e.message), warn() {}, debug() {} },
+        };
+        setEnvDefaults(JSON.parse(process.env.CSRF_ENV), config);
+        const { status } = await Auth(new Request(${JSON.stringify(`${APP_ORIGIN}${BASE_PATH}/csrf`)}), config);
+        console.log(JSON.stringify({ status, errors: errors.join(" | ") }));
+      `;
+      const { execa } = await import("execa");
+      const run = await execa("node", ["--input-type=module", "-e", script], {
+        cwd: root,
+        env: { CSRF_ENV: JSON.stringify(env) },
+        reject: false,
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as { status: number; errors: string };
     };
     const filled = { AUTH_GITHUB_ID: github.clientId, AUTH_GITHUB_SECRET: github.clientSecret };
     const issuer = "https://sso.example.com/realms/app";
