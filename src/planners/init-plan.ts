@@ -248,6 +248,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         shape: wiring.config,
         postLogoutRedirectUri: request.postLogoutRedirectUri,
         twoFactorPath: twoFactorProvider ? twoFactorModulePath(authDir) : undefined,
+        throttlePath: throttle.length > 0 ? throttlePath(authDir) : undefined,
       })
     : [];
 

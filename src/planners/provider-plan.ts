@@ -26,7 +26,7 @@ import { ProjectView } from "../workspace/project-view.js";
 import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
 import { postLogoutVariable } from "./auth-config.js";
 import { inJavaScript } from "./javascript.js";
-import { findThrottleSetup, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
+import { findThrottleSetup, limitEmailTokens, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
 import { findTwoFactorSetup, twoFactorChanges } from "./provider-two-factor.js";
 import { planTokenWiring } from "./token-wiring.js";
 
@@ -256,6 +256,12 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
       : { changes: [], notices: unthrottled ? [unthrottledNotice(snippet.kind, throttle, nextAuthV4)] : [] };
   changes.push(...throttling.changes);
   let edited = edit.text;
+  if (snippet.throttledEmails && throttle) {
+    const throttleFrom = `${moduleSpecifier(dirname(configPath), throttlePath(throttle.authDir))}${importExtension(root)}`;
+    const limited = await limitEmailTokens(edited, configPath, throttleFrom);
+    edited = limited.text;
+    throttling.notices.push(...limited.notices);
+  }
   const twoFactorPlan = twoFactor
     ? await twoFactorChanges({
         root,
