@@ -97,6 +97,12 @@ describe("init's plan, whole, per framework × storage", () => {
       `__snapshots__/init/${framework}-sqlite-two-factor.txt`,
     );
   });
+  // Two-factor over an ORM: its models or tables beside the auth ones, and the store over the ORM's client.
+  it.each(["prisma", "drizzle"])("next × %s, --providers credentials --two-factor totp", async (storage) => {
+    await expect(await plan("next", storage, "two-factor")).toMatchFileSnapshot(
+      `__snapshots__/init/next-${storage}-two-factor.txt`,
+    );
+  });
   // An app of another major whose wiring differs from the first's (Nitro 2's h3 1 route and middleware).
   const otherMajors = [{ framework: "nitro", app: "nitro-2" }];
   it.each(otherMajors)("$app (as $framework) × sqlite", async ({ framework, app }) => {
