@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit, Astro, Hono, Fastify, Nitro 3, Nitro 2 and SolidStart, as new users get
+ * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit, Astro, Hono, Fastify, Nitro 3, Nitro 2, SolidStart and TanStack Start, as new users get
  * them: a fresh app of fixtures/apps/, `create-auth init --yes --providers
  * credentials --two-factor totp` and no file written by hand, the app
  * type-checked (the generated route and pages included), built and started
@@ -110,6 +110,7 @@ describe("two-factor sign-in in Chromium", () => {
     { app: "nitro", basePath: "/api/auth", mount: "created two-factor/[...].ts" },
     { app: "nitro-2", basePath: "/api/auth", mount: "created two-factor/[...].ts" },
     { app: "solid-start", basePath: "/api/auth", mount: "created src/routes/two-factor/[...path].ts" },
+    { app: "tanstack-start", basePath: "/api/auth", mount: "created src/routes/two-factor/$.ts" },
   ] as const;
   test.each(scripted)(
     "$app: the same, mounted by what init wrote",
