@@ -14,7 +14,15 @@ import { clientAddressPath } from "./client-address.js";
 import type { FrameworkRequest } from "./framework.js";
 
 /** The route file's shape: which framework's export convention it follows. */
-export type TwoFactorRouteShape = "next" | "sveltekit" | "astro" | "nitro" | "h3-1" | "solid-start" | "tanstack-start";
+export type TwoFactorRouteShape =
+  | "next"
+  | "sveltekit"
+  | "astro"
+  | "nitro"
+  | "h3-1"
+  | "solid-start"
+  | "tanstack-start"
+  | "qwik";
 
 /**
  * A catch-all route file at `path` handing its requests to the pages; none without --two-factor. Where a

@@ -111,6 +111,7 @@ describe("two-factor sign-in in Chromium", () => {
     { app: "nitro-2", basePath: "/api/auth", mount: "created two-factor/[...].ts" },
     { app: "solid-start", basePath: "/api/auth", mount: "created src/routes/two-factor/[...path].ts" },
     { app: "tanstack-start", basePath: "/api/auth", mount: "created src/routes/two-factor/$.ts" },
+    { app: "qwik", basePath: "/auth", mount: "created src/routes/two-factor/[...path]/index.ts" },
   ] as const;
   test.each(scripted)(
     "$app: the same, mounted by what init wrote",
