@@ -22,7 +22,8 @@ export type TwoFactorRouteShape =
   | "h3-1"
   | "solid-start"
   | "tanstack-start"
-  | "qwik";
+  | "qwik"
+  | "react-router";
 
 /**
  * A catch-all route file at `path` handing its requests to the pages; none without --two-factor. Where a
