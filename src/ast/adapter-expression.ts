@@ -32,6 +32,9 @@ export interface AdapterExpression {
   factory?: AdapterImport;
 }
 
+/** Functions of create-auth's generated modules that take the adapter and return it, changed. */
+const adapterWrappers = new Set(["withSignInEmailLimits"]);
+
 const globals = new Set(["process", "globalThis", "undefined", "JSON", "Number", "String", "Boolean", "URL"]);
 
 /** The config's adapter; undefined when the config has none; a string when the file cannot be read for it. */
@@ -66,7 +69,15 @@ function describe(file: SourceFile, value: Node): AdapterExpression {
     else if (locals.has(name)) own.push(name);
     else if (!globals.has(name)) own.push(name);
   }
-  const callee = value.type === "CallExpression" || value.type === "NewExpression" ? value.callee : value;
+  // The sign-in throttle's wrapper (withSignInEmailLimits(createAdapter())): the factory is the one it wraps.
+  const wrapped =
+    value.type === "CallExpression" &&
+    value.callee.type === "Identifier" &&
+    adapterWrappers.has(value.callee.name) &&
+    value.arguments.length === 1
+      ? unwrap(value.arguments[0]!)
+      : value;
+  const callee = wrapped.type === "CallExpression" || wrapped.type === "NewExpression" ? wrapped.callee : wrapped;
   const factoryName = callee.type === "Identifier" ? callee.name : undefined;
   return {
     text: textOf(file.text, value),

@@ -271,7 +271,7 @@ export async function planBuiltin(
     hasCallback: isOAuth(p),
     registerAt: isOAuth(p) ? (p.console ?? p.docs) : undefined,
     ...(tokensAsked(context.tokens) && isOAuth(p) ? { tokens: context.tokens } : {}),
-    ...(throttle ? { throttled: true } : {}),
+    ...(throttle ? { throttled: true, throttledEmails: true } : {}),
     steps: [
       ...(p.type === "email" ? [emailNote] : []),
       ...(p.notes ?? []),

@@ -53,6 +53,7 @@ export const emailFamily = defineFamily({
     const throttle = context.throttleModule ? `${context.throttleModule}${context.importExtension ?? ""}` : undefined;
     return {
       throttled: throttle !== undefined,
+      throttledEmails: true,
       env: [
         {
           name: from,

@@ -89,6 +89,8 @@ export interface FamilyPlan {
   notes: string[];
   /** Its module imports the sign-in throttle of the context's throttleModule, which must then be written. */
   throttled?: boolean;
+  /** The throttled module sends sign-in emails (the config's adapter then stores no token of a refused one). */
+  throttledEmails?: boolean;
   /** Its module asks for a second factor through the context's twoFactorModule, which must then be written. */
   twoFactor?: boolean;
 }

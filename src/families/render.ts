@@ -100,6 +100,7 @@ export async function generateProvider<K extends ProviderKind>(
     hasCallback: p.hasCallback,
     ...(tokensAsked(context.tokens) && p.hasCallback ? { tokens: context.tokens } : {}),
     ...(p.throttled ? { throttled: true } : {}),
+    ...(p.throttled && p.throttledEmails ? { throttledEmails: true } : {}),
     ...(p.twoFactor ? { twoFactor: true } : {}),
   };
 }

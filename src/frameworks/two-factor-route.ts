@@ -14,7 +14,16 @@ import { clientAddressPath } from "./client-address.js";
 import type { FrameworkRequest } from "./framework.js";
 
 /** The route file's shape: which framework's export convention it follows. */
-export type TwoFactorRouteShape = "next" | "sveltekit" | "astro" | "nitro" | "h3-1";
+export type TwoFactorRouteShape =
+  | "next"
+  | "sveltekit"
+  | "astro"
+  | "nitro"
+  | "h3-1"
+  | "solid-start"
+  | "tanstack-start"
+  | "qwik"
+  | "react-router";
 
 /**
  * A catch-all route file at `path` handing its requests to the pages; none without --two-factor. Where a
@@ -24,10 +33,13 @@ export async function twoFactorRoute(
   request: FrameworkRequest<unknown>,
   path: string,
   shape: TwoFactorRouteShape,
-  pagesModule = request.twoFactorPages && specifier(path, request.twoFactorPages, request.importExtension),
+  /** What the shape's imports and route name need (TanStack Start: its packages and the route's path). */
+  data: Record<string, string> = {},
 ): Promise<PlannedFile[]> {
+  const pagesModule = request.twoFactorPages && specifier(path, request.twoFactorPages, request.importExtension);
   if (!pagesModule) return [];
   const contents = await renderTemplate("frameworks/two-factor/route.ts.hbs", {
+    ...data,
     path: twoFactorPath,
     pagesModule,
     clientAddressModule: specifier(path, clientAddressPath(request.authDir), request.importExtension),

@@ -29,6 +29,8 @@ export interface ConfigInput {
   postLogoutRedirectUri?: string;
   /** two-factor.ts, when a provider asks for a second factor: its signIn callback goes into the config. */
   twoFactorPath?: string;
+  /** throttle.ts, when a provider's sign-in emails are counted: the adapter stores no token of a refused one. */
+  throttlePath?: string;
 }
 
 /** The variable the config reads the post-logout redirect URI from (add-provider writes the same). */
@@ -69,8 +71,15 @@ export async function generateConfig(input: ConfigInput): Promise<PlannedFile[]>
     imports.push(
       `import { twoFactorSignIn } from "${specifier(input.configPath, input.twoFactorPath!, input.importExtension)}";`,
     );
+  // Auth.js stores an email's token while it asks for the mail: the throttle's refusal must reach the adapter too.
+  const emailLimits = input.throttlePath !== undefined && input.providers.some((p) => p.throttledEmails);
+  if (emailLimits)
+    imports.push(
+      `import { withSignInEmailLimits } from "${specifier(input.configPath, input.throttlePath!, input.importExtension)}";`,
+    );
   const contents = await renderTemplate("config/auth.ts.hbs", {
     tokens,
+    newAdapter: emailLimits ? "withSignInEmailLimits(createAdapter())" : "createAdapter()",
     twoFactor,
     ...input.shape,
     frameworkImports: input.shape.imports,

@@ -151,11 +151,9 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
     request.providers.some((p) => p.kind === "credentials");
   // --two-factor totp: its state goes where the users are, through the storage's own two-factor-store.ts.
   const twoFactorProvider = request.providers.find((p) => p.kind === "credentials" && p.options.twoFactor === "totp");
-  if (twoFactorProvider && (kept || storage.module.chosenBy === "orm"))
+  if (twoFactorProvider && kept)
     throw new UsageError(
-      kept
-        ? "--two-factor totp: this app keeps its own adapter, and the two-factor store is written for create-auth's own; add two-factor sign-in to a project init set up. Nothing was written."
-        : `--two-factor totp: the ${storage.module.title} store of two-factor sign-in is not written yet; use --backend sqlite, postgres, mysql or memory. Nothing was written.`,
+      "--two-factor totp: this app keeps its own adapter, and the two-factor store is written for create-auth's own; add two-factor sign-in to a project init set up. Nothing was written.",
     );
   const [{ generateSnippet }, storagePart, schema, wiring] = await Promise.all([
     import("../families/index.js"),
@@ -241,6 +239,7 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
         shape: wiring.config,
         postLogoutRedirectUri: request.postLogoutRedirectUri,
         twoFactorPath: twoFactorProvider ? twoFactorModulePath(authDir) : undefined,
+        throttlePath: throttle.length > 0 ? throttlePath(authDir) : undefined,
       })
     : [];
 

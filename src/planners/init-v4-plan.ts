@@ -22,6 +22,7 @@ import { importExtension } from "../workspace/project.js";
 import { type InitPlan, planProjectMerges, type StorageChoice, schemaPart } from "./init-plan.js";
 import { projectFileOf } from "./own-adapter.js";
 import { placeSnippet, providerModulesDir } from "./provider-plan.js";
+import { unthrottledNotice } from "./provider-throttle.js";
 
 export interface V4InitRequest {
   root: string;
@@ -113,6 +114,8 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     }
     if (edit.status !== "unchanged") text = edit.text;
     snippets.push(snippet);
+    // The generated throttle reads what Auth.js v5 hands a provider (its Request, the client's address): v4 counts nothing.
+    if (snippet.kind === "credentials") notices.push(unthrottledNotice(snippet.kind, undefined, true));
   }
   const adapterPath = storagePart?.adapterPath;
   const session = { key: "session", value: `{ strategy: "${request.session}" }` };

@@ -27,7 +27,7 @@ import { readEnvForWriting } from "../workspace/read-env.js";
 import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
 import { postLogoutEnv } from "./auth-config.js";
 import { inJavaScript } from "./javascript.js";
-import { findThrottleSetup, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
+import { findThrottleSetup, limitEmailTokens, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
 import { findTwoFactorSetup, twoFactorChanges } from "./provider-two-factor.js";
 import { planTokenWiring } from "./token-wiring.js";
 
@@ -245,6 +245,12 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
       : { changes: [], notices: unthrottled ? [unthrottledNotice(snippet.kind, throttle, nextAuthV4)] : [] };
   changes.push(...throttling.changes);
   let edited = edit.text;
+  if (snippet.throttledEmails && throttle) {
+    const throttleFrom = `${moduleSpecifier(dirname(configPath), throttlePath(throttle.authDir))}${importExtension(root)}`;
+    const limited = await limitEmailTokens(edited, configPath, throttleFrom);
+    edited = limited.text;
+    throttling.notices.push(...limited.notices);
+  }
   const twoFactorPlan = twoFactor
     ? await twoFactorChanges({
         root,

@@ -61,6 +61,30 @@ export async function throttleChanges(
   return { changes, notices };
 }
 
+/**
+ * The config's adapter wrapped in withSignInEmailLimits, so that a refused sign-in email stores no token
+ * (Auth.js stores it while it asks for the mail); where the adapter cannot be found, the notice says what to write.
+ */
+export async function limitEmailTokens(
+  configText: string,
+  configPath: string,
+  throttleSpecifier: string,
+): Promise<{ text: string; notices: string[] }> {
+  const { wrapConfigAdapter } = await import("../ast/wrap-adapter.js");
+  const wrapped = wrapConfigAdapter(
+    configText,
+    { wrapper: "withSignInEmailLimits", imports: [{ from: throttleSpecifier, named: ["withSignInEmailLimits"] }] },
+    configPath,
+  );
+  if (wrapped.status !== "refused") return { text: wrapped.text, notices: [] };
+  return {
+    text: configText,
+    notices: [
+      `Wrap the config's adapter yourself (${wrapped.reason}): adapter: withSignInEmailLimits(<your adapter>), imported from "${throttleSpecifier}". Until then a sign-in email the throttle refuses still stores its (unsent) token.`,
+    ],
+  };
+}
+
 /** Why a provider that counts its attempts was written without the throttle. */
 export function unthrottledNotice(kind: string, setup: ThrottleSetup | undefined, nextAuthV4: boolean): string {
   const why = nextAuthV4

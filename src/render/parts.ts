@@ -128,6 +128,8 @@ export interface ProviderSnippet extends GeneratedPart {
   tokens?: { refresh: boolean; federatedLogout: boolean };
   /** Its module counts attempts through the sign-in throttle (throttle.ts beside the adapter). */
   throttled?: boolean;
+  /** It sends sign-in emails through the throttle: the config wraps its adapter in withSignInEmailLimits. */
+  throttledEmails?: boolean;
   /** Its module asks for a second factor after the password (two-factor.ts beside the adapter). */
   twoFactor?: boolean;
 }

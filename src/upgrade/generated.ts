@@ -10,8 +10,36 @@
  * it too.
  */
 
-export function routeFile(authModule: string, semicolon: string): string {
-  return `import { handlers } from "${authModule}"${semicolon}\n\nexport const { GET, POST } = handlers${semicolon}\n`;
+/**
+ * The route, as init's Next.js route: a POST (a sign-in) reaches Auth.js with the client's address
+ * (withClientAddress of the client-address module), which the sign-in throttle counts attempts by.
+ */
+export function routeFile(
+  modules: { auth: string; clientAddress: string },
+  semicolon: string,
+  typescript = true,
+): string {
+  const s = semicolon;
+  return [
+    "/**",
+    " * Auth.js's routes under /api/auth, served by the handlers of the auth config",
+    " * (written by create-auth upgrade). A POST (a sign-in) reaches them with the",
+    " * client's address, which a sign-in throttle counts attempts by: `next start`",
+    " * writes the connection's address into X-Forwarded-For when a request has none,",
+    " * and a platform in front of it (Vercel, a proxy) writes its own. A client that",
+    " * reaches `next start` directly can send one of its choosing, so put a proxy",
+    " * that sets X-Forwarded-For in front of it.",
+    " */",
+    `import { NextRequest } from "next/server"${s}`,
+    `import { handlers } from "${modules.auth}"${s}`,
+    `import { lastForwardedFor, withClientAddress } from "${modules.clientAddress}"${s}`,
+    "",
+    `export const { GET } = handlers${s}`,
+    "",
+    `export const POST = (request${typescript ? ": NextRequest" : ""}) =>`,
+    `  handlers.POST(new NextRequest(withClientAddress(request, lastForwardedFor(request.headers))))${s}`,
+    "",
+  ].join("\n");
 }
 
 const header = `/**

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { clientAddressFile } from "../frameworks/client-address.js";
 import { isEnvFile } from "../render/env-file.js";
 import { readAliases, resolveSpecifier } from "../workspace/auth-setup/aliases.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
@@ -163,7 +164,28 @@ export async function planUpgrade(start: string, config?: string): Promise<Upgra
     return refuse(
       `${show(appRoute)} does more than hand the options to NextAuth(); move what else it does, then run upgrade again.`,
     );
-  write(newRoute, routeFile(specifierFor(newRoute, newConfig, ext), semicolon));
+  // The route passes the client's address, as init's does: the module that carries it goes where init puts it,
+  // beside create-auth's adapter when the app has one, else beside the config (in auth/ when that is the app's
+  // root or src/), and is kept when it is there already.
+  const adapterDir = ["auth", "src/auth"].find((d) => existsSync(join(root, d, "adapter.ts")));
+  const configDir = dirname(newConfig);
+  const besideConfig = [root, join(root, "src")].includes(configDir) ? join(configDir, "auth") : configDir;
+  const addressModule = adapterDir
+    ? join(root, adapterDir, "client-address.ts")
+    : join(besideConfig, `client-address.${routeExt}`);
+  if (!existsSync(addressModule.replace(/\.[jt]s$/, ".ts")) && !existsSync(addressModule.replace(/\.[jt]s$/, ".js"))) {
+    const module = await clientAddressFile("auth");
+    const { stripTypes } = await import("../ast/strip-types.js");
+    write(addressModule, addressModule.endsWith(".js") ? stripTypes(module.contents) : module.contents);
+  }
+  write(
+    newRoute,
+    routeFile(
+      { auth: specifierFor(newRoute, newConfig, ext), clientAddress: specifierFor(newRoute, addressModule, ext) },
+      semicolon,
+      newRoute.endsWith(".ts"),
+    ),
+  );
 
   // Every other module of the package: session calls, the adapters' packages, NEXTAUTH_ names in code.
   const aliases = readAliases(root);

@@ -35,6 +35,14 @@ describe("add-provider and the sign-in throttle", () => {
     const email = await inProcess(["add-provider", "email", "--no-install"], { cwd: dir });
     expect(email.exitCode, email.stderr).toBe(0);
     expect(read(dir, "providers/email.ts")).toContain('import { maySendSignInEmail } from "../auth/throttle.js";');
+    // The config's adapter stores no token of a refused email (Auth.js stores it while it asks for the mail).
+    const config = read(dir, "auth.ts");
+    expect(config).toContain("adapter: withSignInEmailLimits(createAdapter()),");
+    expect(config).toContain('import { withSignInEmailLimits } from "./auth/throttle.js";');
+    // A second email provider leaves the wrapped adapter as it is.
+    const again = await inProcess(["add-provider", "email", "--id", "email2", "--no-install"], { cwd: dir });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(read(dir, "auth.ts").match(/withSignInEmailLimits\(/g)).toHaveLength(1);
     // The user's limits are theirs: the module is not written again.
     expect(read(dir, "auth/throttle.ts")).toBe(edited);
   });

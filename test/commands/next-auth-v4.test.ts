@@ -88,6 +88,19 @@ describe("init in a next-auth v4 project", () => {
     expect(read(dir, "lib/auth/providers/google.ts")).toContain('import Google from "next-auth/providers/google";');
   });
 
+  it("--providers credentials: v4's provider, and one line saying it counts no attempts (the throttle needs v5)", async () => {
+    // An App Router app on v4 without a Credentials provider of its own (the Pages one has one).
+    const dir = tempDir("create-auth-v4-");
+    copyInput("app-prisma-database", dir);
+    const result = await inProcess(["init", "--yes", "--no-install", "--providers", "credentials"], { cwd: dir });
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(read(dir, "lib/providers/credentials.ts")).not.toContain("throttle");
+    expect(result.stdout.split("\n").filter((line) => line.includes("does not count attempts"))).toEqual([
+      "note: The credentials provider does not count attempts: the generated throttle needs next-auth v5 (create-auth upgrade). See README: sign-in throttling.",
+    ]);
+  });
+
   it("--orm prisma: the Prisma models and the adapter module over the client, wired into authOptions", async () => {
     const dir = v4App();
     const result = await inProcess(["init", "--yes", "--no-install", "--orm", "prisma", "--backend", "postgres"], {

@@ -5,8 +5,9 @@
  * (throttle-app.ts): wrong passwords refused after the limit without being
  * hashed, the right one refused from that client until the window has passed
  * (the clock moved, not waited for), two app processes on one database
- * counting together, sign-in emails capped per address and per client, and
- * no answer that tells an existing account from a missing one.
+ * counting together, sign-in emails capped per address and per client (a
+ * refused one stores no verification token), and no answer that tells an
+ * existing account from a missing one.
  */
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -209,6 +210,18 @@ describe.each(backends)("sign-in throttle on %s", (backend) => {
   }, 120_000);
 
   test("sign-in emails are capped per address and per client, each refusal answering as a sent link", async () => {
+    const tokensFor = async (identifier: string) => {
+      const db = app.modules.openDb();
+      try {
+        const rows = await db.query(
+          `SELECT COUNT(*) AS n FROM verification_tokens WHERE identifier = ${backend === "postgres" ? "$1" : "?"}`,
+          [identifier],
+        );
+        return Number(rows[0]?.n ?? 0);
+      } finally {
+        await db.close();
+      }
+    };
     const sent: string[] = [];
     const info = vi.spyOn(console, "info").mockImplementation((message: unknown) => void sent.push(String(message)));
     try {
@@ -223,6 +236,8 @@ describe.each(backends)("sign-in throttle on %s", (backend) => {
         expect(seen(answer)).toEqual(seen(flood[0]!));
         expect(new URL(answer.location!, "http://localhost").pathname).toMatch(/\/verify-request$/);
       }
+      // A refused request stores no token either: a flood does not fill the table.
+      expect(await tokensFor(address)).toBe(perAccount.max);
 
       // One client asking for many addresses.
       sent.length = 0;
@@ -232,6 +247,8 @@ describe.each(backends)("sign-in throttle on %s", (backend) => {
         many.push(await emailSignIn(app, client, `many-${backend}-${i}@example.com`));
       expect(sent).toHaveLength(perClient.max);
       for (const answer of many) expect(seen(answer)).toEqual(seen(many[0]!));
+      const stored = await Promise.all(many.map((_, i) => tokensFor(`many-${backend}-${i}@example.com`)));
+      expect(stored.reduce((a, b) => a + b, 0)).toBe(perClient.max);
     } finally {
       info.mockRestore();
     }

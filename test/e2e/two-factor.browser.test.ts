@@ -1,5 +1,5 @@
 /**
- * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit, Astro, Hono, Fastify, Nitro 3 and Nitro 2, as new users get
+ * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit, Astro, Hono, Fastify, Nitro 3, Nitro 2, SolidStart, TanStack Start, Qwik City and React Router, as new users get
  * them: a fresh app of fixtures/apps/, `create-auth init --yes --providers
  * credentials --two-factor totp` and no file written by hand, the app
  * type-checked (the generated route and pages included), built and started
@@ -109,10 +109,20 @@ describe("two-factor sign-in in Chromium", () => {
     { app: "fastify", basePath: "/auth", mount: "created src/auth/fastify.ts" },
     { app: "nitro", basePath: "/api/auth", mount: "created two-factor/[...].ts" },
     { app: "nitro-2", basePath: "/api/auth", mount: "created two-factor/[...].ts" },
+    { app: "solid-start", basePath: "/api/auth", mount: "created src/routes/two-factor/[...path].ts" },
+    { app: "tanstack-start", basePath: "/api/auth", mount: "created src/routes/two-factor/$.ts" },
+    { app: "qwik", basePath: "/auth", mount: "created src/routes/two-factor/[...path]/index.ts" },
+    // react-router-serve hands routes no client address: the throttle counts per account and says so.
+    {
+      app: "react-router-7",
+      basePath: "/api/auth",
+      mount: "created app/routes/two-factor.$.ts",
+      noClientAddress: true,
+    },
   ] as const;
   test.each(scripted)(
     "$app: the same, mounted by what init wrote",
-    async ({ app, basePath, mount }) => {
+    async ({ app, basePath, mount, ...options }) => {
       const dir = await freshApp(app, defer);
       const out = await initApp(app, dir, ["--providers", "credentials", "--two-factor", "totp"]);
       if (mount.startsWith("created ")) expect(out).toContain(mount.slice("created ".length));
@@ -129,7 +139,13 @@ describe("two-factor sign-in in Chromium", () => {
       const built = await buildApp(app, dir);
       expect(built.exitCode, built.all).toBe(0);
       const server = await startApp(app, dir, {}, defer);
-      await twoFactorFlow(browser, { origin: server.origin, basePath, output: server.output }, user, defer);
+      const noClientAddress = "noClientAddress" in options && options.noClientAddress;
+      await twoFactorFlow(
+        browser,
+        { origin: server.origin, basePath, output: server.output, noClientAddress },
+        user,
+        defer,
+      );
     },
     600_000,
   );

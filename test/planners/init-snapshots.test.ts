@@ -89,10 +89,11 @@ const snapshots = join(root, "test/planners/__snapshots__/init");
 /** Every file this run generated, by its contents' name, and how many trees were recorded. */
 const generated = new Map<string, { path: string; text: string }>();
 let recorded = 0;
-const treeCount = () => pairs.length + 2 * frameworkIds.length + otherMajors.length;
+const treeCount = () => pairs.length + 2 * frameworkIds.length + ormTwoFactor.length + otherMajors.length;
 const pairs = frameworkIds.flatMap((f) => storageModules.map((s) => [f, s.id] as const));
 // An app of another major whose wiring differs from the first's (Nitro 2's h3 1 route and middleware).
 const otherMajors = [{ framework: "nitro", app: "nitro-2" }];
+const ormTwoFactor = ["prisma", "drizzle"];
 
 /** The name contents are kept under: the file's own name and the start of its bytes' hash. */
 const contentsName = (path: string, text: string) =>
@@ -122,6 +123,10 @@ describe("init's plan, whole, per framework × storage", () => {
   // Two-factor sign-in: its modules beside the adapter, the config's signIn callback, and the framework's mount.
   it.each(frameworkIds)("%s × sqlite, --providers credentials --two-factor totp", async (framework) => {
     await record(`${framework}-sqlite-two-factor`, await plan(framework, "sqlite", "two-factor"));
+  });
+  // Two-factor over an ORM: its models or tables beside the auth ones, and the store over the ORM's client.
+  it.each(ormTwoFactor)("next × %s, --providers credentials --two-factor totp", async (storage) => {
+    await record(`next-${storage}-two-factor`, await plan("next", storage, "two-factor"));
   });
   it.each(otherMajors)("$app (as $framework) × sqlite", async ({ framework, app }) => {
     await record(`${app}-sqlite`, await plan(framework, "sqlite", "plain", app));
@@ -153,6 +158,7 @@ function isPlanned(name: string, pairs: readonly (readonly [string, string])[], 
   return (
     pairs.some(([f, s]) => tree === `${f}-${s}`) ||
     frameworkIds.some((f) => tree === `${f}-sqlite-tokens` || tree === `${f}-sqlite-two-factor`) ||
+    ormTwoFactor.some((s) => tree === `next-${s}-two-factor`) ||
     others.some((o) => tree === `${o.app}-sqlite`)
   );
 }

@@ -70,6 +70,11 @@ describe("create-auth upgrade on hand-written v4 apps", () => {
       expect(new Map(changed)).toEqual(expectedFiles(name));
       expect(notes).toEqual(expected.notes);
       expect(manual).toEqual(expected.manual);
+      // The route hands Auth.js the client's address, as init's does: the sign-in throttle counts attempts by it.
+      const route = changed.find(([file]) => /\[\.\.\.nextauth\]\/route\.[jt]s$/.test(file));
+      expect(route?.[1]).toContain(
+        "handlers.POST(new NextRequest(withClientAddress(request, lastForwardedFor(request.headers))))",
+      );
       // No value of an env file is ever printed.
       for (const file of [".env", ".env.local"].filter((f) => existsSync(join(dir, f))))
         for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
@@ -100,7 +105,7 @@ describe("create-auth upgrade as a command", () => {
     expect(result.stdout).toMatch(/^\+AUTH_SECRET=<hidden>$/m);
     expect(result.stdout).not.toContain("7f3c9a1e5b2d8c4f");
     expect(result.stdout).not.toContain("Iv1.placeholder");
-    expect(result.stdout).toMatch(/Dry run: 10 file\(s\) would change; nothing was written\./);
+    expect(result.stdout).toMatch(/Dry run: 11 file\(s\) would change; nothing was written\./);
     expect(snapshot(dir)).toEqual(before);
   });
 

@@ -16,6 +16,7 @@ import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { clientAddressFile, clientAddressPath } from "../client-address.js";
 import { defineFramework, detectBy, existingEntry, trustHostVariable } from "../framework.js";
+import { twoFactorRoute } from "../two-factor-route.js";
 import { pathPattern } from "../web-standard.js";
 
 export interface QwikFacts {
@@ -89,6 +90,8 @@ export const qwik = defineFramework<QwikFacts>({
       }),
     });
     wiring.instructions[plugin] = line;
+    // An endpoint for /two-factor and every path below it (a rest parameter matches none too).
+    wiring.files.push(...(await twoFactorRoute(request, "src/routes/two-factor/[...path]/index.ts", "qwik")));
     if (protect)
       wiring.steps.push(`${plugin} sends visitors who are not signed in to the sign-in page on: ${protect.join(", ")}`);
     return wiring;

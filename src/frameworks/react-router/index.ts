@@ -12,6 +12,7 @@ import { containerFile } from "../../doctor-model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import { defineFramework, detectBy, type FrameworkPart } from "../framework.js";
+import { twoFactorRoute } from "../two-factor-route.js";
 import { webStandardPart } from "../web-standard.js";
 import { type ReactRouterFacts, reactRouterFacts } from "./facts.js";
 
@@ -68,7 +69,12 @@ export const reactRouter = defineFramework<ReactRouterFacts>({
         sessionModule: specifier(route, sessionPath, ext),
       }),
     });
-    await registerInRoutes(wiring, routesFile, appDir, route);
+    const routes = [{ path: routePath, file: route }];
+    // Two-factor: a resource route for /two-factor and every path below it (a splat matches none too).
+    const twoFactor = await twoFactorRoute(request, `${appDir}/routes/two-factor.$.ts`, "react-router");
+    wiring.files.push(...twoFactor);
+    for (const file of twoFactor) routes.push({ path: "two-factor/*", file: file.path });
+    await registerInRoutes(wiring, routesFile, appDir, routes);
     if (request.protect?.length)
       await protectInRoot(wiring, request.protect, rootFile, appDir, request.authDir, sessionPath, ext);
     return wiring;
@@ -83,24 +89,30 @@ export const reactRouter = defineFramework<ReactRouterFacts>({
   },
 });
 
-/** The route in app/routes.ts (a file-system routes app finds it by its name). */
+/** The routes in app/routes.ts, one after the other (a file-system routes app finds them by their names). */
 async function registerInRoutes(
   wiring: FrameworkPart,
   routesFile: ReactRouterFacts["routesFile"],
   appDir: string,
-  route: string,
+  routes: { path: string; file: string }[],
 ) {
-  const file = posix.relative(appDir, route);
-  const line = `route("${routePath}", "${file}") in the array of ${routesFile?.path ?? `${appDir}/routes.ts`}`;
-  if (!routesFile) {
-    wiring.steps.push(`No ${appDir}/routes.ts was found; register the auth route there: ${line}.`);
-    return;
-  }
   const { registerRoute } = await import("../../ast/react-router-app.js");
-  const edit = registerRoute(routesFile.text, routePath, file, routesFile.path);
-  if (edit.status === "edited") wiring.edits.push({ path: routesFile.path, contents: edit.text });
-  else if (edit.status === "refused")
-    wiring.steps.push(`${routesFile.path} was left alone (${edit.reason}); register the auth route there: ${line}.`);
+  let text = routesFile?.text;
+  for (const { path, file: route } of routes) {
+    const file = posix.relative(appDir, route);
+    const what = path === routePath ? "the auth route" : "the route";
+    const line = `route("${path}", "${file}") in the array of ${routesFile?.path ?? `${appDir}/routes.ts`}`;
+    if (!routesFile || text === undefined) {
+      wiring.steps.push(`No ${appDir}/routes.ts was found; register ${what} there: ${line}.`);
+      continue;
+    }
+    const edit = registerRoute(text, path, file, routesFile.path);
+    if (edit.status === "edited") text = edit.text;
+    else if (edit.status === "refused")
+      wiring.steps.push(`${routesFile.path} was left alone (${edit.reason}); register ${what} there: ${line}.`);
+  }
+  if (routesFile && text !== undefined && text !== routesFile.text)
+    wiring.edits.push({ path: routesFile.path, contents: text });
 }
 
 /** app/.server/auth/protect.ts, called by a loader added to app/root.tsx. */

@@ -12,8 +12,8 @@ import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { type FileRoutedPart, fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
-
 import { defineFramework, detectBy, existingEntry, type FrameworkRequest } from "../framework.js";
+import { twoFactorRoute } from "../two-factor-route.js";
 import { addMiddlewareOption } from "./vite-config.js";
 
 export interface SolidStartFacts {
@@ -66,6 +66,9 @@ export const solidStart = defineFramework<SolidStartFacts>({
       protectedPathsPath: pathsPath(request.authDir),
     });
     const { wiring } = part;
+    // API routes: /two-factor itself (which a catch-all does not match) and every path below it.
+    for (const path of ["src/routes/two-factor/index.ts", "src/routes/two-factor/[...path].ts"])
+      wiring.files.push(...(await twoFactorRoute(request, path, "solid-start")));
     if (!request.protect?.length) return wiring;
     const { config, ownMiddleware } = request.facts;
     await protectFile(request, part, {

@@ -11,8 +11,8 @@ import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { type FileRoutedPart, fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
-
 import { defineFramework, detectBy, existingEntry, type FrameworkRequest } from "../framework.js";
+import { twoFactorRoute } from "../two-factor-route.js";
 
 export interface TanStackStartFacts {
   /** The package its imports come from: @tanstack/react-start (or solid-start). */
@@ -68,6 +68,12 @@ export const tanstackStart = defineFramework<TanStackStartFacts>({
       sessionRead: "getSession(request) reads the session in a server route, server function or request middleware.",
       protectedPathsPath: pathsPath,
     });
+    // Server routes: /two-factor itself (which a splat route does not match) and every path below it.
+    const routes = { "src/routes/two-factor/index.ts": "/two-factor/", "src/routes/two-factor/$.ts": "/two-factor/$" };
+    for (const [path, routePath] of Object.entries(routes))
+      part.wiring.files.push(
+        ...(await twoFactorRoute(request, path, "tanstack-start", { routerPackage, startPackage, routePath })),
+      );
     if (!request.protect?.length) return part.wiring;
     await protectFile(request, part, {
       path: startPath,

@@ -34,6 +34,9 @@ const defaultNames = {
   authenticator: "authenticator",
   attemptCounter: "attemptCounter",
 };
+/** With --two-factor totp: its two tables, and the names the module exports for them. */
+const twoFactorNames = { twoFactor: "twoFactor", twoFactorRecoveryCode: "twoFactorRecoveryCode" };
+const twoFactorTableExports = ["twoFactorTable", "twoFactorRecoveryCodesTable"] as const;
 
 /** What each dialect's columns are built from. */
 const columns: Record<Dialect, Record<string, string>> = {
@@ -101,10 +104,17 @@ function placement(schemaPath: string, ext: "" | ".js") {
   };
 }
 
-/** The Auth.js tables as a Drizzle schema module for `dialect`, under `names` (the table names, prefixed or not). */
-export function renderDrizzleTables(dialect: Dialect, names: typeof defaultNames = defaultNames): Promise<string> {
+/**
+ * The Auth.js tables as a Drizzle schema module for `dialect`, under `names` (the table names, prefixed or not);
+ * with two-factor's names, its two tables too.
+ */
+export function renderDrizzleTables(
+  dialect: Dialect,
+  names: typeof defaultNames & Partial<typeof twoFactorNames> = defaultNames,
+): Promise<string> {
   return renderTemplate("orms/drizzle/auth-schema.ts.hbs", {
     ...columns[dialect],
+    twoFactor: names.twoFactor !== undefined,
     names: { ...names, attemptCounterIndex: `${names.attemptCounter}_expires_idx` },
     title: { postgres: "PostgreSQL", mysql: "MySQL / MariaDB", sqlite: "SQLite" }[dialect],
     postgres: dialect === "postgres",
@@ -143,8 +153,11 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
       .map(([, text]) => text)
       .join("\n");
     const names = Object.fromEntries(
-      Object.entries(defaultNames).map(([k, v]) => [k, `${request.tablePrefix ?? ""}${v}`]),
-    ) as typeof defaultNames;
+      Object.entries({ ...defaultNames, ...(request.twoFactor ? twoFactorNames : {}) }).map(([k, v]) => [
+        k,
+        `${request.tablePrefix ?? ""}${v}`,
+      ]),
+    ) as typeof defaultNames & Partial<typeof twoFactorNames>;
     const tables = new Set(declaredTables(ownText).map((t) => t.toLowerCase()));
     const clash = Object.values(names).find((n) => tables.has(n.toLowerCase()));
     const where = project.schemaPath ?? schemaPath;
@@ -152,7 +165,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
       throw new UsageError(
         `${where}: a table named "${clash}" exists, which the Auth.js tables would use: run init again with --table-prefix (e.g. auth_) to give them other names; nothing was written.`,
       );
-    const taken = authTableExports.find((n) =>
+    const taken = [...authTableExports, ...(request.twoFactor ? twoFactorTableExports : [])].find((n) =>
       new RegExp(`export\\s+(?:const|let|var|function|class)\\s+${n}\\b`).test(ownText),
     );
     if (taken)
@@ -229,6 +242,21 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
       },
       await loadEnvModule(`${authDir}/load-env.ts`, request.envOrder),
     );
+    if (request.twoFactor) {
+      const storePath = `${authDir}/two-factor-store.ts`;
+      files.push({
+        path: storePath,
+        contents: await renderTemplate("orms/drizzle/two-factor-store.ts.hbs", {
+          dbImport,
+          dbBinding,
+          dbModule: db.path,
+          schemaModule: authPath,
+          dbSpecifier: specifier(storePath, db.path, ext),
+          schemaSpecifier: specifier(storePath, authPath, ext),
+          mysql: dialect === "mysql",
+        }),
+      });
+    }
     return {
       ...part({
         files,

@@ -135,6 +135,33 @@ export const authModels: Model[] = [
   },
 ];
 
+/**
+ * Two-factor sign-in's state (two-factor-store.ts, with --two-factor totp), as the SQL schema's two tables:
+ * the sealed secret, when a code confirmed it and the last time step used; each recovery code's HMAC. No
+ * relation to User, so the User model is left as it is: the store deletes a user's rows when two-factor goes off.
+ */
+export const twoFactorModels: Model[] = [
+  {
+    name: "TwoFactor",
+    fields: [
+      { name: "userId", type: "String", id: true },
+      { name: "secret", type: "String", long: true },
+      { name: "enabledAt", type: "DateTime", optional: true },
+      { name: "lastStep", type: "Int", optional: true },
+    ],
+  },
+  {
+    name: "TwoFactorRecoveryCode",
+    fields: [
+      { name: "userId", type: "String" },
+      { name: "codeHash", type: "String" },
+    ],
+    compoundId: ["userId", "codeHash"],
+  },
+];
+
+export const twoFactorModelNames = twoFactorModels.map((m) => m.name);
+
 /** Model -> table name: the model's own name unless a prefix maps them all. */
 export const tableName = (model: string, prefix: string | undefined) => (prefix ? `${prefix}${model}` : model);
 
@@ -164,7 +191,7 @@ export function renderPrismaModels(
   eol = "\n",
   only: readonly string[] = authModels.map((m) => m.name),
 ): string {
-  const blocks = authModels
+  const blocks = [...authModels, ...twoFactorModels]
     .filter((model) => only.includes(model.name))
     .map((model) => {
       const rows: [string, string, string][] = model.fields.map((f) => fieldLine(f, dialect));
@@ -191,12 +218,12 @@ const sqlTypes: Record<Dialect, Record<Scalar, string> & { long: string }> = {
  * models creates, as CREATE ... IF NOT EXISTS so applying it twice changes
  * nothing. Unique constraints keep Prisma's names (`User_email_key`).
  */
-export function renderPrismaSql(dialect: Dialect, prefix: string | undefined): string {
+export function renderPrismaSql(dialect: Dialect, prefix: string | undefined, twoFactor = false): string {
   const q = (name: string) => (dialect === "mysql" ? `\`${name}\`` : `"${name}"`);
   const types = sqlTypes[dialect];
   const now = dialect === "mysql" ? "CURRENT_TIMESTAMP(3)" : "CURRENT_TIMESTAMP";
   const statements: string[] = [];
-  for (const model of authModels) {
+  for (const model of [...authModels, ...(twoFactor ? twoFactorModels : [])]) {
     const table = tableName(model.name, prefix);
     const lines = model.fields.map((f) => {
       const type = f.long ? types.long : f.wide && dialect === "mysql" ? "VARCHAR(255)" : types[f.type];

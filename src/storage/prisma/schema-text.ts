@@ -7,7 +7,7 @@
  * or a model or table name already taken is a refusal, never an edit.
  */
 import type { Dialect } from "../../catalog/sql-dialects.js";
-import { attemptModelName, authModelNames, renderPrismaModels, tableName } from "./models.js";
+import { attemptModelName, authModelNames, renderPrismaModels, tableName, twoFactorModelNames } from "./models.js";
 
 export interface PrismaBlock {
   kind: string;
@@ -169,6 +169,40 @@ export function mergeAuthModels(text: string, dialect: Dialect, prefix?: string)
   return {
     status: "added",
     text: `${text}${separator}${marker}${eol}${renderPrismaModels(dialect, prefix, eol, added)}`,
+  };
+}
+
+const twoFactorMarker = "// Two-factor sign-in's state, for two-factor-store.ts (added by create-auth).";
+
+/**
+ * Adds two-factor sign-in's models to `text` (which has the auth models): present when both are there,
+ * refused when one is, or when a table they would use is taken.
+ */
+export function mergeTwoFactorModels(text: string, dialect: Dialect, prefix?: string): PrismaMerge {
+  const facts = parsePrismaSchema(text);
+  const names = new Set(facts.blocks.filter((b) => b.kind === "model").map((b) => b.name));
+  const taken = twoFactorModelNames.filter((m) => names.has(m));
+  if (taken.length === twoFactorModelNames.length) return { status: "present" };
+  if (taken.length > 0)
+    return {
+      status: "refused",
+      reason: `it has a model ${taken[0]} but not ${twoFactorModelNames.filter((m) => !names.has(m)).join(", ")}: two-factor sign-in needs both as create-auth writes them`,
+    };
+  const tables = tablesOf(facts);
+  const inUse = new Map([...tables].map(([model, table]) => [table.toLowerCase(), model]));
+  for (const model of twoFactorModelNames) {
+    const owner = inUse.get(tableName(model, prefix).toLowerCase());
+    if (owner)
+      return {
+        status: "refused",
+        reason: `its model ${owner} is stored in the table ${tables.get(owner)}, which two-factor's model ${model} would use`,
+      };
+  }
+  const eol = facts.eol;
+  const separator = text === "" ? "" : text.endsWith(eol) ? (text.endsWith(eol + eol) ? "" : eol) : eol + eol;
+  return {
+    status: "added",
+    text: `${text}${separator}${twoFactorMarker}${eol}${renderPrismaModels(dialect, prefix, eol, twoFactorModelNames)}`,
   };
 }
 
