@@ -97,7 +97,7 @@ describe("init in a next-auth v4 project", () => {
     expect(result.exitCode).toBe(0);
     expect(read(dir, "lib/providers/credentials.ts")).not.toContain("throttle");
     expect(result.stdout.split("\n").filter((line) => line.includes("does not count attempts"))).toEqual([
-      "note: The credentials provider does not count attempts: the generated throttle needs next-auth v5 (create-auth upgrade). See README: sign-in throttling.",
+      "note: The credentials provider does not count attempts, so nothing limits how often it is tried: the generated throttle needs next-auth v5 (create-auth upgrade).",
     ]);
   });
 
