@@ -5,7 +5,7 @@
  * writes a full set of rows and plain SQL reads them back, rows written in
  * SQL read back through TypeORM's relations, and deleting a user cascades.
  * (The Prisma and Drizzle schemas are their storages' own, checked with
- * their tools and adapters in test/orms/orm-init.db.test.ts.)
+ * their tools and adapters in test/storage/orm-init.db.test.ts.)
  *
  * Generated modules are compiled with tsc's transpiler (decorator metadata
  * included, as in a user's build), not esbuild, and imported natively.
