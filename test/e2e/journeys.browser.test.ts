@@ -28,7 +28,6 @@ import { typecheckProject } from "../variants/typecheck.js";
 import {
   type AppName,
   appEnv,
-  appProduction,
   appRuntime,
   buildApp,
   freePort,
@@ -36,7 +35,6 @@ import {
   nextBin,
   sessionOf,
   signInWithPassword,
-  startApp,
   startServer,
   useBrowserAndMail,
 } from "./apps.js";
@@ -55,25 +53,26 @@ interface Journey {
   app: AppName;
   /** Where Auth.js answers in this framework. */
   basePath: string;
-  /** How the app is built and started in production (npm scripts). */
-  production: { build?: string; start: string };
+  /** How the app is built (an npm script) and started in production (a command), with the variables its server asks for. */
+  production: { build?: string; start: string[]; env?: (origin: string) => Record<string, string> };
   /** What the framework generates before its tsconfig is complete (SvelteKit's .svelte-kit/tsconfig.json). */
   beforeTypecheck?: string[];
 }
 
 const journeys: Journey[] = [
-  { app: "next", basePath: "/api/auth", production: { build: "build", start: "start" } },
+  { app: "next", basePath: "/api/auth", production: { build: "build", start: ["npm", "start"] } },
   {
     app: "sveltekit",
     basePath: "/auth",
-    production: { build: "build", start: "start" },
+    // adapter-node's server, as its docs start it: ORIGIN set, PORT read.
+    production: { build: "build", start: ["node", "build"], env: (origin) => ({ ORIGIN: origin }) },
     beforeTypecheck: ["node_modules/@sveltejs/kit/svelte-kit.js", "sync"],
   },
-  { app: "express", basePath: "/auth", production: { start: "start" } },
+  { app: "express", basePath: "/auth", production: { start: ["npm", "start"] } },
   {
     app: "nitro",
     basePath: "/api/auth",
-    production: { build: appProduction.nitro!.build!, start: appProduction.nitro!.start },
+    production: { build: "build", start: ["npm", "start"] },
     beforeTypecheck: ["node_modules/nitro/dist/cli/index.mjs", "prepare"],
   },
 ];
@@ -178,11 +177,16 @@ describe("journeys: every command leaves a project that compiles, and the app si
       stage("commands");
 
       if (production.build) {
-        const built = await buildApp(app, dir, { ...production, dashboard: "/" });
+        const built = await buildApp(app, dir, { build: production.build, start: "", dashboard: "/" });
         expect(built.exitCode, built.all).toBe(0);
       }
       stage("build");
-      const server = await startApp(app, dir, {}, defer, port, { ...production, dashboard: "/" });
+      const server = await startServer(production.start, {
+        cwd: dir,
+        port,
+        env: appRuntime(app).env({ NODE_ENV: "production", ...production.env?.(origin) }),
+      });
+      defer(() => server.stop());
       stage("start");
 
       const context = await tools.browser.newContext();
