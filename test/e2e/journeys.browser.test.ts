@@ -40,6 +40,7 @@ import {
 } from "./apps.js";
 import { useCleanup } from "./cleanup.js";
 import { corpClient, expectFederatedSignOut, signOutOnAuthPage, startCorp } from "./federated-signout.js";
+import { startOidcServer } from "./oidc-server.js";
 import { freshV4App } from "./upgrade-apps.js";
 
 const bin = join(root, "bin/create-auth.js");
@@ -107,20 +108,24 @@ async function expectCompiles(app: AppName, dir: string, step: string, before?: 
   expect(typecheckProject(dir), `after ${step}`).toBe("");
 }
 
-/** What the commands asked for: corp's client id and secret filled in where they were left empty, the post-logout URI of this origin. */
-function fillInCorp(dir: string, origin: string) {
+/**
+ * What the commands asked for: the client id and secret of provider `id` (AUTH_<ID>_ID, AUTH_<ID>_SECRET)
+ * filled in where they were left empty, the post-logout URI of this origin.
+ */
+function fillInClient(dir: string, id: string, origin: string) {
   const files = readdirSync(dir).filter((f) => /^\.env(\.local)?$/.test(f));
+  const name = `AUTH_${id.toUpperCase()}`;
   let filled = false;
   for (const file of files) {
     const text = readFileSync(join(dir, file), "utf8");
     const after = text
-      .replace(/^#? ?AUTH_CORP_ID=.*$/m, `AUTH_CORP_ID=${corpClient.clientId}`)
-      .replace(/^#? ?AUTH_CORP_SECRET=.*$/m, `AUTH_CORP_SECRET=${corpClient.clientSecret}`)
+      .replace(new RegExp(`^#? ?${name}_ID=.*$`, "m"), `${name}_ID=${corpClient.clientId}`)
+      .replace(new RegExp(`^#? ?${name}_SECRET=.*$`, "m"), `${name}_SECRET=${corpClient.clientSecret}`)
       .replace(/^AUTH_POST_LOGOUT_REDIRECT_URI=.*$/m, `AUTH_POST_LOGOUT_REDIRECT_URI=${origin}/`);
-    filled ||= after.includes(`AUTH_CORP_SECRET=${corpClient.clientSecret}`);
+    filled ||= after.includes(`${name}_SECRET=${corpClient.clientSecret}`);
     writeFileSync(join(dir, file), after);
   }
-  expect(filled, `no env file of ${files.join(", ")} asks for AUTH_CORP_SECRET`).toBe(true);
+  expect(filled, `no env file of ${files.join(", ")} asks for ${name}_SECRET`).toBe(true);
 }
 
 async function doctorErrors(app: AppName, dir: string) {
@@ -161,7 +166,7 @@ describe("journeys: every command leaves a project that compiles, and the app si
       }
       // Nothing left to wire by hand.
       expect(outputs.at(-1)).not.toMatch(/^note: .*(?:not wired|does not send|add to it|by hand)/im);
-      fillInCorp(dir, origin);
+      fillInClient(dir, "corp", origin);
       // The tables, where a command said to make them.
       if (outputs.some((out) => out.includes("db:migrate"))) {
         const migrated = await execa("npm", ["run", "--silent", "db:migrate"], {
@@ -218,22 +223,30 @@ describe("journeys: every command leaves a project that compiles, and the app si
   test("a next-auth v4 app: add-provider, doctor, upgrade, add-provider, build, sign in by password and at the provider added on v4", async () => {
     const port = await freePort();
     const origin = `http://localhost:${port}`;
-    const op = await startCorp(origin, "/api/auth", defer);
+    const op = await startOidcServer({
+      ...corpClient,
+      redirectUri: `${origin}/api/auth/callback/keycloak`,
+      account: { sub: "u-7", email: "kim@corp.example", name: "Kim", picture: "https://corp.example/k.png" },
+    });
+    defer(() => op.close());
     const dir = await freshV4App("pages-github-credentials", defer);
     const envFile = join(dir, ".env.local");
     writeFileSync(envFile, readFileSync(envFile, "utf8").replace("http://localhost:3000", origin));
     await expectCompiles("next", dir, "nothing (the v4 app as it comes)");
 
     const steps = [
-      ["add-provider", "oidc", "--id", "corp", "--issuer", op.issuer],
-      ["doctor"],
+      // An OpenID provider next-auth v4 ships, with the issuer of the user's realm.
+      ["add-provider", "keycloak", "--issuer", op.issuer],
+      // The app's own .env.local is readable by all (mode 644): the one error doctor finds, which --fix mends.
+      ["doctor", "--fix"],
       ["upgrade"],
       ["add-provider", "google"],
     ];
     for (const step of steps) {
       await run("next", dir, step);
       await expectCompiles("next", dir, step.join(" "));
-      if (step[0] === "add-provider" && step.includes("corp")) fillInCorp(dir, origin);
+      if (step[0] === "add-provider") fillInClient(dir, step[1]!, origin);
+      if (step[0] === "doctor") expect(await doctorErrors("next", dir)).toEqual([]);
     }
     expect(await doctorErrors("next", dir)).toEqual([]);
 
@@ -258,13 +271,13 @@ describe("journeys: every command leaves a project that compiles, and the app si
     // The user's own Credentials sign-in, kept through the upgrade.
     await signInWithPassword(page, auth, { email: "alice@example.com", password: "correct horse battery" });
     expect((await sessionOf(page, auth))?.user?.email, server.output()).toBe("alice@example.com");
-    // The provider added while the app was on v4 signs in on v5 (and out at the provider, its end_session endpoint).
+    // The provider added while the app was on v4 signs in on v5.
     const atCorp = await (await tools.browser.newContext()).newPage();
     defer(() => atCorp.context().close());
     await atCorp.goto(`${auth}/signin`);
-    await atCorp.locator('form[action$="/api/auth/signin/corp"] button').click();
+    await atCorp.locator('form[action$="/api/auth/signin/keycloak"] button').click();
     await atCorp.waitForURL((url) => url.origin === origin && !url.pathname.startsWith("/api/auth"));
-    expect((await sessionOf(atCorp, auth))?.user?.email, server.output()).toBe("erin@corp.example");
+    expect((await sessionOf(atCorp, auth))?.user?.email, server.output()).toBe("kim@corp.example");
     expect(server.output().replace(/\x1b\[[0-9;]*m/g, "")).not.toMatch(/\[auth\]\[error\]/);
   }, 600_000);
 });
