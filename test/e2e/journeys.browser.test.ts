@@ -54,6 +54,8 @@ interface Journey {
   app: AppName;
   /** Where Auth.js answers in this framework. */
   basePath: string;
+  /** What init is given beyond --yes: the session strategy users pick besides the default. */
+  init?: string[];
   /** How the app is built (an npm script) and started in production (a command), with the variables its server asks for. */
   production: { build?: string; start: string[]; env?: (origin: string) => Record<string, string> };
   /** What the framework generates before its tsconfig is complete (SvelteKit's .svelte-kit/tsconfig.json). */
@@ -61,7 +63,13 @@ interface Journey {
 }
 
 const journeys: Journey[] = [
-  { app: "next", basePath: "/api/auth", production: { build: "build", start: ["npm", "start"] } },
+  {
+    app: "next",
+    basePath: "/api/auth",
+    // Sessions in the database: the rotation reads the stored user's accounts, not a token's subject.
+    init: ["--session", "database", "--providers", "github"],
+    production: { build: "build", start: ["npm", "start"] },
+  },
   {
     app: "sveltekit",
     basePath: "/auth",
@@ -144,7 +152,7 @@ describe("journeys: every command leaves a project that compiles, and the app si
 
   test.each(journeys)(
     "$app: init, add-provider oidc, the same with token flags, doctor, build, sign in, refresh, sign out at the provider",
-    async ({ app, basePath, production, beforeTypecheck }) => {
+    async ({ app, basePath, init = [], production, beforeTypecheck }) => {
       const timings: Record<string, number> = {};
       let mark = performance.now();
       const stage = (name: string) => {
@@ -160,13 +168,13 @@ describe("journeys: every command leaves a project that compiles, and the app si
 
       const outputs: string[] = [];
       const corp = ["add-provider", "oidc", "--id", "corp", "--issuer", op.issuer];
-      for (const step of [["init", "--yes"], corp, [...corp, "--refresh-tokens", "--federated-logout"]]) {
+      for (const step of [["init", "--yes", ...init], corp, [...corp, "--refresh-tokens", "--federated-logout"]]) {
         outputs.push(await run(app, dir, step));
         await expectCompiles(app, dir, step.join(" "), beforeTypecheck);
       }
       // Nothing left to wire by hand.
       expect(outputs.at(-1)).not.toMatch(/^note: .*(?:not wired|does not send|add to it|by hand)/im);
-      fillInClient(dir, "corp", origin);
+      for (const id of ["corp", ...(init.includes("github") ? ["github"] : [])]) fillInClient(dir, id, origin);
       // The tables, where a command said to make them.
       if (outputs.some((out) => out.includes("db:migrate"))) {
         const migrated = await execa("npm", ["run", "--silent", "db:migrate"], {
