@@ -11,7 +11,8 @@
  * Per framework (the table below): init --yes → add-provider oidc --id corp
  * --issuer … → the same again with --refresh-tokens --federated-logout (the
  * user turning rotation on for the provider added before) → doctor finds no
- * error → build → sign in → token refreshed → signed out at the provider.
+ * error → build → sign in → token refreshed → signed out at the provider
+ * (Next.js with database sessions, the others with init's JWT ones).
  * A next-auth v4 app: add-provider (v4's provider) → doctor → upgrade (its
  * real install of next-auth 5) → add-provider → build → sign in, by
  * password and at the provider added while on v4.
