@@ -12,7 +12,9 @@
  * --issuer … → the same again with --refresh-tokens --federated-logout (the
  * user turning rotation on for the provider added before) → doctor finds no
  * error → build → sign in → token refreshed → signed out at the provider
- * (Next.js with database sessions, the others with init's JWT ones).
+ * (Next.js with database sessions, the others with init's JWT ones), on the
+ * shapes users give their apps where test/variants/ has one: SvelteKit with
+ * its own hooks, Express with its own server, its app in a module of its own.
  * A next-auth v4 app: add-provider (v4's provider) → doctor → upgrade (its
  * real install of next-auth 5) → add-provider → build → sign in, by
  * password and at the provider added while on v4.
@@ -25,6 +27,9 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, test } from "vitest";
 import { root } from "../helpers.js";
+import { hooksVariants, ownHeader } from "../variants/hooks.js";
+import { compose } from "../variants/index.js";
+import { appModule, expressServer } from "../variants/server.js";
 import { typecheckProject } from "../variants/typecheck.js";
 import {
   type AppName,
@@ -47,6 +52,9 @@ import { freshV4App } from "./upgrade-apps.js";
 const bin = join(root, "bin/create-auth.js");
 const tools = useBrowserAndMail();
 
+/** A SvelteKit app's own handle setting a header, with handleError beside it. */
+const ownHooks = hooksVariants.find((v) => v.app === "sveltekit")!;
+
 /** Access tokens live 12 s; the generated rotation refreshes 10 s before expiry, so 2 s after they are issued. */
 const ACCESS_TTL = 12;
 const REFRESH_AFTER_MS = (ACCESS_TTL - 10) * 1000 + 500;
@@ -55,6 +63,8 @@ interface Journey {
   app: AppName;
   /** Where Auth.js answers in this framework. */
   basePath: string;
+  /** The shape users give the app before any command (test/variants/): their own hooks, their own server. */
+  shape?: { title: string; apply: (dir: string) => void; check?: (origin: string) => Promise<void> };
   /** What init is given beyond --yes: the session strategy users pick besides the default. */
   init?: string[];
   /** How the app is built (an npm script) and started in production (a command), with the variables its server asks for. */
@@ -74,11 +84,26 @@ const journeys: Journey[] = [
   {
     app: "sveltekit",
     basePath: "/auth",
+    shape: {
+      title: "its own src/hooks.server.ts",
+      apply: (dir) => ownHooks.apply(dir),
+      // Their handle still runs on every page, after Auth.js's.
+      check: async (origin) => expect((await fetch(origin)).headers.get(ownHeader.name)).toBe(ownHeader.value),
+    },
     // adapter-node's server, as its docs start it: ORIGIN set, PORT read.
     production: { build: "build", start: ["node", "build"], env: (origin) => ({ ORIGIN: origin }) },
     beforeTypecheck: ["node_modules/@sveltejs/kit/svelte-kit.js", "sync"],
   },
-  { app: "express", basePath: "/auth", production: { start: ["npm", "start"] } },
+  {
+    app: "express",
+    basePath: "/auth",
+    shape: {
+      title: "its own server, the app in a module of its own, built by tsc",
+      apply: (dir) => void compose("", "", expressServer, appModule).apply({ cwd: dir, app: dir }, "express"),
+    },
+    // The user's scripts: tsc into dist/, node dist/server.js.
+    production: { build: "build", start: ["npm", "start"] },
+  },
   {
     app: "nitro",
     basePath: "/api/auth",
@@ -151,9 +176,11 @@ async function doctorErrors(app: AppName, dir: string) {
 describe("journeys: every command leaves a project that compiles, and the app signs in at the end", () => {
   const defer = useCleanup();
 
-  test.each(journeys)(
-    "$app: init, add-provider oidc, the same with token flags, doctor, build, sign in, refresh, sign out at the provider",
-    async ({ app, basePath, init = [], production, beforeTypecheck }) => {
+  test.each(
+    journeys.map((journey) => ({ ...journey, label: [journey.app, journey.shape?.title].filter(Boolean).join(", ") })),
+  )(
+    "$label: init, add-provider oidc, the same with token flags, doctor, build, sign in, refresh, sign out at the provider",
+    async ({ app, basePath, shape, init = [], production, beforeTypecheck }) => {
       const timings: Record<string, number> = {};
       let mark = performance.now();
       const stage = (name: string) => {
@@ -164,6 +191,7 @@ describe("journeys: every command leaves a project that compiles, and the app si
       const origin = `http://localhost:${port}`;
       const op = await startCorp(origin, basePath, defer, ACCESS_TTL);
       const dir = await freshApp(app, defer);
+      shape?.apply(dir);
       if (beforeTypecheck || readdirSync(dir).includes("tsconfig.json"))
         await expectCompiles(app, dir, "nothing (the app as it comes)", beforeTypecheck);
 
@@ -222,6 +250,7 @@ describe("journeys: every command leaves a project that compiles, and the app si
         },
         signOut: (page) => signOutOnAuthPage(page, auth),
       });
+      await shape?.check?.(origin);
       stage("browser");
       expect(server.output().replace(/\x1b\[[0-9;]*m/g, "")).not.toMatch(/\[auth\]\[error\]/);
       console.log(`[journey ${app}] ${JSON.stringify(timings)} s`);
