@@ -15,6 +15,7 @@
  * (Next.js with database sessions, the others with init's JWT ones), on the
  * shapes users give their apps where test/variants/ has one: SvelteKit with
  * its own hooks, Express with its own server, its app in a module of its own.
+ * Nitro and Astro (on Node 24, as appRuntime runs it) are the file-routed ones.
  * A next-auth v4 app: add-provider (v4's provider) → doctor → upgrade (its
  * real install of next-auth 5) → add-provider → build → sign in, by
  * password and at the provider added while on v4.
@@ -109,6 +110,13 @@ const journeys: Journey[] = [
     basePath: "/api/auth",
     production: { build: "build", start: ["npm", "start"] },
     beforeTypecheck: ["node_modules/nitro/dist/cli/index.mjs", "prepare"],
+  },
+  // On the Node its framework needs (24: appRuntime), create-auth run by it too.
+  {
+    app: "astro",
+    basePath: "/api/auth",
+    production: { build: "build", start: ["npm", "start"] },
+    beforeTypecheck: ["node_modules/astro/bin/astro.mjs", "sync"],
   },
 ];
 
