@@ -60,11 +60,12 @@ export function conflicts(o: { backend: string; dialect?: string; session: strin
     throw new UsageError(
       `--dialect ${o.dialect} conflicts with --backend ${o.backend}, which speaks ${own}; drop --dialect or change --backend.`,
     );
-  // Auth.js refuses a database session when every provider is credentials (its sign-ins are JWT only).
-  // No kinds: init adds none to a config of the project's own, whose providers the planner reads.
-  if (o.session === "database" && o.kinds.length > 0 && o.kinds.every((k) => k === "credentials")) {
+  // Auth.js signs credentials in with a JWT cookie whatever the strategy: with database sessions it refuses a
+  // config of credentials alone, and beside another provider the password sign-in leaves a cookie no session
+  // lookup finds (signed in, then signed out at once). No kinds: init adds none to a config of the project's own.
+  if (o.session === "database" && o.kinds.includes("credentials")) {
     throw new UsageError(
-      "--session database conflicts with --providers credentials alone: Auth.js keeps credentials sign-ins in JWT sessions; use --session jwt or add another provider.",
+      "--session database conflicts with --providers credentials: Auth.js keeps password sign-ins in JWT sessions only (with database sessions they end with no session); use --session jwt (the adapter still stores users and accounts) or leave credentials out.",
     );
   }
 }

@@ -381,7 +381,7 @@ A provider's own flags (--issuer, --id, --well-known… as create-auth add-provi
 go beside --providers, each to the one provider that takes it; under --yes or in CI, one a
 provider needs and was not given is an error naming it.
 Conflicts: --dialect must match a database backend (sqlite, postgres, mysql); --session database
-needs a provider other than credentials. With --orm prisma or drizzle (detected from the
+does not go with credentials (Auth.js keeps password sign-ins in JWT sessions only). With --orm prisma or drizzle (detected from the
 project), the auth models go into your schema and the official adapter uses your client;
 --backend memory or skeleton means no ORM.
 

@@ -225,6 +225,16 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   const snippet = javascript
     ? { ...placed, files: (await inJavaScript({ files: placed.files, scripts: {} })).part.files }
     : placed;
+  // With the token flags, the provider's module as add-provider wrote it without them is its own to replace:
+  // turning rotation on for a provider added earlier is not an edit of the user's to keep.
+  const withoutTokens = request.tokens
+    ? await generateSnippet(provider, { ...context, tokens: undefined }).then(async (plain) => {
+        const files = placeSnippet(plain, configDir, modulesDir).files;
+        return javascript ? (await inJavaScript({ files, scripts: {} })).part.files : files;
+      })
+    : [];
+  const ownedBefore = (path: string, before: string) =>
+    withoutTokens.some((file) => join(modulesDir, file.path) === path && file.contents === before);
   const configText = readIfExists(configPath) ?? "";
   const edit = addProviderToConfig(
     configText,
@@ -236,7 +246,8 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   const changes: FileChange[] = [];
   for (const file of snippet.files) {
     const change = changeFile(join(modulesDir, file.path), file.contents);
-    if (change?.before != null && !request.force) return { status: "exists", path: change.path };
+    if (change?.before != null && !request.force && !ownedBefore(change.path, change.before))
+      return { status: "exists", path: change.path };
     if (change) changes.push(change);
   }
   const throttling =

@@ -16,8 +16,9 @@ describe("init renders every backend × schema flavour", () => {
         install: false,
         backend,
         schema,
+        // Passwords too (their column in every schema): JWT sessions, the only ones credentials signs in to.
         providers: "email,credentials,webauthn,social",
-        session: "database",
+        session: "jwt",
       },
       io,
     );

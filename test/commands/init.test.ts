@@ -165,7 +165,12 @@ describe("create-auth init: bad input is one line, exit 2, nothing written", () 
     [
       "database sessions with credentials only",
       ["--session", "database"],
-      /^error: --session database conflicts with --providers credentials alone/,
+      /^error: --session database conflicts with --providers credentials: /,
+    ],
+    [
+      "database sessions with credentials beside another provider (the password sign-in would leave no session)",
+      ["--session", "database", "--providers", "credentials,github"],
+      /^error: --session database conflicts with --providers credentials: /,
     ],
     [
       "providers that need options under --yes",

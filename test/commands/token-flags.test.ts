@@ -5,7 +5,7 @@
  * configured to get a refresh token, and the output names the post-logout
  * redirect URI to register.
  */
-import { cpSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useCleanup } from "../e2e/cleanup.js";
@@ -140,6 +140,33 @@ describe("--refresh-tokens and --federated-logout", () => {
     expect(result.stdout).not.toMatch(/^note: .*(?:wire|add to it)/im);
     // The discovery document was read to check the provider offers what was asked.
     expect(server.log.some((e) => e.path === "/.well-known/openid-configuration")).toBe(true);
+  });
+
+  it("add-provider oidc, then the same provider again with --refresh-tokens --federated-logout: its module updated and rotation wired; a module the user edited is kept", async () => {
+    const server = await provider(true);
+    const dir = await initProject();
+    const corp = ["add-provider", "oidc", "--id", "corp", "--issuer", server.issuer, "--no-install"];
+    const plain = await inProcess(corp, { cwd: dir });
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    const again = await inProcess([...corp, "--refresh-tokens", "--federated-logout"], { cwd: dir });
+    expect(again.stderr).toBe("");
+    expect(again.exitCode).toBe(0);
+    expect(again.stdout).toMatch(/^updated src\/providers\/corp\.ts$/m);
+    expect(read(dir, "src/providers/corp.ts")).toContain(
+      'scope: "openid profile email offline_access", prompt: "consent"',
+    );
+    expect(read(dir, "src/auth.ts")).toMatch(/ {2}refresh: \[corp\],\n {2}federatedSignOut: \[corp\],/);
+
+    // The same steps on a module the user changed in between: refused, nothing written, as before.
+    const edited = await initProject();
+    expect((await inProcess(corp, { cwd: edited })).exitCode).toBe(0);
+    const module = `${read(edited, "src/providers/corp.ts")}// the user's line\n`;
+    writeFileSync(join(edited, "src/providers/corp.ts"), module);
+    const before = snapshot(edited);
+    const refused = await inProcess([...corp, "--refresh-tokens", "--federated-logout"], { cwd: edited });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/^error: src\/providers\/corp\.ts already exists with other contents/);
+    expect(snapshot(edited)).toEqual(before);
   });
 
   it("add-provider social --flow vkid --refresh-tokens: accepted, the module carries its own refresh, the rotation wired", async () => {

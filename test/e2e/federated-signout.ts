@@ -23,13 +23,21 @@ import { type OidcServer, startOidcServer } from "./oidc-server.js";
 export const corpClient = { clientId: "framework-app", clientSecret: "framework-app-secret" };
 const account = { sub: "u-9", email: "erin@corp.example", name: "Erin", picture: "https://corp.example/e.png" };
 
-/** The provider for an app at `origin` whose Auth.js answers at `basePath`, its post-logout redirect URI the home page. */
-export async function startCorp(origin: string, basePath: string, defer: (fn: () => unknown) => void) {
+/**
+ * The provider for an app at `origin` whose Auth.js answers at `basePath`, its post-logout redirect URI the home
+ * page; its access tokens live `accessTokenTtl` seconds.
+ */
+export async function startCorp(
+  origin: string,
+  basePath: string,
+  defer: (fn: () => unknown) => void,
+  accessTokenTtl = 3600,
+) {
   const op = await startOidcServer({
     ...corpClient,
     redirectUri: `${origin}${basePath}/callback/corp`,
     account,
-    tokens: { accessTokenTtl: 3600, postLogoutRedirectUri: `${origin}/` },
+    tokens: { accessTokenTtl, postLogoutRedirectUri: `${origin}/` },
   });
   defer(() => op.close());
   return op;
@@ -108,6 +116,8 @@ export async function expectFederatedSignOut(
     signOut: (page: Page) => Promise<void>;
     /** The app server's output, shown when the browser does not get where it should. */
     output?: () => string;
+    /** What else is checked while the user is signed in at the provider, before the sign-out. */
+    whileSignedIn?: (page: Page) => Promise<void>;
   },
 ): Promise<void> {
   const { origin, basePath, op } = options;
@@ -128,6 +138,7 @@ export async function expectFederatedSignOut(
       throw await lost(error);
     });
   expect((await sessionOf(page, auth))?.user?.email).toBe(account.email);
+  await options.whileSignedIn?.(page);
 
   // The page's own navigations, redirects included, and its POSTs (a form's, or a server action's fetch):
   // the sign-out's chain of hops.

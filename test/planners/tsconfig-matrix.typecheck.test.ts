@@ -31,8 +31,7 @@ async function initFiles(backend: string, ...extra: string[]): Promise<SourceFil
     "none",
     "--backend",
     backend,
-    "--providers",
-    "credentials,email,passkey,github",
+    ...(extra.includes("--providers") ? [] : ["--providers", "credentials,email,passkey,github"]),
     ...extra,
   ]);
   expect(init.exitCode, init.stderr).toBe(0);
@@ -56,13 +55,15 @@ const stores: [string, string[]][] = [
   ["memory", []],
   ["sqlite", ["--schema", "drizzle"]],
   ["postgres", ["--schema", "typeorm"]],
+  // The token rotation (token-rotation.ts) beside the config.
+  ["sqlite", ["--providers", "credentials,google", "--refresh-tokens"]],
 ];
 
 const projects: SourceFile[] = [];
 
 beforeAll(async () => {
   for (const [backend, extra] of stores) {
-    const folder = [backend, ...extra.filter((e) => !e.startsWith("--"))].join("-");
+    const folder = [backend, ...extra.filter((e) => !e.startsWith("--"))].join("-").replace(/,/g, "-");
     for (const file of await initFiles(backend, ...extra)) projects.push({ ...file, path: `${folder}/${file.path}` });
   }
 }, 120_000);

@@ -2,9 +2,10 @@
  * After every command, the project compiles: a server framework's app
  * (Express, Hono, Fastify, Elysia; a test file each, so they run side by
  * side) in the shapes users give it (test/variants/), `create-auth init
- * --yes`, then `add-provider github`,
- * each followed by the project's own `tsc --noEmit` with its own tsconfig
- * over its installed packages. init must also have mounted Auth.js in the
+ * --yes`, then `add-provider github`, then an OpenID provider with
+ * --refresh-tokens --federated-logout, each followed
+ * by the project's own `tsc --noEmit` with its own tsconfig over its
+ * installed packages. init must also have mounted Auth.js in the
  * user's own module (an edit of it, no lines left for the user to add), and
  * once the tables are made (`npm run db:migrate`) doctor finds no error.
  */
@@ -13,6 +14,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { installedApp } from "../e2e/apps.js";
 import { useCleanup } from "../e2e/cleanup.js";
+import { startOidcServer } from "../e2e/oidc-server.js";
 import { inProcess } from "../helpers.js";
 import { compose, type Variant, variantCopy } from "./index.js";
 import { javascript, ownModules } from "./javascript.js";
@@ -114,6 +116,36 @@ export function serverJourneys(app: (typeof serverApps)[number]) {
         const provider = await inProcess(["add-provider", "github", "--no-install"], { cwd: project.app });
         expect(provider.exitCode, provider.stderr).toBe(0);
         expect(compiles(project.app, javascriptProject), provider.stdout).toBe("");
+        // Rotation and sign-out at the provider, wired into the user's own modules (in a JavaScript project as
+        // JavaScript, which Node then loads as written).
+        const op = await startOidcServer({
+          clientId: "c",
+          clientSecret: "s",
+          redirectUri: "http://localhost:3000/auth/callback/corp",
+          account: { sub: "u-1", email: "a@corp.example", name: "A", picture: "https://corp.example/a.png" },
+          tokens: { accessTokenTtl: 60, postLogoutRedirectUri: "http://localhost:3000/" },
+        });
+        defer(() => op.close());
+        const tokens = await inProcess(
+          [
+            "add-provider",
+            "oidc",
+            "--id",
+            "corp",
+            "--issuer",
+            op.issuer,
+            "--refresh-tokens",
+            "--federated-logout",
+            "--no-install",
+          ],
+          { cwd: project.app },
+        );
+        expect(tokens.exitCode, tokens.stderr).toBe(0);
+        expect(tokens.stdout).not.toMatch(/^note: .*(?:not wired|does not send|add to it|by hand)/im);
+        const rotation = tokens.stdout.match(/^created (\S*token-rotation\.[jt]s)$/m)?.[1];
+        expect(rotation, tokens.stdout).toMatch(javascriptProject ? /\.js$/ : /\.ts$/);
+        expect(compiles(project.app, javascriptProject), tokens.stdout).toBe("");
+        if (javascriptProject) await loads(project.app, [rotation!]);
       },
       120_000,
     );
