@@ -530,6 +530,10 @@ export function useBrowserAndMail(): { readonly browser: Browser; readonly mail:
 
 export const nextBin = (dir: string) => join(dir, "node_modules/next/dist/bin/next");
 
+/** `next build` as from a shell (no NODE_ENV=test, under which Next.js skips .env.local); never rejects. */
+export const buildNext = (dir: string, env: Record<string, string> = {}) =>
+  execa("node", [nextBin(dir), "build"], { cwd: dir, env: appEnv(env), extendEnv: false, reject: false, all: true });
+
 /**
  * `next build` as from a shell (no NODE_ENV=test, under which Next.js skips
  * .env.local), with the app's database file moved away: whether the build
@@ -538,21 +542,20 @@ export const nextBin = (dir: string) => join(dir, "node_modules/next/dist/bin/ne
 export async function buildNextWithoutDatabase(dir: string, database: string) {
   const file = join(dir, database);
   renameSync(file, `${file}.kept`);
-  const result = await execa("node", [nextBin(dir), "build"], {
-    cwd: dir,
-    env: appEnv(),
-    extendEnv: false,
-    reject: false,
-    all: true,
-  });
+  const result = await buildNext(dir);
   const createdDatabase = existsSync(file);
   renameSync(`${file}.kept`, file);
   return { exitCode: result.exitCode, output: result.all ?? "", createdDatabase };
 }
 
-/** `next start` on a free port, stopped when the test ends. */
-export async function startNext(dir: string, env: Record<string, string>, defer: (fn: () => unknown) => void) {
-  const port = await freePort();
+/** `next start` on `port` (else a free one), stopped when the test ends. */
+export async function startNext(
+  dir: string,
+  env: Record<string, string>,
+  defer: (fn: () => unknown) => void,
+  port?: number,
+) {
+  port ??= await freePort();
   const server = await startServer(["node", nextBin(dir), "start", "-p", String(port)], {
     cwd: dir,
     port,

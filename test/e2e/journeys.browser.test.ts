@@ -34,14 +34,14 @@ import { appModule, expressServer } from "../variants/server.js";
 import { typecheckProject } from "../variants/typecheck.js";
 import {
   type AppName,
-  appEnv,
   appRuntime,
   buildApp,
+  buildNext,
   freePort,
   freshApp,
-  nextBin,
   sessionOf,
   signInWithPassword,
+  startNext,
   startServer,
   useBrowserAndMail,
 } from "./apps.js";
@@ -296,20 +296,9 @@ describe("journeys: every command leaves a project that compiles, and the app si
     }
     expect(await doctorErrors("next", dir)).toEqual([]);
 
-    const built = await execa("node", [nextBin(dir), "build"], {
-      cwd: dir,
-      env: appEnv(),
-      extendEnv: false,
-      reject: false,
-      all: true,
-    });
+    const built = await buildNext(dir);
     expect(built.exitCode, built.all).toBe(0);
-    const server = await startServer(["node", nextBin(dir), "start", "-p", String(port)], {
-      cwd: dir,
-      port,
-      env: appEnv(),
-    });
-    defer(() => server.stop());
+    const server = await startNext(dir, {}, defer, port);
     const auth = `${origin}/api/auth`;
     const context = await tools.browser.newContext();
     defer(() => context.close());

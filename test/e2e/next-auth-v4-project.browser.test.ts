@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { describe, expect, test } from "vitest";
 import { inProcess, root } from "../helpers.js";
-import { appEnv, freePort, nextBin, signInWithPassword, startServer, useBrowserAndMail } from "./apps.js";
+import { buildNext, freePort, signInWithPassword, startNext, useBrowserAndMail } from "./apps.js";
 import { useCleanup } from "./cleanup.js";
 import { freshV4App } from "./upgrade-apps.js";
 
@@ -65,20 +65,9 @@ describe("a next-auth v4 app keeps v4", () => {
     const port = await freePort();
     const envPath = join(dir, ".env.local");
     writeFileSync(envPath, readFileSync(envPath, "utf8").replace("http://localhost:3000", `http://localhost:${port}`));
-    const built = await execa("node", [nextBin(dir), "build"], {
-      cwd: dir,
-      env: appEnv(),
-      extendEnv: false,
-      reject: false,
-      all: true,
-    });
+    const built = await buildNext(dir);
     expect(built.exitCode, built.all).toBe(0);
-    const server = await startServer(["node", nextBin(dir), "start", "-p", String(port)], {
-      cwd: dir,
-      port,
-      env: appEnv(),
-    });
-    defer(() => server.stop());
+    const server = await startNext(dir, {}, defer, port);
     const context = await shared.browser.newContext();
     defer(() => context.close());
     const page = await context.newPage();

@@ -23,6 +23,7 @@ import { root } from "../helpers.js";
 import { expectedFiles, filesUnder, readExpected } from "../upgrade/cases.js";
 import {
   appEnv,
+  buildNext,
   freePort,
   nextBin,
   type RunningServer,
@@ -65,15 +66,7 @@ describe("upgrade: v4 apps signed in, upgraded, still signed in", () => {
   }
 
   async function build(dir: string) {
-    const built = await timed("v5 build", () =>
-      execa("node", [nextBin(dir), "build"], {
-        cwd: dir,
-        env: appEnv(prismaEnv),
-        extendEnv: false,
-        reject: false,
-        all: true,
-      }),
-    );
+    const built = await timed("v5 build", () => buildNext(dir, prismaEnv));
     expect(built.exitCode, built.all).toBe(0);
   }
 
