@@ -5,6 +5,7 @@ import type { Model } from "../model.js";
 import type { Probe } from "../probe.js";
 import { accountCommands } from "./accounts.js";
 import { authenticatorCommands } from "./authenticators.js";
+import { lifecycleCommands } from "./lifecycles.js";
 import { raceCommands } from "./races.js";
 import { sessionCommands } from "./sessions.js";
 import { tokenCommands } from "./tokens.js";
@@ -19,6 +20,7 @@ const all: Entry[] = [
   ...tokenCommands,
   ...authenticatorCommands,
   ...raceCommands,
+  ...lifecycleCommands,
 ];
 
 /** Weighted command arbitraries whose methods are all usable (weight repeats the entry). */

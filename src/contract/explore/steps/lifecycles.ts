@@ -1,0 +1,432 @@
+/**
+ * The lives records have in a running service, each one command so that a
+ * default run walks every one of them on every seed: a person deletes their
+ * account and comes back with the same email and provider account; people
+ * whose provider gives no email sign up; an email is changed, a newcomer
+ * takes the old one and the first account goes; a provider account moves to
+ * another user; a passkey removed with its user is registered again; one
+ * person's devices sign in and out while others sign in. Each call must
+ * succeed where the service makes it (a unique rule that still counts a
+ * removed row fails here), and the sweep compares everything afterwards.
+ */
+import { adapterAuthenticatorSchema } from "../../../schemas/adapter-models.js";
+import type { AdapterMethod } from "../../spec/adapter.js";
+import { authenticatorFields, fieldProblem, sameId, typeProblem } from "../compare.js";
+import type { AccountRecord, AuthenticatorRecord, Model, SessionRecord, UserRecord } from "../model.js";
+import { nth } from "../model.js";
+import type { Probe } from "../probe.js";
+import { sweep, userRef } from "../sweep.js";
+import type { TraceCall } from "../trace.js";
+import { constant, type Gen, int, nat, oneof, opaqueToken, record, tuple } from "../values.js";
+import { provider } from "./accounts.js";
+import { credentialId, type NewAuthenticator, newAuthenticator } from "./authenticators.js";
+import { checkCreatedSession } from "./sessions.js";
+import { emailBase, expiry, resolve, type Source, source } from "./sources.js";
+import { brief, command, Step } from "./step.js";
+import { checkWrittenUser, type NewUser, newUser, recordUser, userEmail, userInput } from "./users.js";
+
+/** Fewer users than the other commands allow, so a lifecycle always has room. */
+const roomForUsers = (m: Model) => m.liveUsers().length < 7 + m.crowd.users;
+
+async function deleteUser(m: Model, p: Probe, user: UserRecord): Promise<void> {
+  const call: TraceCall = { method: "deleteUser", args: [userRef(user)] };
+  p.valueOf(await p.step(call), call, "deleting an account would error");
+  m.deleteUser(user);
+}
+
+/** A sign-up: createUser must store the user; `email` null is a user without one (sent as @auth/core does, absent). */
+async function signUp(m: Model, p: Probe, u: NewUser, email: string | null, consequence: string) {
+  const input = { ...userInput(m, u, email ?? ""), email: email ?? undefined };
+  const label = m.label("user");
+  const call: TraceCall = { method: "createUser", args: [input], assign: label };
+  const outcome = await p.step(call);
+  return {
+    call,
+    outcome,
+    label,
+    input,
+    email,
+    record: () => created(m, p, call, outcome, label, input, email, consequence),
+  };
+}
+
+function created(
+  m: Model,
+  p: Probe,
+  call: TraceCall,
+  outcome: Awaited<ReturnType<Probe["step"]>>,
+  label: string,
+  input: ReturnType<typeof userInput> | Record<string, unknown>,
+  email: string | null,
+  consequence: string,
+): UserRecord {
+  const row = p.valueOf(outcome, call, consequence);
+  if (row == null)
+    p.fail("createUser returned nothing; the service signs in the user it returns", call, "the user", row);
+  const { emailVerified, name, image } = input as ReturnType<typeof userInput>;
+  const { id, clash } = checkWrittenUser(p, m, call, row, { email, emailVerified, name, image });
+  if (clash?.live) p.fail(`createUser returned the id of ${clash.label} for a new user`, call, "a new id", id);
+  return recordUser(m, p, label, id, { ...(input as ReturnType<typeof userInput>), email });
+}
+
+/** Links exactly these fields to `user`; the service ignores the result (the plain link step warns on it). */
+async function link(m: Model, p: Probe, user: UserRecord, fields: Record<string, unknown>, consequence: string) {
+  const call: TraceCall = { method: "linkAccount", args: [{ userId: userRef(user), ...fields }] };
+  p.valueOf(await p.step(call), call, consequence);
+  const account: AccountRecord = {
+    label: m.label("account"),
+    user,
+    provider: fields.provider as string,
+    providerAccountId: fields.providerAccountId as string,
+    fields,
+    live: true,
+  };
+  m.accounts.push(account);
+  p.ledger.account({ provider: account.provider, providerAccountId: account.providerAccountId });
+  return account;
+}
+
+/** A person deletes their account, then signs up again with the same email and the same provider account. */
+export class ComeBack extends Step {
+  static readonly needs: AdapterMethod[] = ["deleteUser", "createUser"];
+  constructor(
+    readonly pick: number,
+    readonly u: NewUser,
+  ) {
+    super();
+  }
+  override check(m: Model) {
+    return m.liveUsers().length > 0;
+  }
+  async run(m: Model, p: Probe) {
+    const gone = nth(m.liveUsers(), this.pick)!;
+    const accounts = m.accountsOf(gone);
+    await deleteUser(m, p, gone);
+    // After a tolerated race another user may hold the same email: then a fresh one.
+    const email = gone.email === null || !m.isEmailTaken(gone.email) ? gone.email : userEmail(m, this.u.email);
+    const back = (
+      await signUp(
+        m,
+        p,
+        this.u,
+        email,
+        "a person who deleted their account could not sign up again with the same email",
+      )
+    ).record();
+    // An email account's providerAccountId is the email: it comes back only with it.
+    const again = accounts.find((a) => a.fields.type !== "email" || a.providerAccountId === email);
+    if (again && p.can("linkAccount"))
+      await link(
+        m,
+        p,
+        back,
+        again.fields,
+        "a person who deleted their account could not sign in again with the same provider",
+      );
+    await sweep(p, m, [gone, back]);
+  }
+  toString() {
+    return `delete a user and sign up again(#${this.pick}, ${brief(this.u)})`;
+  }
+}
+
+/** Two people whose provider gives no email sign up (@auth/core creates them with no email). */
+export class UsersWithoutEmail extends Step {
+  static readonly needs: AdapterMethod[] = ["createUser"];
+  constructor(readonly people: [NewUser, NewUser]) {
+    super();
+  }
+  override check(m: Model) {
+    return roomForUsers(m);
+  }
+  async run(m: Model, p: Probe) {
+    const made: UserRecord[] = [];
+    for (const u of this.people) {
+      const others = m.liveUsers().filter((x) => x.email === null);
+      const attempt = await signUp(m, p, u, null, "");
+      if (attempt.outcome.threw && others.length === 0) {
+        // §2.9 types email as a string: a store may refuse users without one.
+        p.warn(
+          "createUser threw for a user without an email: the adapter interface types email as a string, but @auth/core creates such users when a provider gives no email, and those people cannot sign up",
+          attempt.call,
+        );
+        return;
+      }
+      const consequence = `with ${others.map((x) => x.label).join(", ")} already stored without one: only one person whose provider gives no email could sign up`;
+      made.push(created(m, p, attempt.call, attempt.outcome, attempt.label, attempt.input, null, consequence));
+    }
+    const [a, b] = made;
+    if (a && b && sameId(a.id, b.id))
+      p.fail("createUser returned one id for two users without an email", undefined, "two ids", b.id);
+    await sweep(p, m, made);
+  }
+  toString() {
+    return `two users without an email(${brief(this.people.map((u) => u.name))})`;
+  }
+}
+
+/** An email changes, a newcomer signs up with the old one, and (mostly) the first account is deleted. */
+export class OldEmailTaken extends Step {
+  static readonly needs: AdapterMethod[] = ["updateUser", "createUser"];
+  constructor(
+    readonly pick: number,
+    readonly change: Source,
+    readonly u: NewUser,
+    readonly leave: boolean,
+  ) {
+    super();
+  }
+  override check(m: Model) {
+    return roomForUsers(m) && m.liveUsers().some((u) => u.email !== null);
+  }
+  async run(m: Model, p: Probe) {
+    const first = nth(
+      m.liveUsers().filter((u) => u.email !== null),
+      this.pick,
+    )!;
+    const old = first.email as string;
+    const changed = userEmail(m, this.change);
+    const call: TraceCall = { method: "updateUser", args: [{ id: userRef(first), email: changed }] };
+    const row = p.valueOf(await p.step(call), call, "changing an email would error");
+    first.email = changed;
+    m.formerEmails.add(old);
+    if (row == null)
+      p.fail("updateUser returned nothing; the service signs in the user it returns", call, first.label, row);
+    checkWrittenUser(p, m, call, row, { id: first.id, email: changed });
+    const email = m.isEmailTaken(old) ? userEmail(m, this.u.email) : old;
+    const newcomer = (
+      await signUp(m, p, this.u, email, "a newcomer could not sign up with an email another user gave up")
+    ).record();
+    if (this.leave && p.can("deleteUser")) await deleteUser(m, p, first);
+    await sweep(p, m, [first, newcomer]);
+  }
+  toString() {
+    return `change an email and sign up with the old one(#${this.pick}, ${brief(this.change)}, leave: ${this.leave})`;
+  }
+}
+
+/** A provider account is unlinked from its user and linked to another one. */
+export class MoveAccount extends Step {
+  static readonly needs: AdapterMethod[] = ["unlinkAccount", "linkAccount"];
+  constructor(
+    readonly pick: number,
+    readonly to: number,
+  ) {
+    super();
+  }
+  /** Email accounts carry their user's email as the key: they do not move. */
+  private movable(m: Model) {
+    return m.liveAccounts().filter((a) => a.fields.type !== "email");
+  }
+  override check(m: Model) {
+    return m.liveUsers().length >= 2 && this.movable(m).length > 0;
+  }
+  async run(m: Model, p: Probe) {
+    const account = nth(this.movable(m), this.pick)!;
+    const owner = account.user;
+    const target = nth(
+      m.liveUsers().filter((u) => u !== owner),
+      this.to,
+    )!;
+    const key = { provider: account.provider, providerAccountId: account.providerAccountId };
+    const call: TraceCall = { method: "unlinkAccount", args: [key] };
+    p.valueOf(await p.step(call), call, "");
+    account.live = false;
+    await link(m, p, target, account.fields, "a provider account once unlinked could not be linked to anyone again");
+    await sweep(p, m, [owner, target]);
+  }
+  toString() {
+    return `unlink an account and link it to another user(#${this.pick}, #${this.to})`;
+  }
+}
+
+/** Registers a passkey as @auth/core does: a webauthn account keyed by the credential ID, then the credential. */
+async function register(m: Model, p: Probe, user: UserRecord, a: NewAuthenticator): Promise<AuthenticatorRecord> {
+  const credentialID = credentialId(m, a.credentialID);
+  const fields = { type: "webauthn", provider: passkeyProvider(m), providerAccountId: credentialID };
+  await link(m, p, user, fields, "a passkey registration would error");
+  const auth: AuthenticatorRecord = {
+    label: m.label("authenticator"),
+    user,
+    fields: {
+      credentialID,
+      credentialPublicKey: a.publicKey,
+      counter: a.counter,
+      credentialDeviceType: a.deviceType,
+      credentialBackedUp: a.backedUp,
+      providerAccountId: credentialID,
+      transports: a.transports,
+    },
+    live: true,
+  };
+  await createAuthenticator(m, p, auth, "a passkey registration would error");
+  return auth;
+}
+
+const passkeyProvider = (m: Model) =>
+  provider(m, { mode: "fresh", base: "passkey", of: 0, v: { kind: "case", at: 0 } });
+
+async function createAuthenticator(m: Model, p: Probe, auth: AuthenticatorRecord, consequence: string) {
+  const call: TraceCall = { method: "createAuthenticator", args: [{ ...auth.fields, userId: userRef(auth.user) }] };
+  const row = p.valueOf(await p.step(call), call, consequence);
+  m.authenticators.push(auth);
+  p.ledger.authenticator(auth.fields.credentialID);
+  if (row == null)
+    p.fail("createAuthenticator returned nothing; it must return the authenticator", call, auth.label, row);
+  const problem = typeProblem(adapterAuthenticatorSchema, row) ?? fieldProblem(row, authenticatorFields(auth));
+  if (problem) p.fail(`createAuthenticator result: ${problem}`, call, undefined, row);
+}
+
+/**
+ * A passkey goes with its user (no method removes one alone); the person signs up anew and registers the
+ * same credential again. A user without a passkey registers one first.
+ */
+export class PasskeyAgain extends Step {
+  static readonly needs: AdapterMethod[] = ["deleteUser", "createUser", "linkAccount", "createAuthenticator"];
+  constructor(
+    readonly pick: number,
+    readonly u: NewUser,
+    readonly a: NewAuthenticator,
+  ) {
+    super();
+  }
+  override check(m: Model) {
+    return m.liveUsers().length > 0 && m.liveAuthenticators().length < 8;
+  }
+  async run(m: Model, p: Probe) {
+    const owner = nth(m.liveUsers(), this.pick)!;
+    const before = m.authenticatorsOf(owner)[0] ?? (await register(m, p, owner, this.a));
+    const account = m
+      .accountsOf(owner)
+      .find((a) => a.providerAccountId === before.fields.providerAccountId && a.fields.type !== "email");
+    await deleteUser(m, p, owner);
+    const back = (await signUp(m, p, this.u, userEmail(m, this.u.email), "a first sign-in would error")).record();
+    const fields = account?.fields ?? {
+      type: "webauthn",
+      provider: passkeyProvider(m),
+      providerAccountId: before.fields.providerAccountId,
+    };
+    await link(m, p, back, fields, "a passkey sign-up would error");
+    const again: AuthenticatorRecord = {
+      label: m.label("authenticator"),
+      user: back,
+      fields: { ...before.fields },
+      live: true,
+    };
+    await createAuthenticator(
+      m,
+      p,
+      again,
+      `for the credential of ${before.label}, removed with its user: a passkey once removed could not be registered again`,
+    );
+    await sweep(p, m, [owner, back]);
+  }
+  toString() {
+    return `delete a passkey's user and register it again(#${this.pick}, ${brief(this.u)})`;
+  }
+}
+
+interface Devices {
+  pick: number;
+  /** Sessions of the one person, each signed in later than the one before. */
+  devices: number;
+  /** Sessions of other people, signed in at the same time. */
+  others: number;
+  /** How many of the person's devices sign out, the newest first, then the oldest left. */
+  signOuts: number;
+  tokens: Source[];
+}
+
+const devices: Gen<Devices> = record({
+  pick: nat,
+  devices: int(3, 5),
+  others: int(0, 3),
+  signOuts: int(1, 3),
+  tokens: tuple(...Array.from({ length: 8 }, () => source(opaqueToken, { fresh: 1, reuse: 0, variant: 0 }))),
+});
+
+/** One person signs in on several devices while others sign in, then signs out of them one by one. */
+export class ManyDevices extends Step {
+  static readonly needs: AdapterMethod[] = ["createSession", "deleteSession"];
+  constructor(readonly d: Devices) {
+    super();
+  }
+  override check(m: Model) {
+    return m.liveUsers().length > 0 && m.liveSessions().length < 10 + m.crowd.sessions;
+  }
+  async run(m: Model, p: Probe) {
+    const person = nth(m.liveUsers(), this.d.pick)!;
+    const others = m.liveUsers().filter((u) => u !== person);
+    const owners = [
+      ...Array.from({ length: this.d.devices }, () => person),
+      ...Array.from({ length: others.length > 0 ? this.d.others : 0 }, (_, i) => nth(others, this.d.pick + i)!),
+    ];
+    // A later sign-in expires later: the service sets maxAge from the time of sign-in.
+    const sessions: SessionRecord[] = [];
+    for (const [i, user] of owners.entries()) {
+      const token = resolve(
+        this.d.tokens[i]!,
+        [],
+        (base) => `${base}${m.salt}`,
+        (t) => m.sessions.some((s) => s.sessionToken === t) || sessions.some((s) => s.sessionToken === t),
+        m.keys("sessionToken"),
+      );
+      const expires = expiry(m, 30 * 24 * 3600 + (i % this.d.devices) * 3600);
+      sessions.push({ label: m.label("session"), sessionToken: token, user, expires, live: true });
+    }
+    const calls: TraceCall[] = sessions.map((s) => ({
+      method: "createSession",
+      args: [{ sessionToken: s.sessionToken, userId: userRef(s.user), expires: s.expires }],
+    }));
+    const outcomes = await p.race(calls);
+    for (const [i, outcome] of outcomes.entries()) {
+      const row = p.valueOf(outcome, calls[i]!, "a sign-in on another device would error");
+      m.sessions.push(sessions[i]!);
+      p.ledger.session(sessions[i]!.sessionToken);
+      checkCreatedSession(p, calls[i]!, row, sessions[i]!);
+    }
+    const focus = [...new Set(owners)];
+    const mine = sessions.slice(0, this.d.devices);
+    const order = [...mine].reverse();
+    for (const session of order.slice(0, Math.min(this.d.signOuts, mine.length - 1))) {
+      const call: TraceCall = { method: "deleteSession", args: [session.sessionToken] };
+      p.valueOf(await p.step(call), call, "sign-out would error");
+      session.live = false;
+      await sweep(p, m, focus);
+    }
+  }
+  toString() {
+    return `sign in on several devices and out again(${brief(this.d)})`;
+  }
+}
+
+const leaveMostly: Gen<boolean> = oneof([3, constant(true)], [1, constant(false)]);
+const changeEmail = source(emailBase, { fresh: 1, reuse: 0, variant: 0 });
+
+export const lifecycleCommands = [
+  {
+    needs: ComeBack.needs,
+    weight: 2,
+    arbitrary: command(tuple(nat, newUser), ([n, u]) => new ComeBack(n, u)),
+  },
+  {
+    needs: UsersWithoutEmail.needs,
+    weight: 1,
+    arbitrary: command(tuple(newUser, newUser), (people) => new UsersWithoutEmail(people)),
+  },
+  {
+    needs: OldEmailTaken.needs,
+    weight: 1,
+    arbitrary: command(
+      tuple(nat, changeEmail, newUser, leaveMostly),
+      ([n, c, u, leave]) => new OldEmailTaken(n, c, u, leave),
+    ),
+  },
+  { needs: MoveAccount.needs, weight: 1, arbitrary: command(tuple(nat, nat), ([n, to]) => new MoveAccount(n, to)) },
+  {
+    needs: PasskeyAgain.needs,
+    weight: 1,
+    arbitrary: command(tuple(nat, newUser, newAuthenticator), ([n, u, a]) => new PasskeyAgain(n, u, a)),
+  },
+  { needs: ManyDevices.needs, weight: 2, arbitrary: command(devices, (d) => new ManyDevices(d)) },
+];
