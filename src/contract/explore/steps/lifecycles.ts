@@ -17,7 +17,7 @@ import { nth } from "../model.js";
 import type { Probe } from "../probe.js";
 import { sweep, userRef } from "../sweep.js";
 import type { TraceCall } from "../trace.js";
-import { constant, type Gen, int, nat, oneof, opaqueToken, record, tuple } from "../values.js";
+import { type Gen, int, nat, opaqueToken, record, tuple } from "../values.js";
 import { provider } from "./accounts.js";
 import { credentialId, type NewAuthenticator, newAuthenticator } from "./authenticators.js";
 import { checkCreatedSession } from "./sessions.js";
@@ -32,6 +32,7 @@ async function deleteUser(m: Model, p: Probe, user: UserRecord): Promise<void> {
   const call: TraceCall = { method: "deleteUser", args: [userRef(user)] };
   p.valueOf(await p.step(call), call, "deleting an account would error");
   m.deleteUser(user);
+  await sweep(p, m, [user]);
 }
 
 /** A sign-up: createUser must store the user; `email` null is a user without one (sent as @auth/core does, absent). */
@@ -99,7 +100,9 @@ export class ComeBack extends Step {
     return m.liveUsers().length > 0;
   }
   async run(m: Model, p: Probe) {
-    const gone = nth(m.liveUsers(), this.pick)!;
+    // Someone with a provider account when there is one: they come back with it.
+    const linked = m.liveUsers().filter((u) => m.accountsOf(u).some((a) => a.fields.type !== "email"));
+    const gone = nth(linked.length > 0 ? linked : m.liveUsers(), this.pick)!;
     const accounts = m.accountsOf(gone);
     await deleteUser(m, p, gone);
     // After a tolerated race another user may hold the same email: then a fresh one.
@@ -165,14 +168,16 @@ export class UsersWithoutEmail extends Step {
   }
 }
 
-/** An email changes, a newcomer signs up with the old one, and (mostly) the first account is deleted. */
+/**
+ * An email changes and a newcomer signs up with the old one; when the first person later deletes their
+ * account (a step of its own), the newcomer must keep the address.
+ */
 export class OldEmailTaken extends Step {
   static readonly needs: AdapterMethod[] = ["updateUser", "createUser"];
   constructor(
     readonly pick: number,
     readonly change: Source,
     readonly u: NewUser,
-    readonly leave: boolean,
   ) {
     super();
   }
@@ -193,15 +198,15 @@ export class OldEmailTaken extends Step {
     if (row == null)
       p.fail("updateUser returned nothing; the service signs in the user it returns", call, first.label, row);
     checkWrittenUser(p, m, call, row, { id: first.id, email: changed });
+    await sweep(p, m, [first]);
     const email = m.isEmailTaken(old) ? userEmail(m, this.u.email) : old;
     const newcomer = (
       await signUp(m, p, this.u, email, "a newcomer could not sign up with an email another user gave up")
     ).record();
-    if (this.leave && p.can("deleteUser")) await deleteUser(m, p, first);
     await sweep(p, m, [first, newcomer]);
   }
   toString() {
-    return `change an email and sign up with the old one(#${this.pick}, ${brief(this.change)}, leave: ${this.leave})`;
+    return `change an email and sign up with the old one(#${this.pick}, ${brief(this.change)})`;
   }
 }
 
@@ -232,6 +237,7 @@ export class MoveAccount extends Step {
     const call: TraceCall = { method: "unlinkAccount", args: [key] };
     p.valueOf(await p.step(call), call, "");
     account.live = false;
+    await sweep(p, m, [owner]);
     await link(m, p, target, account.fields, "a provider account once unlinked could not be linked to anyone again");
     await sweep(p, m, [owner, target]);
   }
@@ -240,31 +246,56 @@ export class MoveAccount extends Step {
   }
 }
 
-/** Registers a passkey as @auth/core does: a webauthn account keyed by the credential ID, then the credential. */
-async function register(m: Model, p: Probe, user: UserRecord, a: NewAuthenticator): Promise<AuthenticatorRecord> {
-  const credentialID = credentialId(m, a.credentialID);
-  const fields = { type: "webauthn", provider: passkeyProvider(m), providerAccountId: credentialID };
-  await link(m, p, user, fields, "a passkey registration would error");
-  const auth: AuthenticatorRecord = {
-    label: m.label("authenticator"),
-    user,
-    fields: {
-      credentialID,
-      credentialPublicKey: a.publicKey,
-      counter: a.counter,
-      credentialDeviceType: a.deviceType,
-      credentialBackedUp: a.backedUp,
-      providerAccountId: credentialID,
-      transports: a.transports,
-    },
-    live: true,
-  };
-  await createAuthenticator(m, p, auth, "a passkey registration would error");
-  return auth;
+/**
+ * A signed-in user adds a passkey, as @auth/core registers one: a webauthn account keyed by the credential
+ * ID, then the credential. Registrations this way make the passkeys PasskeyAgain starts from.
+ */
+export class AddPasskey extends Step {
+  static readonly needs: AdapterMethod[] = ["linkAccount", "createAuthenticator"];
+  constructor(
+    readonly pick: number,
+    readonly a: NewAuthenticator,
+  ) {
+    super();
+  }
+  override check(m: Model) {
+    return m.liveUsers().length > 0 && m.liveAuthenticators().length < 8;
+  }
+  async run(m: Model, p: Probe) {
+    const user = nth(m.liveUsers(), this.pick)!;
+    const credentialID = credentialId(m, this.a.credentialID);
+    const fields = { type: "webauthn", provider: passkeyProvider(m, credentialID), providerAccountId: credentialID };
+    await link(m, p, user, fields, "a passkey registration would error");
+    const auth: AuthenticatorRecord = {
+      label: m.label("authenticator"),
+      user,
+      fields: {
+        credentialID,
+        credentialPublicKey: this.a.publicKey,
+        counter: this.a.counter,
+        credentialDeviceType: this.a.deviceType,
+        credentialBackedUp: this.a.backedUp,
+        providerAccountId: credentialID,
+        transports: this.a.transports,
+      },
+      live: true,
+    };
+    await createAuthenticator(m, p, auth, "a passkey registration would error");
+    await sweep(p, m, [user]);
+  }
+  toString() {
+    return `add a passkey(#${this.pick}, ${brief(this.a)})`;
+  }
 }
 
-const passkeyProvider = (m: Model) =>
-  provider(m, { mode: "fresh", base: "passkey", of: 0, v: { kind: "case", at: 0 } });
+/** The passkey provider's id, at which no live account has this key (the service never links a key twice). */
+function passkeyProvider(m: Model, providerAccountId: string): string {
+  const base = provider(m, { mode: "fresh", base: "passkey", of: 0, v: { kind: "case", at: 0 } });
+  let value = base;
+  for (let i = 2; m.account(value, providerAccountId); i++) value = `${base}-${i}`;
+  if (!m.providers.includes(value)) m.providers.push(value);
+  return value;
+}
 
 async function createAuthenticator(m: Model, p: Probe, auth: AuthenticatorRecord, consequence: string) {
   const call: TraceCall = { method: "createAuthenticator", args: [{ ...auth.fields, userId: userRef(auth.user) }] };
@@ -279,34 +310,35 @@ async function createAuthenticator(m: Model, p: Probe, auth: AuthenticatorRecord
 
 /**
  * A passkey goes with its user (no method removes one alone); the person signs up anew and registers the
- * same credential again. A user without a passkey registers one first.
+ * same credential again. It starts from a passkey the sequence registered, so a shrunk sequence that
+ * needs only that registration drops this step.
  */
 export class PasskeyAgain extends Step {
   static readonly needs: AdapterMethod[] = ["deleteUser", "createUser", "linkAccount", "createAuthenticator"];
   constructor(
     readonly pick: number,
     readonly u: NewUser,
-    readonly a: NewAuthenticator,
   ) {
     super();
   }
+  /** Passkeys whose account is still their user's: the person comes back with both. */
+  private passkeys(m: Model) {
+    return m.liveAuthenticators().flatMap((auth) => {
+      const account = m
+        .accountsOf(auth.user)
+        .find((a) => a.providerAccountId === auth.fields.providerAccountId && a.fields.type !== "email");
+      return account ? [{ auth, account }] : [];
+    });
+  }
   override check(m: Model) {
-    return m.liveUsers().length > 0 && m.liveAuthenticators().length < 8;
+    return this.passkeys(m).length > 0;
   }
   async run(m: Model, p: Probe) {
-    const owner = nth(m.liveUsers(), this.pick)!;
-    const before = m.authenticatorsOf(owner)[0] ?? (await register(m, p, owner, this.a));
-    const account = m
-      .accountsOf(owner)
-      .find((a) => a.providerAccountId === before.fields.providerAccountId && a.fields.type !== "email");
+    const { auth: before, account } = nth(this.passkeys(m), this.pick)!;
+    const owner = before.user;
     await deleteUser(m, p, owner);
     const back = (await signUp(m, p, this.u, userEmail(m, this.u.email), "a first sign-in would error")).record();
-    const fields = account?.fields ?? {
-      type: "webauthn",
-      provider: passkeyProvider(m),
-      providerAccountId: before.fields.providerAccountId,
-    };
-    await link(m, p, back, fields, "a passkey sign-up would error");
+    await link(m, p, back, account.fields, "a passkey sign-up would error");
     const again: AuthenticatorRecord = {
       label: m.label("authenticator"),
       user: back,
@@ -339,7 +371,7 @@ interface Devices {
 
 const devices: Gen<Devices> = record({
   pick: nat,
-  devices: int(3, 5),
+  devices: int(2, 4),
   others: int(0, 3),
   signOuts: int(1, 3),
   tokens: tuple(...Array.from({ length: 8 }, () => source(opaqueToken, { fresh: 1, reuse: 0, variant: 0 }))),
@@ -351,11 +383,15 @@ export class ManyDevices extends Step {
   constructor(readonly d: Devices) {
     super();
   }
+  /** People signed in somewhere already: the step adds their other devices. */
+  private signedIn(m: Model) {
+    return [...new Set(m.liveSessions().map((s) => s.user))];
+  }
   override check(m: Model) {
-    return m.liveUsers().length > 0 && m.liveSessions().length < 10 + m.crowd.sessions;
+    return this.signedIn(m).length > 0 && m.liveSessions().length < 10 + m.crowd.sessions;
   }
   async run(m: Model, p: Probe) {
-    const person = nth(m.liveUsers(), this.d.pick)!;
+    const person = nth(this.signedIn(m), this.d.pick)!;
     const others = m.liveUsers().filter((u) => u !== person);
     const owners = [
       ...Array.from({ length: this.d.devices }, () => person),
@@ -386,6 +422,7 @@ export class ManyDevices extends Step {
       checkCreatedSession(p, calls[i]!, row, sessions[i]!);
     }
     const focus = [...new Set(owners)];
+    await sweep(p, m, focus);
     const mine = sessions.slice(0, this.d.devices);
     const order = [...mine].reverse();
     for (const session of order.slice(0, Math.min(this.d.signOuts, mine.length - 1))) {
@@ -400,7 +437,6 @@ export class ManyDevices extends Step {
   }
 }
 
-const leaveMostly: Gen<boolean> = oneof([3, constant(true)], [1, constant(false)]);
 const changeEmail = source(emailBase, { fresh: 1, reuse: 0, variant: 0 });
 
 export const lifecycleCommands = [
@@ -416,17 +452,19 @@ export const lifecycleCommands = [
   },
   {
     needs: OldEmailTaken.needs,
-    weight: 1,
-    arbitrary: command(
-      tuple(nat, changeEmail, newUser, leaveMostly),
-      ([n, c, u, leave]) => new OldEmailTaken(n, c, u, leave),
-    ),
+    weight: 2,
+    arbitrary: command(tuple(nat, changeEmail, newUser), ([n, c, u]) => new OldEmailTaken(n, c, u)),
   },
-  { needs: MoveAccount.needs, weight: 1, arbitrary: command(tuple(nat, nat), ([n, to]) => new MoveAccount(n, to)) },
+  { needs: MoveAccount.needs, weight: 2, arbitrary: command(tuple(nat, nat), ([n, to]) => new MoveAccount(n, to)) },
   {
     needs: PasskeyAgain.needs,
-    weight: 1,
-    arbitrary: command(tuple(nat, newUser, newAuthenticator), ([n, u, a]) => new PasskeyAgain(n, u, a)),
+    weight: 2,
+    arbitrary: command(tuple(nat, newUser), ([n, u]) => new PasskeyAgain(n, u)),
+  },
+  {
+    needs: AddPasskey.needs,
+    weight: 2,
+    arbitrary: command(tuple(nat, newAuthenticator), ([n, a]) => new AddPasskey(n, a)),
   },
   { needs: ManyDevices.needs, weight: 2, arbitrary: command(devices, (d) => new ManyDevices(d)) },
 ];
