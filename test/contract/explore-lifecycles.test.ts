@@ -1,11 +1,13 @@
-// The lifecycles of a running service (steps/lifecycles.ts) are walked by the
+// The lifecycles of a running service (steps/lifecycles.ts, steps/devices.ts) are walked by the
 // default exploration on every seed, as seen by the adapter: a spy around the
 // correct in-memory adapter records what each call did to the store's own
 // records, and counts each lifecycle when it happens.
 import { describe, expect, it } from "vitest";
 import createMemoryAdapter from "../../fixtures/adapters/memory.js";
+import { allCases } from "../../src/contract/cases/index.js";
 import { explore } from "../../src/contract/explore/run.js";
 import { defaultExploreBudget } from "../../src/contract/run/exploration.js";
+import { type CaseResult, runContract } from "../../src/contract/run/runner.js";
 import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
 
 type Row = Record<string, any>;
@@ -107,9 +109,43 @@ describe("the default exploration walks every lifecycle on every seed", () => {
         callTimeoutMs: 2000,
         nonce: `lifecycles-${seed}`,
       });
-      console.log(`seed ${seed}:`, Object.fromEntries(counts));
       expect(result.failure?.message).toBeUndefined();
       for (const lifecycle of lifecycles) expect(counts.get(lifecycle) ?? 0, lifecycle).toBeGreaterThan(0);
     }, 60_000);
   }
+});
+
+describe("a store that refuses every user without an email", () => {
+  // The adapter interface types email as a string: refusing them all is tolerated (a warning), unlike
+  // taking the first and refusing the second (fixtures/adapters/broken/one-user-without-email.ts).
+  const refusing = () => {
+    const a = createMemoryAdapter() as unknown as Record<string, (...args: any[]) => any>;
+    const { createUser } = a;
+    a.createUser = (u: Row) => {
+      if (!u.email) throw new Error('null value in column "email" violates not-null constraint');
+      return createUser!(u);
+    };
+    return a as unknown as AnyAdapter;
+  };
+
+  it("is a warning in the cases", async () => {
+    const results: CaseResult[] = [];
+    await runContract({
+      adapter: refusing(),
+      cases: allCases.filter((c) => c.id === "lifecycle.users-without-email.several-at-once"),
+      seed: 1,
+      timeoutMs: 60_000,
+      concurrency: 1,
+      require: [],
+      onEvent: (e) => e.type === "case:end" && results.push(e.result),
+    });
+    expect(results.map((r) => r.status)).toEqual(["passed"]);
+    expect(results[0]!.warnings).toEqual([expect.stringMatching(/^tolerated: createUser threw .* without an email/)]);
+  });
+
+  it("is a warning in the exploration, and the run passes", async () => {
+    const result = await explore({ adapter: refusing(), seed: 1, runs: 40, callTimeoutMs: 2000, nonce: "refusing" });
+    expect(result.failure?.message).toBeUndefined();
+    expect(result.warnings).toEqual([expect.stringMatching(/^createUser threw for a user without an email/)]);
+  });
 });
