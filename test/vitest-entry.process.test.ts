@@ -44,7 +44,8 @@ describe("create-auth/vitest", () => {
     expect(output).toMatch(/✓ .*memory adapter/);
     expect(output).toMatch(/× .*adapter whose unlinkAccount ignores the provider/);
     expect(output).toMatch(/not found after it was written/);
-    expect(output).toMatch(/smallest sequence that shows it:\n\s+1\. user1 = createUser\(/);
+    // The first user may come from two tabs signing up at once: which one, the seed's draw decides.
+    expect(output).toMatch(/smallest sequence that shows it:\n\s+1\. (at the same time: )?user1 = createUser\(/);
     expect(output).toMatch(/\d\. unlinkAccount\(/);
     expect(output).toMatch(/replay with seed 3 \(verify-adapter --seed 3 --explore-path \d+:/);
     expect(output).toContain('import * as adapterModule from "./unlink-ignores-provider";');

@@ -46,10 +46,13 @@ describe("exploration against the broken fixture adapters", () => {
     expect(names).toContain("no-webauthn");
   });
 
+  // A passkey registered again after its user was deleted takes seven calls at the least: a user, their
+  // passkey's account and credential, the deletion, and the new user's account and credential.
+  const longest: Record<string, number> = { "deleted-passkey-credential-kept": 7 };
   for (const name of bugs) {
     it(`catches ${name} with a sequence of at most a few steps`, async () => {
       const failure = failed(await run(await broken(name)));
-      expect(failure.steps.length, failure.steps.join("\n")).toBeLessThanOrEqual(6);
+      expect(failure.steps.length, failure.steps.join("\n")).toBeLessThanOrEqual(longest[name] ?? 6);
       expect(failure.message).not.toMatch(/unexpected error/);
       expect(failure.replay).toMatch(/^--seed 1 --explore-path \d+:[\d:]+@[\w+/:]+$/);
       expect(failure.snippet).toContain("await adapter.");
@@ -100,7 +103,9 @@ describe("exploration against the broken fixture adapters", () => {
   it("aliased-results: a result the caller changed comes back from the store", async () => {
     const failure = failed(await run(await broken("aliased-results")));
     expect(failure.message).toMatch(/holds a change a caller made to an earlier result/);
-    expect(failure.steps.at(-1)).toMatch(/^getUser\(user1\.id\)/);
+    // The user read twice may be one that signed up again after a deletion (a lifecycle step), not the first.
+    expect(failure.steps.at(-1)).toMatch(/^getUser\(user\d+\.id\)/);
+    expect(failure.steps.length, failure.steps.join("\n")).toBeLessThanOrEqual(6);
   });
 
   it("delete-session-returns-nothing: a warning, not a failure; --strict fails it", async () => {

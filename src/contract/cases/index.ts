@@ -11,6 +11,7 @@ import { accountCases } from "./accounts.js";
 import { attemptCases } from "./attempts.js";
 import { authenticatorCases } from "./authenticators.js";
 import { flowCases } from "./flows.js";
+import { lifecycleCases } from "./lifecycles.js";
 import { lifetimeCases } from "./lifetimes.js";
 import { passkeyValueCases } from "./passkey-values.js";
 import { providerValueCases } from "./provider-values.js";
@@ -29,6 +30,7 @@ export const allCases: ContractCase[] = [
   ...passkeyValueCases,
   ...flowCases,
   ...servicePathCases,
+  ...lifecycleCases,
   ...lifetimeCases,
 ];
 

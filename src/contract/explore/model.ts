@@ -15,7 +15,8 @@ export interface UserRecord {
   label: string;
   /** The id as the adapter returned it; passed back unchanged, as the service does. */
   id: unknown;
-  email: string;
+  /** null for a user created without one, as @auth/core creates them when a provider gives no email. */
+  email: string | null;
   emailVerified: Date | null;
   name: string | null;
   image: string | null;

@@ -175,7 +175,7 @@ export async function sweep(p: Probe, m: Model, focus?: UserRecord[]): Promise<v
   const looks: Array<() => Promise<void>> = [];
   for (const user of users) {
     looks.push(() => lookUser(p, m, user));
-    emails.add(user.email);
+    if (user.email !== null) emails.add(user.email);
     looks.push(() => lookAuthenticatorList(p, m, user.id, user));
   }
   for (const email of emails) looks.push(() => lookEmail(p, m, email));

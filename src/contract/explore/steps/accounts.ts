@@ -78,9 +78,10 @@ export class LinkAccount extends Step {
     const user = nth(m.liveUsers(), this.pick)!;
     let prov = provider(m, this.a.provider);
     const known = [...new Set(m.accounts.map((a) => a.providerAccountId))];
-    // §2.9: an email account's providerAccountId is the user's email.
+    // §2.9: an email account's providerAccountId is the user's email; a user without one signs in with a provider.
+    const type = this.a.type === "email" && user.email === null ? "oauth" : this.a.type;
     const providerAccountId =
-      this.a.type === "email"
+      type === "email" && user.email !== null
         ? user.email
         : resolve(
             this.a.providerAccountId,
@@ -95,10 +96,10 @@ export class LinkAccount extends Step {
       if (!m.providers.includes(prov)) m.providers.push(prov);
     }
     const fields: Record<string, unknown> = {
-      type: this.a.type,
+      type,
       provider: prov,
       providerAccountId,
-      ...(this.a.type === "oauth" || this.a.type === "oidc" ? this.a.tokens : {}),
+      ...(type === "oauth" || type === "oidc" ? this.a.tokens : {}),
     };
     if (typeof fields.expires_at === "number") fields.expires_at += Math.floor(m.now / 1000);
     const account: AccountRecord = {

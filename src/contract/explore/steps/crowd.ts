@@ -127,7 +127,8 @@ export class Crowd extends Step {
       for (let n = int(0, 3)(s); n > 0 && p.can("createVerificationToken"); n--) {
         const token: TokenRecord = {
           label: m.label("token"),
-          identifier: user.email,
+          // A crowd's users always have an email.
+          identifier: user.email as string,
           token: `${base64url(32, 64)(s)}${m.salt}${calls.length}`,
           expires: expiry(m, expirySeconds(s)),
           live: true,

@@ -5,6 +5,8 @@ import type { Model } from "../model.js";
 import type { Probe } from "../probe.js";
 import { accountCommands } from "./accounts.js";
 import { authenticatorCommands } from "./authenticators.js";
+import { deviceCommands } from "./devices.js";
+import { lifecycleCommands } from "./lifecycles.js";
 import { raceCommands } from "./races.js";
 import { sessionCommands } from "./sessions.js";
 import { tokenCommands } from "./tokens.js";
@@ -19,6 +21,8 @@ const all: Entry[] = [
   ...tokenCommands,
   ...authenticatorCommands,
   ...raceCommands,
+  ...lifecycleCommands,
+  ...deviceCommands,
 ];
 
 /** Weighted command arbitraries whose methods are all usable (weight repeats the entry). */

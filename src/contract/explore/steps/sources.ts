@@ -76,7 +76,7 @@ export function resolve(
 /** Every email the sequence has seen: users' current and former emails, token identifiers. */
 export function knownEmails(m: Model): string[] {
   const all = new Set<string>();
-  for (const u of m.users) all.add(u.email);
+  for (const u of m.users) if (u.email !== null) all.add(u.email);
   for (const e of m.formerEmails) all.add(e);
   for (const t of m.tokens) all.add(t.identifier);
   return [...all];

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { adapterUserSchema } from "../../../schemas/adapter-models.js";
 import type { AdapterMethod } from "../../spec/adapter.js";
-import { fieldProblem, sameId, typeProblem, userFields } from "../compare.js";
+import { sameId, typeProblem, userFields, userProblem, userSchemaFor } from "../compare.js";
 import { type Model, nth, type UserRecord } from "../model.js";
 import type { Probe } from "../probe.js";
 import { lookEmail, lookUser, sweep, userRef } from "../sweep.js";
@@ -25,9 +24,9 @@ export function userEmail(m: Model, src: Source): string {
 
 /** Checks a user the adapter just wrote and returned (createUser, updateUser results are used by the service). */
 export function checkWrittenUser(p: Probe, m: Model, call: TraceCall, row: unknown, expected: Record<string, unknown>) {
-  const problem = typeProblem(adapterUserSchema, row);
+  const problem = typeProblem(userSchemaFor({ email: (expected.email as string | undefined) ?? null }), row);
   if (problem) p.fail(`${call.method} result has the wrong type: ${problem}`, call, undefined, row);
-  const fields = fieldProblem(row as Record<string, unknown>, expected);
+  const fields = userProblem(row as Record<string, unknown>, expected);
   if (fields) p.fail(`${call.method} result: ${fields} (not what was written)`, call, undefined, row);
   const id = (row as { id: unknown }).id;
   return { id, clash: m.users.find((u) => sameId(u.id, id) && expected.id === undefined) };
@@ -57,7 +56,13 @@ export function userInput(m: Model, u: NewUser, email: string) {
   };
 }
 
-export function recordUser(m: Model, p: Probe, label: string, id: unknown, input: ReturnType<typeof userInput>) {
+export function recordUser(
+  m: Model,
+  p: Probe,
+  label: string,
+  id: unknown,
+  input: Omit<ReturnType<typeof userInput>, "email"> & { email: string | null },
+) {
   const user: UserRecord = {
     label,
     id,
@@ -171,7 +176,7 @@ export class UpdateUser extends Step {
     const row = p.valueOf(await p.step(call), call, "an email sign-in would error");
     const before = user.email;
     Object.assign(user, patch);
-    if (user.email !== before) m.formerEmails.add(before);
+    if (before !== null && user.email !== before) m.formerEmails.add(before);
     if (row == null)
       p.fail("updateUser returned nothing; the service signs in the user it returns", call, user.label, row);
     checkWrittenUser(p, m, call, row, userFields(user));
@@ -207,7 +212,7 @@ export class DeleteUser extends Step {
     m.deleteUser(user);
     if (row != null) {
       const problem =
-        typeProblem(adapterUserSchema, row) ??
+        typeProblem(userSchemaFor(user), row) ??
         (sameId((row as { id?: unknown }).id, user.id) ? undefined : "it is not the deleted user");
       if (problem)
         p.warn(
