@@ -354,7 +354,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
   // The embedded database needs no server: its tables are created now (again: a no-op), once its driver is installed.
   const tablesReady = options.install && plan.storage.embedded && plan.storage.schemaPath !== undefined;
   if (tablesReady) {
-    const { applySchema } = await import("../workspace/migrate.js");
+    const { applySchema } = await import("../storage/sql/migrate.js");
     const result = await applySchema(root, plan.storage.schemaPath!, io.env, plan.framework.envOrder).catch(
       (error: unknown) => {
         throw new CliError(

@@ -30,7 +30,7 @@ export type MigrateInput = z.input<typeof migrateOptions.schema>;
 export async function runMigrate(input: MigrateInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = migrateOptions.parse(input);
   const root = resolve(io.cwd, options.dir);
-  const { applySchema, findSchemaScripts } = await import("../workspace/migrate.js");
+  const { applySchema, findSchemaScripts } = await import("../storage/sql/migrate.js");
   // The env files in the order the project's framework loads them.
   const { detectFramework } = await import("../frameworks/registry.js");
   const { ProjectView } = await import("../workspace/project-view.js");
@@ -48,7 +48,7 @@ export async function runMigrate(input: MigrateInput, io: Io = processIo()): Pro
     schema = found[0]!;
   }
   const result = await applySchema(root, schema, io.env, framework.envOrder);
-  const shown = result.dialect === "sqlite" ? relative(io.cwd, result.target) || result.target : result.target;
+  const shown = result.file ? relative(io.cwd, result.target) || result.target : result.target;
   io.out.write(
     `Auth tables ready in ${shown} (${relative(io.cwd, resolve(root, schema))} applied; already there is fine).\n`,
   );

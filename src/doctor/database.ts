@@ -7,12 +7,12 @@
  * Messages show host:port/database, never a user name or password.
  */
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join, relative, resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { envValue, type ProjectFacts } from "../doctor-model/facts.js";
 import { defineCheck, type Finding } from "../doctor-model/finding.js";
 import { hideUrlCredentials } from "../lib/redact.js";
-import { connectionExample, connectionUrlProblem } from "../lib/urls.js";
+import { describeConnectionUrl } from "../lib/urls.js";
+import { type Columns, loadDriver, sqlDialects, urlProblem } from "../storage/sql/dialects/index.js";
 
 const urlMissing = defineCheck(
   "db.url-missing",
@@ -56,106 +56,6 @@ export const databaseChecks = [
 
 /** How long a connection may take before the server counts as unreachable. */
 export const connectTimeoutMs = 3_000;
-
-type Columns = Record<string, string[]>;
-
-const drivers = { postgres: "pg", mysql: "mysql2/promise", sqlite: "better-sqlite3" } as const;
-
-/** The project's driver, else create-auth's own (a development install has all three). */
-function loadDriver(root: string, name: string): unknown {
-  for (const from of [join(root, "package.json"), import.meta.url]) {
-    try {
-      return createRequire(from)(name);
-    } catch (error) {
-      if ((error as { code?: string }).code !== "MODULE_NOT_FOUND") throw error;
-    }
-  }
-  return undefined;
-}
-
-function describeTarget(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
-  } catch {
-    return "the database";
-  }
-}
-
-async function readPostgres(driver: unknown, url: string): Promise<Columns> {
-  type Pg = {
-    Client: new (
-      o: object,
-    ) => {
-      connect(): Promise<void>;
-      query(sql: string, values?: unknown[]): Promise<{ rows: { t: string; c: string }[] }>;
-      end(): Promise<void>;
-    };
-  };
-  const pg = ((driver as { default?: Pg }).default ?? driver) as Pg;
-  const client = new pg.Client({
-    connectionString: url,
-    connectionTimeoutMillis: connectTimeoutMs,
-    query_timeout: connectTimeoutMs,
-  });
-  // Prisma names the PostgreSQL schema in the URL (?schema=app); everyone else goes by the search path.
-  const schema = URL.canParse(url) ? new URL(url).searchParams.get("schema") : null;
-  try {
-    await client.connect();
-    const { rows } = await client.query(
-      `SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = ${schema ? "$1" : "ANY (current_schemas(false))"}`,
-      schema ? [schema] : [],
-    );
-    return group(rows);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-async function readMysql(driver: unknown, url: string): Promise<Columns> {
-  type Mysql = {
-    createConnection(
-      o: object,
-    ): Promise<{ query(sql: string): Promise<[{ t: string; c: string }[], unknown]>; end(): Promise<void> }>;
-  };
-  const connection = await (driver as Mysql).createConnection({ uri: url, connectTimeout: connectTimeoutMs });
-  try {
-    const [rows] = await connection.query(
-      "SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = DATABASE()",
-    );
-    return group(rows);
-  } finally {
-    await connection.end().catch(() => undefined);
-  }
-}
-
-function readSqlite(driver: unknown, path: string): Columns {
-  type Sqlite = new (
-    p: string,
-    o: object,
-  ) => { prepare(sql: string): { all(...a: unknown[]): { t: string; c: string }[] }; close(): void };
-  const db = new (driver as Sqlite)(path, { readonly: true, fileMustExist: true });
-  try {
-    return group(
-      db
-        .prepare(
-          "SELECT m.name AS t, p.name AS c FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table'",
-        )
-        .all(),
-    );
-  } finally {
-    db.close();
-  }
-}
-
-function group(rows: { t: string; c: string }[]): Columns {
-  const out: Columns = {};
-  for (const { t, c } of rows) {
-    out[t] ??= [];
-    out[t].push(c);
-  }
-  return out;
-}
 
 const unreachableCodes = new Set([
   "ECONNREFUSED",
@@ -240,13 +140,12 @@ function sqlitePath(facts: ProjectFacts): string | undefined {
   return resolve(facts.root, database.sqlite?.base ?? ".", path);
 }
 
-const serverNames = { postgres: "PostgreSQL", mysql: "MySQL/MariaDB", sqlite: "SQLite" } as const;
-
 export async function checkDatabase(facts: ProjectFacts, progress: (line: string) => void): Promise<Finding[]> {
   const database = facts.database;
   if (!database) return [];
-  const driverName = drivers[database.dialect];
-  const driver = loadDriver(facts.root, driverName);
+  const dialect = sqlDialects[database.dialect];
+  const driverName = dialect.driver;
+  const driver = loadDriver(facts.root, driverName, { orOwn: true });
   if (!driver)
     return [
       driverMissing.report(
@@ -254,9 +153,9 @@ export async function checkDatabase(facts: ProjectFacts, progress: (line: string
         "Install the project's dependencies (npm install), then run doctor again.",
       ),
     ];
-  const server = serverNames[database.dialect];
+  const server = dialect.title;
   const source = facts.env[database.variable]?.source ?? "";
-  if (database.dialect === "sqlite") {
+  if (dialect.embedded) {
     const path = sqlitePath(facts);
     if (!path)
       return [
@@ -283,7 +182,7 @@ export async function checkDatabase(facts: ProjectFacts, progress: (line: string
       ];
     progress(`Checking the tables in ${shown}...`);
     try {
-      return compare(readSqlite(driver, path), facts, shown);
+      return compare(await dialect.readColumns(driver, path, connectTimeoutMs), facts, shown);
     } catch (error) {
       return [explain(error, server, shown, database.variable, source)];
     }
@@ -293,24 +192,24 @@ export async function checkDatabase(facts: ProjectFacts, progress: (line: string
     return [
       urlMissing.report(
         `${database.variable} is not set, so the adapter cannot reach ${server}.`,
-        `Set ${database.variable} in .env.local (and in production's environment) to the connection string, such as ${database.dialect === "postgres" ? "postgres://user:password@host:5432/app" : "mysql://user:password@host:3306/app"}.`,
+        `Set ${database.variable} in .env.local (and in production's environment) to the connection string, such as ${dialect.example}.`,
       ),
     ];
   // Said before connecting, naming the variable: the drivers would say only "Invalid URL".
-  const problem = connectionUrlProblem(url, database.dialect);
+  const problem = urlProblem(dialect, url);
   if (problem) {
     const where = source === "environment" || source === "" ? "the environment" : source;
     return [
       urlInvalid.report(
         `${database.variable} in ${where} is not a connection string for ${server}: ${problem}.`,
-        `Set ${database.variable} in ${where} to one such as ${connectionExample(database.dialect)}.`,
+        `Set ${database.variable} in ${where} to one such as ${dialect.example}.`,
         source === "environment" ? undefined : source || undefined,
       ),
     ];
   }
-  const target = describeTarget(url);
+  const target = describeConnectionUrl(url, "the database");
   progress(`Connecting to ${server} at ${target}...`);
-  const read = database.dialect === "postgres" ? readPostgres(driver, url) : readMysql(driver, url);
+  const read: Promise<Columns> = dialect.readColumns(driver, url, connectTimeoutMs);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(

@@ -11,7 +11,8 @@ import { join, posix } from "node:path";
 import type { Dialect } from "../catalog/sql-dialects.js";
 import { readDrizzleProject } from "../storage/drizzle/detect.js";
 import { readPrismaProject } from "../storage/prisma/detect.js";
-import { PrismaSchemaError, parsePrismaSchema, prismaProviders } from "../storage/prisma/schema-text.js";
+import { PrismaSchemaError, parsePrismaSchema } from "../storage/prisma/schema-text.js";
+import { dialectOfPrismaProvider } from "../storage/sql/dialects/index.js";
 import type { ProjectView } from "../workspace/project-view.js";
 import { prismaTables } from "./published-tables.js";
 
@@ -71,7 +72,7 @@ export function declaredPrisma(project: ProjectView, scripts: Record<string, str
     if (error instanceof PrismaSchemaError) return undefined;
     throw error;
   }
-  const dialect = facts.provider === undefined ? undefined : prismaProviders[facts.provider];
+  const dialect = dialectOfPrismaProvider(facts.provider);
   if (!dialect) return undefined;
   const models = facts.blocks.filter((b) => b.kind === "model").map((b) => b.name);
   const schemaDir = found.schemaFolder ? found.schemaPath : posix.dirname(found.schemaPath);

@@ -9,9 +9,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Dialect } from "../catalog/sql-dialects.js";
 import type { DatabaseFacts } from "../doctor-model/facts.js";
+import { type PrismaDatasource, prismaDatasource } from "../storage/prisma/schema-text.js";
 import { flavourFacts, type SchemaFlavour, schemaFlavours } from "../storage/schemas.js";
+import { sqlDialects } from "../storage/sql/dialects/index.js";
+import { dialectOfSchema, findSchemaScripts } from "../storage/sql/migrate.js";
 import { renderSqlSchema } from "../storage/sql/schema.js";
-import { dialectOfSchema, findSchemaScripts } from "../workspace/migrate.js";
 import { readIfExists } from "../workspace/plan.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { type DeclaredSchema, declaredDrizzle, declaredPrisma } from "./declared-schema.js";
@@ -53,21 +55,9 @@ function migrateCommand(flavour: SchemaFlavour, scripts: Record<string, string>,
 }
 
 /** The dialect the auth's modules connect with: the driver they import, or Prisma's datasource. */
-function dialectOf(packages: string[], prismaSchema: string | null): Dialect | undefined {
-  if (packages.includes("@prisma/client") && prismaSchema) {
-    const provider = /datasource\s+\w+\s*\{[^}]*provider\s*=\s*"(\w+)"/.exec(prismaSchema)?.[1];
-    return provider === "postgresql"
-      ? "postgres"
-      : provider === "mysql"
-        ? "mysql"
-        : provider === "sqlite"
-          ? "sqlite"
-          : undefined;
-  }
-  if (packages.includes("pg") || packages.includes("postgres")) return "postgres";
-  if (packages.includes("mysql2")) return "mysql";
-  if (packages.includes("better-sqlite3")) return "sqlite";
-  return undefined;
+function dialectOf(packages: string[], prisma: PrismaDatasource | undefined): Dialect | undefined {
+  if (packages.includes("@prisma/client") && prisma) return prisma.dialect;
+  return Object.values(sqlDialects).find((d) => d.clientPackages.some((p) => packages.includes(p)))?.id;
 }
 
 type Tables = Record<string, string[]>;
@@ -123,14 +113,15 @@ export async function readDatabase(
   adapterDir?: string,
   adapterArguments?: number,
 ): Promise<DatabaseFacts | undefined> {
-  const prisma = readIfExists(join(root, "prisma/schema.prisma"));
+  const prismaText = readIfExists(join(root, "prisma/schema.prisma"));
+  const prisma = prismaText === null ? undefined : prismaDatasource(prismaText);
   const schemaScripts = findSchemaScripts(root, adapterDir ? [adapterDir] : []);
   const declared = await declaredSchema(root, scripts, packages, schemaScripts);
   // A Prisma client generated into the project is imported by path, not as @prisma/client: one schema script says which.
   const dialect =
     declared?.dialect ??
     dialectOf(packages, prisma) ??
-    (prisma && schemaScripts.length === 1 ? dialectOfSchema(schemaScripts[0]!) : undefined);
+    (prismaText && schemaScripts.length === 1 ? dialectOfSchema(schemaScripts[0]!) : undefined);
   if (!dialect) return undefined;
   const own = declared?.dialect === dialect ? declared : undefined;
   const schema = schemaScripts.find((s) => dialectOfSchema(s) === dialect);
@@ -139,8 +130,7 @@ export async function readDatabase(
     // The project's own script when it is readable (init's Prisma wiring writes Prisma's tables there), else the SQL flavour's.
     const text = readIfExists(join(root, schema)) ?? (await renderSqlSchema(dialect));
     const generated = tablesOf(text);
-    const variable =
-      /^-- connection: (\w+)/m.exec(text)?.[1] ?? (dialect === "sqlite" ? "AUTH_DATABASE_PATH" : "DATABASE_URL");
+    const variable = /^-- connection: (\w+)/m.exec(text)?.[1] ?? sqlDialects[dialect].variable;
     // The ORM's tables count where they live in the same database: the schema connects through the same variable.
     const same = own?.variable === variable ? own : undefined;
     const tables = merge(generated, same?.tables);
@@ -158,7 +148,7 @@ export async function readDatabase(
     };
   }
   // A published adapter's tables are known from its source; a hand-written adapter's are not.
-  const published = publishedAdapter(packages, prisma, adapterArguments);
+  const published = publishedAdapter(packages, prismaText, adapterArguments);
   if (own) {
     const tables = merge(published?.tables, own.tables);
     return {
@@ -173,9 +163,8 @@ export async function readDatabase(
     };
   }
   // A SQLite file of a hand-written adapter could be anywhere: only a server's connection is checked.
-  if (dialect === "sqlite") return undefined;
-  const prismaVariable =
-    (packages.includes("@prisma/client") && prisma && /url\s*=\s*env\("(\w+)"\)/.exec(prisma)?.[1]) || undefined;
+  if (sqlDialects[dialect].embedded) return undefined;
+  const prismaVariable = (packages.includes("@prisma/client") && prisma?.variable) || undefined;
   const flavour: SchemaFlavour = prismaVariable ? "prisma" : "sql";
   return {
     dialect,

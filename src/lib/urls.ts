@@ -44,34 +44,34 @@ export function appUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
-type ServerDialect = "postgres" | "mysql";
-
-const serverSchemes: Record<ServerDialect, { accepted: readonly string[]; example: string }> = {
-  // pg also takes socket:/path and a bare /socket/dir; those are not URLs with a host and are left to it.
-  postgres: { accepted: ["postgres", "postgresql", "socket"], example: "postgres://user:password@host:5432/app" },
-  mysql: { accepted: ["mysql", "mariadb"], example: "mysql://user:password@host:3306/app" },
-};
-
-/** An example connection string for the dialect, for messages. */
-export const connectionExample = (dialect: ServerDialect) => serverSchemes[dialect].example;
+/** A database server's URLs as its drivers take them (the dialects' own data is in catalog/sql-dialects.ts). */
+export interface ServerUrls {
+  /** The server as messages name it. */
+  title: string;
+  /** The schemes its drivers accept, the usual two first. */
+  schemes: readonly string[];
+  /** The driver also takes a Unix socket folder, a value starting with "/" (pg does). */
+  socketFolder?: boolean;
+}
 
 /**
- * Why `value` cannot be the connection string of a `dialect` server, or
- * undefined when the driver should be given it. Refuses only what no driver
- * could use: a port out of range, another server's scheme, text the URL
- * parser rejects even as the drivers repair it (spaces encoded, an empty host).
+ * Why `value` cannot be the connection string of `server`, or undefined when
+ * the driver should be given it; `otherSchemes` are the other servers'.
+ * Refuses only what no driver could use: a port out of range, another
+ * server's scheme, text the URL parser rejects even as the drivers repair it
+ * (spaces encoded, an empty host).
  */
-export function connectionUrlProblem(value: string, dialect: ServerDialect): string | undefined {
+export function connectionUrlProblem(
+  value: string,
+  server: ServerUrls,
+  otherSchemes: readonly string[],
+): string | undefined {
   // A Unix socket folder, as pg takes it ("/var/run/postgresql app").
-  if (dialect === "postgres" && value.startsWith("/")) return undefined;
+  if (server.socketFolder && value.startsWith("/")) return undefined;
   const scheme = /^([a-z][a-z\d+.-]*):/i.exec(value)?.[1]?.toLowerCase();
-  const { accepted } = serverSchemes[dialect];
   if (scheme === undefined) return "it is not a URL";
-  const other = (Object.keys(serverSchemes) as ServerDialect[]).find(
-    (d) => d !== dialect && serverSchemes[d].accepted.includes(scheme),
-  );
-  if (other || scheme === "file" || scheme === "http" || scheme === "https")
-    return `it is a ${scheme}: URL, where ${dialect === "postgres" ? "PostgreSQL" : "MySQL/MariaDB"} takes ${accepted
+  if (otherSchemes.includes(scheme) || scheme === "file" || scheme === "http" || scheme === "https")
+    return `it is a ${scheme}: URL, where ${server.title} takes ${server.schemes
       .slice(0, 2)
       .map((s) => `${s}:`)
       .join(" or ")}`;
@@ -81,4 +81,14 @@ export function connectionUrlProblem(value: string, dialect: ServerDialect): str
   if (!URL.canParse(repaired) && !URL.canParse(repaired.replace("@/", "@localhost/")))
     return "the URL parser rejects it (check for unencoded special characters in the user name or password)";
   return undefined;
+}
+
+/** host:port/database of a connection URL, never its user or password; `fallback` when it is no URL. */
+export function describeConnectionUrl(url: string, fallback: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
+  } catch {
+    return fallback;
+  }
 }

@@ -8,6 +8,7 @@
 import type { Dialect } from "../catalog/sql-dialects.js";
 import { type GeneratedPart, part } from "../render/parts.js";
 import { renderTemplate } from "../render/templates.js";
+import { sqlDialects } from "./sql/dialects/index.js";
 
 export const schemaFlavours = ["sql", "prisma", "drizzle", "typeorm"] as const;
 export type SchemaFlavour = (typeof schemaFlavours)[number];
@@ -34,8 +35,6 @@ export interface SchemaOptions {
   dir: string;
 }
 
-const dialectNames: Record<Dialect, string> = { postgres: "PostgreSQL", mysql: "MySQL", sqlite: "SQLite" };
-
 async function prisma(dialect: Dialect): Promise<GeneratedPart> {
   const { newPrismaSchema } = await import("./prisma/schema-text.js");
   return part({
@@ -56,12 +55,8 @@ async function prisma(dialect: Dialect): Promise<GeneratedPart> {
     env: [
       {
         name: "DATABASE_URL",
-        description: `${dialectNames[dialect]} connection string for Prisma`,
-        example: {
-          postgres: "postgresql://postgres@127.0.0.1:5432/app",
-          mysql: "mysql://root@127.0.0.1:3306/app",
-          sqlite: "file:./dev.db",
-        }[dialect],
+        description: `${sqlDialects[dialect].shortTitle} connection string for Prisma`,
+        example: sqlDialects[dialect].prisma.example,
       },
     ],
   });
@@ -80,9 +75,9 @@ async function typeorm(dialect: Dialect, options: SchemaOptions): Promise<Genera
     pg: dialect === "postgres",
     mysql: dialect === "mysql",
     sqlite: dialect === "sqlite",
-    dialectName: dialectNames[dialect],
+    dialectName: sqlDialects[dialect].shortTitle,
     ext: options.importExtension,
-    dataSourceType: { postgres: "postgres", mysql: "mysql", sqlite: "better-sqlite3" }[dialect],
+    dataSourceType: sqlDialects[dialect].typeormType,
   });
   return part({
     files: [{ path: `${options.dir}/entities.ts`, contents }],

@@ -13,6 +13,7 @@ import { envLoaderView, loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { type PlannedFile, part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
+import { dialectOfPrismaProvider, sqlDialects } from "../sql/dialects/index.js";
 import { defineStorage, type StoragePart, type StorageRequest, verifyScript } from "../storage.js";
 import { type PrismaProject, prismaReason, readPrismaProject } from "./detect.js";
 import { renderPrismaSql } from "./models.js";
@@ -23,20 +24,7 @@ import {
   newPrismaSchema,
   PrismaSchemaError,
   parsePrismaSchema,
-  prismaProviders,
 } from "./schema-text.js";
-
-const driverPackages: Record<Dialect, DependencyName[]> = {
-  sqlite: ["@prisma/adapter-better-sqlite3", "better-sqlite3"],
-  postgres: ["@prisma/adapter-pg"],
-  mysql: ["@prisma/adapter-mariadb"],
-};
-
-const urlExamples: Record<Dialect, string> = {
-  sqlite: "file:./dev.db",
-  postgres: "postgresql://postgres@127.0.0.1:5432/app",
-  mysql: "mysql://root@127.0.0.1:3306/app",
-};
 
 /** A refusal about the schema file: one line, nothing written. */
 const refuse = (path: string, reason: string): never => {
@@ -102,7 +90,7 @@ export const prismaStorage = defineStorage<PrismaProject>({
   projectDialect(facts) {
     if (facts.schemaText === null) return undefined;
     try {
-      return prismaProviders[parsePrismaSchema(facts.schemaText).provider ?? ""];
+      return dialectOfPrismaProvider(parsePrismaSchema(facts.schemaText).provider);
     } catch {
       return undefined; // the plan refuses an unreadable schema, naming the line
     }
@@ -144,7 +132,7 @@ export const prismaStorage = defineStorage<PrismaProject>({
           mysql: dialect === "mysql",
         }),
       });
-      if (modern) dependencies.push(...driverPackages[dialect]);
+      if (modern) dependencies.push(...sqlDialects[dialect].prisma.adapterPackages);
     }
     const clientFrom = (from: string) => specifier(from, clientPath, ext);
     const sqlPath = `${authDir}/schema.${dialect}.sql`;
@@ -200,7 +188,7 @@ export const prismaStorage = defineStorage<PrismaProject>({
           {
             name: "DATABASE_URL",
             description: `The database of your Prisma client (${{ sqlite: "SQLite", postgres: "PostgreSQL", mysql: "MySQL or MariaDB" }[dialect]})`,
-            example: urlExamples[dialect],
+            example: sqlDialects[dialect].prisma.example,
           },
         ],
         scripts: {

@@ -7,6 +7,7 @@
  * or a model or table name already taken is a refusal, never an edit.
  */
 import type { Dialect } from "../../catalog/sql-dialects.js";
+import { dialectOfPrismaProvider } from "../sql/dialects/index.js";
 import { attemptModelName, authModelNames, renderPrismaModels, tableName, twoFactorModelNames } from "./models.js";
 
 export interface PrismaBlock {
@@ -92,16 +93,31 @@ export function parsePrismaSchema(text: string): PrismaSchemaFacts {
   };
 }
 
-export const prismaProviders: Record<string, Dialect> = {
-  sqlite: "sqlite",
-  postgresql: "postgres",
-  postgres: "postgres",
-  mysql: "mysql",
-};
+/** What the datasource says: the dialect its provider means, and the variable its url reads (Prisma up to 6). */
+export interface PrismaDatasource {
+  dialect?: Dialect;
+  variable?: string;
+}
+
+/** The datasource of a schema's text; empty when the schema cannot be read or names nothing create-auth knows. */
+export function prismaDatasource(text: string): PrismaDatasource {
+  let facts: PrismaSchemaFacts;
+  try {
+    facts = parsePrismaSchema(text);
+  } catch (error) {
+    if (error instanceof PrismaSchemaError) return {};
+    throw error;
+  }
+  const body = facts.blocks.find((b) => b.kind === "datasource")?.body ?? "";
+  return {
+    dialect: dialectOfPrismaProvider(facts.provider),
+    variable: /^\s*url\s*=\s*env\(\s*"(\w+)"\s*\)/m.exec(body)?.[1],
+  };
+}
 
 /** The dialect of a datasource provider, or a refusal that names what is supported. */
 export function dialectOfProvider(provider: string | undefined): Dialect {
-  const dialect = provider === undefined ? undefined : prismaProviders[provider];
+  const dialect = dialectOfPrismaProvider(provider);
   if (!dialect)
     throw new PrismaSchemaError(
       provider === undefined || provider === ""

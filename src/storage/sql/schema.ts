@@ -5,9 +5,10 @@
  * adapter and the schema cannot disagree on a column name.
  */
 
-import type { Dialect } from "../../catalog/sql-dialects.js";
+import { type Dialect, dialects } from "../../catalog/sql-dialects.js";
 import { type GeneratedPart, part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
+import { sqlDialects } from "./dialects/index.js";
 
 /** The camelCase columns: PostgreSQL folds unquoted names to lowercase, so they are always quoted. */
 const camelCaseColumns = [
@@ -25,17 +26,11 @@ const camelCaseColumns = [
   "codeHash",
 ] as const;
 
-const titles: Record<Dialect, string> = { postgres: "PostgreSQL", mysql: "MySQL / MariaDB", sqlite: "SQLite" };
-
 /** `"name"` in PostgreSQL and SQLite, `` `name` `` in MySQL (double quotes are strings there unless ANSI_QUOTES). */
-export function quoteIdentifier(dialect: Dialect, name: string): string {
-  return dialect === "mysql" ? `\`${name}\`` : `"${name}"`;
-}
+export const quoteIdentifier = (dialect: Dialect, name: string): string => sqlDialects[dialect].quote(name);
 
 /** Bind placeholder number `n` (1-based): `$n` for pg, `?` for mysql2 and better-sqlite3. */
-export function placeholder(dialect: Dialect, n: number): string {
-  return dialect === "postgres" ? `$${n}` : "?";
-}
+export const placeholder = (dialect: Dialect, n: number): string => sqlDialects[dialect].placeholder(n);
 
 /**
  * What the SQL templates branch on: one boolean per dialect, quoted camelCase
@@ -52,55 +47,18 @@ export function sqlDialectContext(dialect: Dialect) {
   );
   return {
     dialect,
-    title: titles[dialect],
-    postgres: dialect === "postgres",
-    mysql: dialect === "mysql",
-    sqlite: dialect === "sqlite",
+    title: sqlDialects[dialect].schemaTitle,
+    // One boolean per dialect, for the templates' {{#if postgres}}.
+    ...Object.fromEntries(dialects.map((d) => [d, d === dialect])),
     q,
     ...placeholders,
   };
 }
 
-/** Column types per dialect; see the header comment the template writes for the reasons. */
-function columnTypes(dialect: Dialect, q: Record<string, string>) {
-  switch (dialect) {
-    case "postgres":
-      return {
-        varchar: "VARCHAR(255)",
-        text: "TEXT",
-        timestamp: "TIMESTAMPTZ",
-        bigint: "BIGINT",
-        boolean: "BOOLEAN",
-        json: "JSONB",
-        tableOptions: "",
-      };
-    case "mysql":
-      return {
-        varchar: "VARCHAR(255)",
-        text: "TEXT",
-        timestamp: "DATETIME(3)",
-        bigint: "BIGINT",
-        boolean: "BOOLEAN",
-        json: "JSON",
-        tableOptions: " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
-      };
-    case "sqlite":
-      return {
-        varchar: "TEXT",
-        text: "TEXT",
-        timestamp: "INTEGER",
-        bigint: "INTEGER",
-        boolean: `INTEGER CHECK (${q.credentialBackedUp} IN (0, 1))`,
-        json: "TEXT CHECK (json_valid(session_state))",
-        tableOptions: "",
-      };
-  }
-}
-
 /** The CREATE TABLE IF NOT EXISTS script for `dialect`. */
 export async function renderSqlSchema(dialect: Dialect): Promise<string> {
   const context = sqlDialectContext(dialect);
-  return renderTemplate("schemas/sql/schema.sql.hbs", { ...context, ...columnTypes(dialect, context.q) });
+  return renderTemplate("schemas/sql/schema.sql.hbs", { ...context, ...sqlDialects[dialect].columnTypes(context.q) });
 }
 
 /** Where the schema of `dialect` is written in the project; the verify module reads it from there. */

@@ -1,0 +1,119 @@
+/**
+ * What a SQL dialect is to create-auth, in one place per dialect
+ * (postgres.ts, mysql.ts, sqlite.ts beside this file): its names, driver,
+ * connection variable and URL schemes, the column types and quoting the
+ * generated schema and adapter use, and what migrate and doctor do with a
+ * database of it (apply a schema, read its columns).
+ */
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { DependencyName } from "../../../catalog/dependencies.js";
+import type { Dialect } from "../../../catalog/sql-dialects.js";
+import { CliError, ExitCode } from "../../../lib/errors.js";
+import type { ServerUrls } from "../../../lib/urls.js";
+
+/** Table -> its column names, as a database reports them. */
+export type Columns = Record<string, string[]>;
+
+/** A column added to a table after it was first generated, which migrate adds where an older table lacks it. */
+export interface AddedColumn {
+  table: string;
+  column: string;
+  type: string;
+}
+
+/** The column types the generated schema uses (templates/schemas/sql/schema.sql.hbs). */
+export interface ColumnTypes {
+  varchar: string;
+  text: string;
+  timestamp: string;
+  bigint: string;
+  boolean: string;
+  json: string;
+  tableOptions: string;
+}
+
+export interface SqlDialect extends ServerUrls {
+  id: Dialect;
+  /** The server as the generated schema and adapter name it ("MySQL / MariaDB"). */
+  schemaTitle: string;
+  /** The database alone, as the ORM schemas name it ("MySQL"). */
+  shortTitle: string;
+  /** The variable the generated adapter connects with. */
+  variable: string;
+  /** An example value of `variable`, for messages. */
+  example: string;
+  /** A file, not a server: `variable` holds a path and no URL. */
+  embedded: boolean;
+  /** The module doctor loads to read the columns (the project's, else create-auth's own). */
+  driver: string;
+  /** Packages whose import means the auth's modules speak this dialect. */
+  clientPackages: readonly string[];
+  /** Prisma: the datasource providers that mean this dialect, an example DATABASE_URL, Prisma 7's driver adapter. */
+  prisma: { providers: readonly string[]; example: string; adapterPackages: readonly DependencyName[] };
+  /** TypeORM's DataSource type for this dialect's driver. */
+  typeormType: string;
+  /** An identifier quoted, so camelCase survives. */
+  quote(name: string): string;
+  /** Bind placeholder number `n` (1-based). */
+  placeholder(n: number): string;
+  /** The schema's column types; `q` holds the quoted camelCase columns. */
+  columnTypes(q: Record<string, string>): ColumnTypes;
+  /**
+   * Runs `script` (CREATE ... IF NOT EXISTS) on `target` (a connection URL,
+   * or a file path when embedded) with the project's driver, then adds the
+   * `added` columns an older table lacks. Throws the driver's error.
+   */
+  apply(root: string, target: string, script: string, added: readonly AddedColumn[]): Promise<void>;
+  /** Every table's columns in `target`, through `driver` (loaded by `loadDriver`). */
+  readColumns(driver: unknown, target: string, timeoutMs: number): Promise<Columns>;
+}
+
+export const defineDialect = (dialect: SqlDialect): SqlDialect => dialect;
+
+/**
+ * The driver `name` as the project resolves it (the one its adapter uses),
+ * else, with `orOwn`, create-auth's own (a development install has all
+ * three); undefined when neither has it.
+ */
+export function loadDriver<T = unknown>(root: string, name: string, options: { orOwn?: boolean } = {}): T | undefined {
+  const from = [join(root, "package.json"), ...(options.orOwn ? [import.meta.url] : [])];
+  for (const base of from) {
+    try {
+      return createRequire(base)(name) as T;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "MODULE_NOT_FOUND") throw error;
+    }
+  }
+  return undefined;
+}
+
+/** The project's driver `name`, or a usage error saying to install the dependencies. */
+export function projectDriver<T>(root: string, name: string): T {
+  const driver = loadDriver<T>(root, name);
+  if (driver === undefined)
+    throw new CliError(`${name} is not installed in ${root}; install the dependencies first (npm install).`, {
+      exitCode: ExitCode.usage,
+    });
+  return driver;
+}
+
+/** Whether the project resolves the package `name`. */
+export function resolvable(root: string, name: string): boolean {
+  try {
+    createRequire(join(root, "package.json")).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Rows of (table, column) as table -> columns. */
+export function group(rows: { t: string; c: string }[]): Columns {
+  const out: Columns = {};
+  for (const { t, c } of rows) {
+    out[t] ??= [];
+    out[t].push(c);
+  }
+  return out;
+}
