@@ -50,6 +50,8 @@ export function sqlDialectContext(dialect: Dialect) {
     title: sqlDialects[dialect].schemaTitle,
     // One boolean per dialect, for the templates' {{#if postgres}}.
     ...Object.fromEntries(dialects.map((d) => [d, d === dialect])),
+    // The partial db.ts.hbs connects with (templates/adapters/partials/db-<dialect>.hbs).
+    dbConnection: `db-${dialect}`,
     q,
     ...placeholders,
   };
