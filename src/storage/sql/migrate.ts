@@ -5,6 +5,8 @@
  * environment, else the env files, read as the app and the generated
  * load-env module read them (project-env.ts). The driver is the project's own
  * (its node_modules), the one the adapter will use; create-auth ships none.
+ * What differs by dialect (the variable, the URL schemes, connecting and
+ * applying) is its module's, in dialects/.
  */
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
