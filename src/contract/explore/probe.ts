@@ -21,7 +21,7 @@ const explorationName = "the exploration";
  * changed right after it is read, as a caller may, so a store that hands out
  * its own objects shows it on a later read (compare.ts: changedByCaller).
  */
-const handedOn: ReadonlySet<AdapterMethod> = new Set<AdapterMethod>([
+export const handedOn: ReadonlySet<AdapterMethod> = new Set<AdapterMethod>([
   "createUser",
   "getUser",
   "getUserByEmail",
@@ -46,6 +46,8 @@ export class Divergence extends Error {
     readonly received?: string,
     /** The call that showed it, when it is not the step's own (a sweep lookup). */
     public call?: TraceCall,
+    /** It shows only because results were changed after they were read: the reproduction must change them too. */
+    readonly callerChanges = false,
   ) {
     super(message);
     this.name = "Divergence";
@@ -67,6 +69,12 @@ export type Outcome = { threw: false; value: any } | { threw: true; error: unkno
 
 export class Probe {
   readonly trace: TraceStep[] = [];
+  /**
+   * The steps and, between them, the lookups whose results were changed
+   * after they were read: a failure that shows such a change needs those
+   * reads in its reproduction too, since one of them made the change.
+   */
+  readonly traceWithChangedReads: TraceStep[] = [];
   /** Adapter calls made, steps and sweeps alike. */
   calls = 0;
   /** What the run created, removed afterwards whatever the model believes. */
@@ -112,17 +120,20 @@ export class Probe {
   /** A step of the sequence: recorded for the reproduction. */
   async step(call: TraceCall): Promise<Outcome> {
     this.trace.push({ calls: [call] });
+    this.traceWithChangedReads.push({ calls: [call] });
     return this.invoke(call);
   }
 
   /** Calls started together, as two browser tabs or two devices would. */
   async race(calls: TraceCall[]): Promise<Outcome[]> {
     this.trace.push({ calls });
+    this.traceWithChangedReads.push({ calls });
     return Promise.all(calls.map((c) => this.invoke(c)));
   }
 
   /** A lookup made to compare adapter and model; not part of the sequence unless it shows a divergence. */
   async look(call: TraceCall): Promise<Outcome> {
+    if (handedOn.has(call.method)) this.traceWithChangedReads.push({ calls: [call] });
     return this.invoke(call);
   }
 
