@@ -50,6 +50,49 @@ describe("an exploration failure's printed program reproduces it", () => {
     }, 60_000);
   }
 
+  it("lookups that failed only when made together are printed and replayed together", async () => {
+    // A store with one row buffer shared by all reads: overlapping reads answer with the last id asked for.
+    const dir = tempDir("create-auth-snippet-overlap-");
+    const module = join(dir, "shared-buffer.mts");
+    const memory = pathToFileURL(fixture("adapters", "memory.ts")).href;
+    writeFileSync(
+      module,
+      [
+        `import { createMemoryAdapter } from ${JSON.stringify(memory)};`,
+        "export default function sharedBuffer() {",
+        "  const adapter: any = createMemoryAdapter();",
+        "  const { getUser } = adapter;",
+        '  const buffer = { id: "" };',
+        "  adapter.getUser = async (id: string) => {",
+        "    buffer.id = id;",
+        "    await new Promise((resolve) => setTimeout(resolve, 1));",
+        "    return getUser(buffer.id);",
+        "  };",
+        "  return adapter;",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const { default: factory } = await import(pathToFileURL(module).href);
+    const explored = await explore({ adapter: factory(), seed: 1, runs: 300, callTimeoutMs: 500, nonce: "overlap" });
+    const failure = explored.failure!;
+    expect(failure.message).toMatch(/^getUser returned user\d+ instead of user1/);
+    expect(failure.steps.at(-1)).toMatch(/^at the same time: getUser\(user1\.id\) and .*getUser\(user\d+\.id\)/);
+    // Run as printed, with one line added that shows which record user1 is in this process.
+    const snippet = formatSnippet(failure, pathToFileURL(module).href).replace(
+      /console\.log\("received:", (\w+)\);/,
+      'console.log("received:", $1);\n  console.log("user1:", user1.id);',
+    );
+    expect(snippet).toContain("await Promise.all([\n    adapter.getUser(user1.id),");
+    const result = await runAsPrinted("overlap", snippet);
+    expect(result.stderr).toBe("");
+    const received = result.stdout.match(/received: \{\n\s*id: '([^']+)'/)?.[1];
+    const user1 = result.stdout.match(/user1: (\S+)/)?.[1];
+    expect(received).toBeDefined();
+    expect(user1).toBeDefined();
+    expect(received).not.toBe(user1);
+  }, 60_000);
+
   it("a failure that needs no caller's change is printed without one", async () => {
     const failure = await failureOf("verification-token-reusable");
     expect(failure.callerChanges).toBeFalsy();

@@ -40,6 +40,9 @@ const changeAfter: CallOptions = { scribble: ["result"] };
 
 /** A divergence between adapter and model: the sequence fails and is shrunk. */
 export class Divergence extends Error {
+  /** The lookups made together with `call` (a sweep), `call` among them: a failure may need the overlap. */
+  together?: TraceCall[];
+
   constructor(
     message: string,
     readonly expected?: string,
@@ -131,8 +134,22 @@ export class Probe {
     return Promise.all(calls.map((c) => this.invoke(c)));
   }
 
+  /** Lookups started since `overlapping()` was last called without an argument (a sweep's batch). */
+  private batch: TraceCall[] | undefined;
+
+  /** Starts collecting the lookups made together (no argument), or ends it and returns them (the token it gave). */
+  overlapping(started?: TraceCall[]): TraceCall[] {
+    if (started === undefined) {
+      this.batch = [];
+      return this.batch;
+    }
+    this.batch = undefined;
+    return started;
+  }
+
   /** A lookup made to compare adapter and model; not part of the sequence unless it shows a divergence. */
   async look(call: TraceCall): Promise<Outcome> {
+    this.batch?.push(call);
     if (handedOn.has(call.method)) this.traceWithChangedReads.push({ calls: [call] });
     return this.invoke(call);
   }

@@ -256,8 +256,13 @@ class Exploration {
     }
     const { divergence, trace, reproduction } = smallest;
     const endWithDivergence = (steps: TraceStep[]) => {
-      const lastCalls = steps[steps.length - 1]?.calls.map((c) => callCode(c)) ?? [];
-      if (divergence.call && !lastCalls.includes(callCode(divergence.call))) steps.push({ calls: [divergence.call] });
+      const { call, together } = divergence;
+      // A lookup that overlapped others (a sweep) ends the sequence with them, as calls made together.
+      if (call && together && together.length > 1) steps.push({ calls: together, shows: together.indexOf(call) });
+      else {
+        const lastCalls = steps[steps.length - 1]?.calls.map((c) => callCode(c)) ?? [];
+        if (call && !lastCalls.includes(callCode(call))) steps.push({ calls: [call] });
+      }
       return steps;
     };
     // The steps read as the sequence; the program also makes the reads whose results were changed, when that matters.

@@ -59,13 +59,16 @@ function statement(step: TraceStep, last: boolean, changes: boolean): string {
     return `${name ? `const ${name} = ` : ""}${awaited(call)};`;
   }
   const names = step.calls.map((c, i) => c.assign ?? (last ? `result${i + 1}` : `_${i + 1}`));
-  const lines = step.calls.map((c) => `  adapter.${callCode(c)}${changed(c) ? ".then(handOn)" : ""},`);
+  const lines = step.calls.map((c) =>
+    changed(c) ? `  Promise.resolve(adapter.${callCode(c)}).then(handOn),` : `  adapter.${callCode(c)},`,
+  );
   const binding = names.some((n) => !n.startsWith("_")) ? `const [${names.join(", ")}] = ` : "";
   return `${binding}await Promise.all([\n${lines.join("\n")}\n]);`;
 }
 
 function received(step: TraceStep): string {
   if (step.calls.length === 1) return step.calls[0]!.assign ?? "result";
+  if (step.shows !== undefined) return step.calls[step.shows]!.assign ?? `result${step.shows + 1}`;
   return `[${step.calls.map((c, i) => c.assign ?? `result${i + 1}`).join(", ")}]`;
 }
 
