@@ -204,7 +204,10 @@ describe("verify-adapter: what crosses the worker's boundary is what the service
       "verification-token.results-are-copies",
     ]);
     const user = report.cases.find((c: { id: string }) => c.id === "user.results-are-copies");
-    expect(user.failure.message).toMatch(/^A caller's change to \w+'s result changed the stored record/);
+    // What was read first, then the change that caused it, then the conclusion.
+    expect(user.failure.message).toMatch(
+      /^getUser result\.\w+ differs from what was written \(written .+, read .+\) after a caller's change to \w+'s result, .+ instead of copies$/,
+    );
     expect(report.exploration.failure.message).toMatch(/hands out its stored objects instead of copies/);
     expect(exitCode).toBe(1);
   });

@@ -157,9 +157,9 @@ export type Scribble = "result" | "arguments";
  * an extra column may well hold the epoch (a default) or a small negative
  * whole number (a time zone offset), and reading those back is no aliasing.
  */
-const changedMark = "\u2060changed";
-const changedTime = -1_234_567_890_123; // 1930-11-18T00:28:29.877Z
-const changedNumber = -7.25e-7;
+export const changedMark = "\u2060changed";
+export const changedTime = -1_234_567_890_123; // 1930-11-18T00:28:29.877Z
+export const changedNumber = -7.25e-7;
 
 /**
  * Changes an object the way a caller may change what it was given or got

@@ -27,6 +27,8 @@ type Row = Record<string, any>;
 /** Lets real time pass until `at` (ms since the epoch); in a whole run, also until the other work is done. */
 export type Later = (at: number) => Promise<void>;
 
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 const sleepUntil: Later = (at) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
 export class CaseContext extends Checks {
@@ -118,16 +120,45 @@ export class CaseContext extends Checks {
   }
 
   /**
-   * Runs the reads that follow a caller's change (callChanging): a failure
-   * there means the change reached the store, and says so.
+   * The plain half of a results-are-copies case: a record written and read
+   * back with no caller changing anything. A difference here is the store's
+   * own (a number rounded, a token trimmed, a date shifted), so it is
+   * reported as a wrong stored value, naming both calls and both values,
+   * and the caller-change half (afterChange) can blame only a caller's change.
+   */
+  async readsBackAsWritten(calls: { write: string; read: string }, written: Row, reads: () => Promise<void>) {
+    try {
+      await reads();
+    } catch (error) {
+      if (!(error instanceof ContractFailure)) throw error;
+      const sent = error.expected ?? describeValue(written);
+      const received = error.received ?? "a different value";
+      throw new ContractFailure(
+        `${calls.write} was sent ${sent} and ${calls.read} returned ${received}, with no caller changing any result in between (${error.message}): the store keeps a value other than the one written`,
+        { expected: sent, received },
+      );
+    }
+  }
+
+  /**
+   * Runs the reads that follow a caller's change (callChanging). The case
+   * has already read a record back unchanged (readsBackAsWritten), so a
+   * failure here means the change reached the store, and says so after
+   * what was read.
    */
   async afterChange(change: string, reads: () => Promise<void>): Promise<void> {
     try {
       await reads();
     } catch (error) {
       if (!(error instanceof ContractFailure)) throw error;
+      const values =
+        error.expected === undefined
+          ? error.received === undefined
+            ? ""
+            : ` (read ${error.received})`
+          : ` (written ${error.expected}, read ${error.received ?? "nothing"})`;
       throw new ContractFailure(
-        `${change} changed the stored record: the adapter hands out or keeps its own objects instead of copies (${error.message})`,
+        `${error.message}${values} after ${lowerFirst(change)}, while a record written and read back without a change came back as written: the change reached the store, so the adapter hands out or keeps its own objects instead of copies`,
         { expected: error.expected, received: error.received },
       );
     }

@@ -220,6 +220,15 @@ export const accountCases = defineCases([
     needs: ["createUser", "linkAccount", "getAccount"],
     async run(t) {
       const { account } = await t.createUserWithAccount();
+      const compared = ["providerAccountId", ...tokenFields];
+      await t.readsBackAsWritten({ write: "linkAccount", read: "getAccount" }, account, async () => {
+        const read = t.model(
+          adapterAccountSchema,
+          await t.call("getAccount", account.providerAccountId, account.provider),
+          "getAccount result",
+        );
+        for (const field of compared) t.equal(read[field], account[field], `getAccount result.${field}`);
+      });
       t.model(
         adapterAccountSchema,
         await t.callChanging(["result"], "getAccount", account.providerAccountId, account.provider),
@@ -231,8 +240,7 @@ export const accountCases = defineCases([
           await t.call("getAccount", account.providerAccountId, account.provider),
           "getAccount result",
         );
-        for (const field of ["providerAccountId", ...tokenFields])
-          t.equal(again[field], account[field], `getAccount result.${field}`);
+        for (const field of compared) t.equal(again[field], account[field], `getAccount result.${field}`);
       });
     },
   },

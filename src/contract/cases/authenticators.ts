@@ -192,6 +192,22 @@ export const authenticatorCases = defineCases([
     needs: [...needsUser, "getAuthenticator"],
     async run(t) {
       const { user, account } = await t.createUserWithAccount({ type: "webauthn" });
+      const plain = t.data.authenticator(user.id, account.providerAccountId, { counter: 7 });
+      t.ledger.authenticator(plain.credentialID);
+      t.model(adapterAuthenticatorSchema, await t.call("createAuthenticator", plain), "createAuthenticator result");
+      const plainWritten = {
+        counter: plain.counter,
+        credentialPublicKey: plain.credentialPublicKey,
+        providerAccountId: plain.providerAccountId,
+      };
+      await t.readsBackAsWritten({ write: "createAuthenticator", read: "getAuthenticator" }, plainWritten, async () => {
+        const read = t.model(
+          adapterAuthenticatorSchema,
+          await t.call("getAuthenticator", plain.credentialID),
+          "getAuthenticator result",
+        );
+        t.fields(read, plainWritten, "getAuthenticator result");
+      });
       const input = t.data.authenticator(user.id, account.providerAccountId, { counter: 7 });
       t.ledger.authenticator(input.credentialID);
       t.model(

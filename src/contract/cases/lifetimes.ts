@@ -12,7 +12,7 @@
 import { sessionAndUserSchema, verificationTokenSchema } from "../../schemas/adapter-models.js";
 import type { CaseContext } from "../access/context.js";
 import { defineCases } from "../spec/case.js";
-import { ContractFailure } from "../spec/failure.js";
+import { ContractFailure, describeValue } from "../spec/failure.js";
 
 /** The shortest lifetime written; the service's are longer, but a second shows a TTL that ignores an extension. */
 const firstLifetimeMs = 1000;
@@ -28,6 +28,17 @@ const readAfterMs = firstLifetimeMs + 500;
 const longLifetimeMs = 10 * 60 * 1000;
 /** How long a record's lifetime must still run at the read for the read to prove anything. */
 const marginMs = 60_000;
+
+/**
+ * The other explanation of a record gone early: these cases read while the
+ * other cases and the exploration run, so a call of theirs that removes more
+ * than its own records (a delete whose filter is ignored) takes these too.
+ */
+const removedMeanwhile =
+  "a call made meanwhile (by another case or the exploration) removed records other than its own, such as a delete that ignores part of its filter";
+
+/** How long ago the record was written, in the message's words. */
+const afterWrite = (written: number) => `${((Date.now() - written) / 1000).toFixed(1)} s after`;
 
 const wholeSecondsFrom = (ms: number) => new Date(Math.ceil(ms / 1000) * 1000);
 
@@ -64,7 +75,7 @@ export const lifetimeCases = defineCases([
         const found = await t.call("getSessionAndUser", input.sessionToken);
         if (found == null)
           throw new ContractFailure(
-            "getSessionAndUser found nothing for a session extended before its first expiry, once that first expiry had passed: the store kept the first expiry, so the user is signed out although the service extended the session",
+            `getSessionAndUser(${describeValue(input.sessionToken)}) returned null ${afterWrite(written)} createSession was sent expires ${describeValue(input.expires)} and updateSession expires ${describeValue(extended)}, so the user is signed out although the service extended the session; possible cause: the store kept the first expiry, or ${removedMeanwhile}`,
             { expected: `the session, expiring ${extended.toISOString()}`, received: "null" },
           );
         const read = t.model(sessionAndUserSchema, found, "getSessionAndUser result");
@@ -92,7 +103,7 @@ export const lifetimeCases = defineCases([
       const found = await t.call("getSessionAndUser", session.sessionToken);
       if (found == null)
         throw new ContractFailure(
-          "getSessionAndUser found nothing for a session written seconds earlier that expires minutes from now: the store dropped it early (a lifetime in the wrong unit?), so the user is signed out",
+          `getSessionAndUser(${describeValue(session.sessionToken)}) returned null ${afterWrite(written)} createSession was sent expires ${describeValue(session.expires)}, minutes ahead, so the user is signed out; possible cause: a store-side lifetime in the wrong unit, or ${removedMeanwhile}`,
           { expected: `the session, expiring ${session.expires.toISOString()}`, received: "null" },
         );
       const read = t.model(sessionAndUserSchema, found, "getSessionAndUser result");
@@ -113,7 +124,7 @@ export const lifetimeCases = defineCases([
       const used = await t.call("useVerificationToken", { identifier: token.identifier, token: token.token });
       if (used == null)
         throw new ContractFailure(
-          "useVerificationToken found nothing for a sign-in link written seconds earlier that expires minutes from now: the store dropped it early (a lifetime in the wrong unit?), so a valid link is refused",
+          `useVerificationToken(${describeValue({ identifier: token.identifier, token: token.token })}) returned null ${afterWrite(written)} createVerificationToken was sent expires ${describeValue(token.expires)}, minutes ahead, so a valid link is refused; possible cause: a store-side lifetime in the wrong unit, or ${removedMeanwhile}`,
           { expected: `the token, expiring ${token.expires.toISOString()}`, received: "null" },
         );
       t.fields(

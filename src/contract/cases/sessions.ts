@@ -154,6 +154,18 @@ export const sessionCases = defineCases([
     needs: ["createUser", "createSession", "getSessionAndUser"],
     async run(t) {
       const user = await t.createUser();
+      const plain = t.data.session(user.id);
+      t.model(adapterSessionSchema, await t.call("createSession", plain), "createSession result");
+      t.ledger.session(plain.sessionToken);
+      const plainWritten = { sessionToken: plain.sessionToken, expires: plain.expires };
+      await t.readsBackAsWritten({ write: "createSession", read: "getSessionAndUser" }, plainWritten, async () => {
+        const read = t.model(
+          sessionAndUserSchema,
+          await t.call("getSessionAndUser", plain.sessionToken),
+          "getSessionAndUser result",
+        );
+        t.fields(read.session, plainWritten, "getSessionAndUser result.session");
+      });
       const input = t.data.session(user.id);
       t.model(adapterSessionSchema, await t.callChanging(["result"], "createSession", input), "createSession result");
       t.ledger.session(input.sessionToken);

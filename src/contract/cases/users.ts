@@ -160,6 +160,19 @@ export const userCases = defineCases([
     capability: "users",
     needs: ["createUser", "getUser"],
     async run(t) {
+      const plain = t.data.user({ emailVerified: t.data.date(-3) });
+      const plainId = t.model(adapterUserSchema, await t.call("createUser", plain), "createUser result").id;
+      t.ledger.user(plainId);
+      const plainWritten = {
+        email: plain.email,
+        name: plain.name,
+        image: plain.image,
+        emailVerified: plain.emailVerified,
+      };
+      await t.readsBackAsWritten({ write: "createUser", read: "getUser" }, plainWritten, async () => {
+        const read = t.model(adapterUserSchema, await t.call("getUser", plainId), "getUser result");
+        t.fields(read, plainWritten, "getUser result");
+      });
       const input = t.data.user({ emailVerified: t.data.date(-3) });
       const created = t.model(
         adapterUserSchema,

@@ -144,6 +144,21 @@ export const verificationTokenCases = defineCases([
     capability: "email",
     needs: ["createVerificationToken", "useVerificationToken"],
     async run(t) {
+      const plain = t.data.verificationToken();
+      await t.call("createVerificationToken", plain);
+      t.ledger.verificationToken({ identifier: plain.identifier, token: plain.token });
+      await t.readsBackAsWritten(
+        { write: "createVerificationToken", read: "useVerificationToken" },
+        plain,
+        async () => {
+          const used = t.model(
+            verificationTokenSchema,
+            await t.call("useVerificationToken", { identifier: plain.identifier, token: plain.token }),
+            "useVerificationToken result",
+          );
+          t.fields(used, plain, "useVerificationToken result");
+        },
+      );
       const input = t.data.verificationToken();
       const written = { ...input, expires: new Date(input.expires.getTime()) };
       await t.callChanging(["arguments"], "createVerificationToken", input);

@@ -15,7 +15,7 @@ import { changedByCaller } from "../access/answers.js";
 import { describeValue } from "../spec/failure.js";
 import { firstMismatch, sameId } from "../spec/tolerance.js";
 import type { AccountRecord, AuthenticatorRecord, Model, SessionRecord, TokenRecord, UserRecord } from "./model.js";
-import type { Probe } from "./probe.js";
+import { Divergence, type Probe } from "./probe.js";
 import type { TraceCall } from "./trace.js";
 
 type Row = Record<string, any>;
@@ -123,11 +123,12 @@ export function fieldProblem(actual: Row, expected: Row): string | undefined {
 function typed(p: Probe, call: TraceCall, schema: z.ZodTypeAny, value: unknown, what: string): Row {
   const changed = changedByCaller(value);
   if (changed)
-    p.fail(
+    throw new Divergence(
       `${what} holds a change a caller made to an earlier result (${changed}): the adapter hands out its stored objects instead of copies`,
-      call,
       undefined,
-      value,
+      describeValue(value),
+      call,
+      true,
     );
   const problem = typeProblem(schema, value);
   if (problem) p.fail(`${what} has the wrong type: ${problem}`, call, undefined, value);

@@ -21,7 +21,7 @@ const explorationName = "the exploration";
  * changed right after it is read, as a caller may, so a store that hands out
  * its own objects shows it on a later read (compare.ts: changedByCaller).
  */
-const handedOn: ReadonlySet<AdapterMethod> = new Set<AdapterMethod>([
+export const handedOn: ReadonlySet<AdapterMethod> = new Set<AdapterMethod>([
   "createUser",
   "getUser",
   "getUserByEmail",
@@ -40,12 +40,17 @@ const changeAfter: CallOptions = { scribble: ["result"] };
 
 /** A divergence between adapter and model: the sequence fails and is shrunk. */
 export class Divergence extends Error {
+  /** The lookups made together with `call` (a sweep), `call` among them: a failure may need the overlap. */
+  together?: TraceCall[];
+
   constructor(
     message: string,
     readonly expected?: string,
     readonly received?: string,
     /** The call that showed it, when it is not the step's own (a sweep lookup). */
     public call?: TraceCall,
+    /** It shows only because results were changed after they were read: the reproduction must change them too. */
+    readonly callerChanges = false,
   ) {
     super(message);
     this.name = "Divergence";
@@ -67,6 +72,12 @@ export type Outcome = { threw: false; value: any } | { threw: true; error: unkno
 
 export class Probe {
   readonly trace: TraceStep[] = [];
+  /**
+   * The steps and, between them, the lookups whose results were changed
+   * after they were read: a failure that shows such a change needs those
+   * reads in its reproduction too, since one of them made the change.
+   */
+  readonly traceWithChangedReads: TraceStep[] = [];
   /** Adapter calls made, steps and sweeps alike. */
   calls = 0;
   /** What the run created, removed afterwards whatever the model believes. */
@@ -112,17 +123,34 @@ export class Probe {
   /** A step of the sequence: recorded for the reproduction. */
   async step(call: TraceCall): Promise<Outcome> {
     this.trace.push({ calls: [call] });
+    this.traceWithChangedReads.push({ calls: [call] });
     return this.invoke(call);
   }
 
   /** Calls started together, as two browser tabs or two devices would. */
   async race(calls: TraceCall[]): Promise<Outcome[]> {
     this.trace.push({ calls });
+    this.traceWithChangedReads.push({ calls });
     return Promise.all(calls.map((c) => this.invoke(c)));
+  }
+
+  /** Lookups started since `overlapping()` was last called without an argument (a sweep's batch). */
+  private batch: TraceCall[] | undefined;
+
+  /** Starts collecting the lookups made together (no argument), or ends it and returns them (the token it gave). */
+  overlapping(started?: TraceCall[]): TraceCall[] {
+    if (started === undefined) {
+      this.batch = [];
+      return this.batch;
+    }
+    this.batch = undefined;
+    return started;
   }
 
   /** A lookup made to compare adapter and model; not part of the sequence unless it shows a divergence. */
   async look(call: TraceCall): Promise<Outcome> {
+    this.batch?.push(call);
+    if (handedOn.has(call.method)) this.traceWithChangedReads.push({ calls: [call] });
     return this.invoke(call);
   }
 

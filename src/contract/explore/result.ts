@@ -46,6 +46,8 @@ export interface ExploreFailure {
   replay: string;
   /** The calls of the minimal sequence, for formatSnippet(). */
   trace: TraceStep[];
+  /** The failure shows only when results are changed after they are read, as formatSnippet() then prints. */
+  callerChanges?: boolean;
 }
 
 export interface ExploreResult {

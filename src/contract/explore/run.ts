@@ -56,7 +56,7 @@ import { commandArbitraries } from "./steps/index.js";
 import type { Step } from "./steps/step.js";
 import { sweep } from "./sweep.js";
 import { batchSeed, FailureTrail, replayPosition, Tally } from "./tally.js";
-import { callCode, describeStep } from "./trace.js";
+import { callCode, describeStep, type TraceStep } from "./trace.js";
 import { saltFrom } from "./values.js";
 
 export type { ExploreFailure, ExploreOptions, ExploreResult } from "./result.js";
@@ -254,19 +254,30 @@ class Exploration {
           : `exploration stopped on an unexpected error: ${describeThrown(internal)}`;
       return this.result({ ok: false, failure: { message, steps: [], snippet: "", replay, trace: [] } });
     }
-    const { divergence, trace } = smallest;
-    const lastCalls = trace[trace.length - 1]?.calls.map((c) => callCode(c)) ?? [];
-    if (divergence.call && !lastCalls.includes(callCode(divergence.call))) trace.push({ calls: [divergence.call] });
+    const { divergence, trace, reproduction } = smallest;
+    const endWithDivergence = (steps: TraceStep[]) => {
+      const { call, together } = divergence;
+      // A lookup that overlapped others (a sweep) ends the sequence with them, as calls made together.
+      if (call && together && together.length > 1) steps.push({ calls: together, shows: together.indexOf(call) });
+      else {
+        const lastCalls = steps[steps.length - 1]?.calls.map((c) => callCode(c)) ?? [];
+        if (call && !lastCalls.includes(callCode(call))) steps.push({ calls: [call] });
+      }
+      return steps;
+    };
+    // The steps read as the sequence; the program also makes the reads whose results were changed, when that matters.
+    const steps = endWithDivergence(trace);
     const source = {
       message: divergence.message,
       expected: divergence.expected,
       received: divergence.received,
       replay,
-      trace,
+      trace: reproduction ? endWithDivergence(reproduction) : steps,
+      callerChanges: divergence.callerChanges,
     };
     return this.result({
       ok: false,
-      failure: { ...source, steps: trace.map(describeStep), snippet: formatSnippet(source, "./adapter.ts") },
+      failure: { ...source, steps: steps.map(describeStep), snippet: formatSnippet(source, "./adapter.ts") },
     });
   }
 }

@@ -7,7 +7,7 @@
  * lookup that leaves them in place, so only the use commands check them.
  */
 import { adapterAuthenticatorSchema } from "../../schemas/adapter-models.js";
-import { inFlight } from "../access/calls.js";
+import { callsAtOnce, inFlight } from "../access/calls.js";
 import { collationKey } from "./collation.js";
 import {
   expectAccount,
@@ -19,7 +19,7 @@ import {
   typeProblem,
 } from "./compare.js";
 import type { AuthenticatorRecord, Model, UserRecord } from "./model.js";
-import type { Probe } from "./probe.js";
+import { Divergence, type Probe } from "./probe.js";
 import { Ref, type TraceCall } from "./trace.js";
 
 export const userRef = (u: UserRecord) => new Ref(`${u.label}.id`, u.id);
@@ -207,12 +207,28 @@ export async function sweep(p: Probe, m: Model, focus?: UserRecord[]): Promise<v
   for (const id of credentials) looks.push(() => lookCredential(p, m, id));
   // Lookups change nothing, so they go out together, as a busy service's reads do (and an adapter in
   // another process answers several in one exchange); the first problem in this order is the one reported.
+  const started = p.overlapping();
   const settled = await inFlight(looks, (look) =>
     look().then(
       () => undefined,
       (reason: unknown) => ({ reason }),
     ),
   );
-  const problem = settled.find((s) => s !== undefined);
-  if (problem) throw problem.reason;
+  const batch = p.overlapping(started);
+  const failed = settled.findIndex((s) => s !== undefined);
+  if (failed < 0) return;
+  const { reason } = settled[failed]!;
+  // A lookup that fails only beside the others it overlapped (asked again alone, it passes) is
+  // reproduced with them, made together; one that fails alone is reproduced alone.
+  if (reason instanceof Divergence && reason.call) {
+    const at = batch.indexOf(reason.call);
+    const passesAlone =
+      at >= 0 &&
+      (await looks[failed]!().then(
+        () => true,
+        () => false,
+      ));
+    if (passesAlone) reason.together = batch.slice(Math.max(0, at - callsAtOnce + 1), at + callsAtOnce);
+  }
+  throw reason;
 }

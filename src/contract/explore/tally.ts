@@ -23,7 +23,8 @@ export class Tally {
 
 /** The failure found: its smallest sequence so far, where to replay it, and when shrinking must stop. */
 export class FailureTrail {
-  smallest: { divergence: Divergence; trace: TraceStep[] } | undefined;
+  /** `reproduction`: the steps with the reads a caller changed between them, when the failure needs those. */
+  smallest: { divergence: Divergence; trace: TraceStep[]; reproduction?: TraceStep[] } | undefined;
   /** Not a divergence: the adapter went away, or the explorer itself failed. */
   internal: unknown;
   /** The replay position (batch and fast-check path), once a run failed. */
@@ -31,7 +32,12 @@ export class FailureTrail {
   shrinkDeadline: number | undefined;
 
   record(error: unknown, probe: Probe): void {
-    if (error instanceof Divergence) this.smallest = { divergence: error, trace: probe.trace.slice() };
+    if (error instanceof Divergence)
+      this.smallest = {
+        divergence: error,
+        trace: probe.trace.slice(),
+        reproduction: error.callerChanges ? probe.traceWithChangedReads.slice() : undefined,
+      };
     else this.internal ??= error;
   }
 }

@@ -24,6 +24,8 @@ export interface TraceCall {
 /** One step of a sequence: one call, or calls started together (a race). */
 export interface TraceStep {
   calls: TraceCall[];
+  /** Which of the calls showed the failure, when the last step is lookups made together. */
+  shows?: number;
 }
 
 /**
