@@ -63,11 +63,12 @@ describe("the contract runner", () => {
     const adapter = { ...memory(), getUserByEmail: () => new Promise(() => {}) };
     const { byId, summary } = await run(adapter, {
       cases: only("user.get-by-email.unknown-is-null", "user.get.unknown-id-is-null"),
-      timeoutMs: 100,
+      // Long enough that the case that answers passes on a loaded machine too.
+      timeoutMs: 1000,
     });
     expect(byId.get("user.get-by-email.unknown-is-null")).toMatchObject({
       status: "failed",
-      failure: { message: expect.stringMatching(/did not finish within 100 ms/) },
+      failure: { message: expect.stringMatching(/did not finish within 1000 ms/) },
     });
     expect(byId.get("user.get.unknown-id-is-null")?.status).toBe("passed");
     expect(summary.ok).toBe(false);
@@ -312,9 +313,9 @@ describe("data safety", () => {
     const adapter = { ...memory(), getUserByAccount: () => new Promise(() => {}) };
     const needing = allCases.filter((c) => c.needs.includes("getUserByAccount"));
     expect(needing.length).toBeGreaterThan(3);
-    const started = performance.now();
+    // One timeout, not one per case: the later cases fail at once without calling it (their messages say so),
+    // which the messages below check without depending on the machine's speed.
     const { summary, results } = await run(adapter, { cases: needing, timeoutMs: 300 });
-    expect(performance.now() - started).toBeLessThan(300 * 2 + 1500);
     expect(summary.failed).toBe(needing.length);
     expect(summary.hung).toEqual([{ method: "getUserByAccount", caseId: needing[0]!.id }]);
     expect(results[0]!.failure!.message).toMatch(/getUserByAccount never settled/);
