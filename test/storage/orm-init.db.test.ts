@@ -21,7 +21,7 @@ import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { useCleanup } from "../e2e/cleanup.js";
 import { cli, inProcess, tempDir } from "../helpers.js";
-import { bin, ormDeps, ormProject } from "./projects.js";
+import { bin, ormDeps, ormProject, ormSteps, runIn } from "./projects.js";
 
 type Database = "sqlite" | "postgres" | "mariadb";
 const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
@@ -61,11 +61,8 @@ const prismaEnv = {
   CHECKPOINT_DISABLE: "1",
 };
 
-async function run(dir: string, command: string, args: string[], env: Record<string, string>) {
-  const result = await execa(command, args, { cwd: dir, env: { ...env, NO_COLOR: "1" }, reject: false, all: true });
-  expect(result.exitCode, `${command} ${args.join(" ")}:\n${result.all}`).toBe(0);
-  return result.all ?? "";
-}
+const run = async (dir: string, command: string, args: string[], env: Record<string, string>) =>
+  (await runIn(dir, command, args, env)).all;
 
 const initArgs = ["init", "--yes", "--providers", "email", "--session", "database", "--no-install"];
 
@@ -134,19 +131,7 @@ describe.each(cases)("init on $fixture ($database)", ({ fixture, database, schem
     expect(second.stdout).toContain("nothing changed");
     expect(readFileSync(join(dir, schema), "utf8")).toBe(after);
 
-    if (orm === "prisma") {
-      await run(dir, bin(dir, "prisma", "build/index.js"), ["validate"], env);
-      await run(dir, bin(dir, "prisma", "build/index.js"), ["generate"], env);
-    }
-    await run(dir, process.execPath, [bin(dir, "typescript", "bin/tsc"), "--noEmit", "-p", "."], env);
-
-    if (orm === "prisma") {
-      const migrated = await inProcess(["migrate"], { cwd: dir, env });
-      expect(migrated.exitCode, migrated.stderr).toBe(0);
-    } else {
-      await run(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "generate"], env);
-      await run(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "migrate"], env);
-    }
+    await ormSteps(dir, orm, env);
 
     // What init generated, as the user runs it.
     const script = await execa(

@@ -12,8 +12,9 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeF
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
+import { expect } from "vitest";
 import { userEnv } from "../e2e/user-env.js";
-import { root } from "../helpers.js";
+import { inProcess, root } from "../helpers.js";
 
 const extra = ["drizzle-kit@0.31.11", "@prisma/adapter-pg@7.10.0", "@prisma/adapter-mariadb@7.10.0"];
 
@@ -78,3 +79,29 @@ export async function ormProject(name: string, defer?: (fn: () => unknown) => vo
 
 /** Runs a package's CLI from the project's node_modules (no npx: nothing is fetched). */
 export const bin = (dir: string, pkg: string, file: string) => join(dir, "node_modules", pkg, file);
+
+/** A command in the project that must succeed; its combined output and its stdout. */
+export async function runIn(dir: string, command: string, args: string[], env: Record<string, string>) {
+  const result = await execa(command, args, { cwd: dir, env: { ...env, NO_COLOR: "1" }, reject: false, all: true });
+  expect(result.exitCode, `${command} ${args.join(" ")}:\n${result.all}`).toBe(0);
+  return { all: result.all ?? "", stdout: result.stdout };
+}
+
+/**
+ * What a user runs after init in an ORM project, each step required to succeed: Prisma's validate and
+ * generate, the project's own tsc, then the tables (create-auth migrate for Prisma, drizzle-kit for Drizzle).
+ */
+export async function ormSteps(dir: string, orm: string, env: Record<string, string>) {
+  if (orm === "prisma") {
+    await runIn(dir, bin(dir, "prisma", "build/index.js"), ["validate"], env);
+    await runIn(dir, bin(dir, "prisma", "build/index.js"), ["generate"], env);
+  }
+  await runIn(dir, process.execPath, [bin(dir, "typescript", "bin/tsc"), "--noEmit", "-p", "."], env);
+  if (orm === "prisma") {
+    const migrated = await inProcess(["migrate"], { cwd: dir, env });
+    expect(migrated.exitCode, migrated.stderr).toBe(0);
+  } else {
+    await runIn(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "generate"], env);
+    await runIn(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "migrate"], env);
+  }
+}

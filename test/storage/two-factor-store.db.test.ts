@@ -12,13 +12,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { useCleanup } from "../e2e/cleanup.js";
 import { inProcess, root } from "../helpers.js";
-import { bin, ormProject } from "./projects.js";
+import { ormProject, ormSteps, runIn } from "./projects.js";
 
 const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
 const mysqlUrl = process.env.CREATE_AUTH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306";
@@ -28,11 +27,8 @@ const prismaEnv = {
   CHECKPOINT_DISABLE: "1",
 };
 
-async function run(dir: string, command: string, args: string[], env: Record<string, string>) {
-  const result = await execa(command, args, { cwd: dir, env: { ...env, NO_COLOR: "1" }, reject: false, all: true });
-  expect(result.exitCode, `${command} ${args.join(" ")}:\n${result.all}`).toBe(0);
-  return result.stdout;
-}
+const run = async (dir: string, command: string, args: string[], env: Record<string, string>) =>
+  (await runIn(dir, command, args, env)).stdout;
 
 /** Drives the generated store as two-factor.ts does; prints what each call answered. */
 const exercise = `
@@ -175,19 +171,9 @@ describe.each(cases)("init --two-factor totp on $fixture", ({ fixture }) => {
     const store = readFileSync(join(dir, "auth/two-factor-store.ts"), "utf8");
     expect(store).toContain(orm === "prisma" ? "client.twoFactor.updateMany" : "database\n        .update(secrets)");
 
-    if (orm === "prisma") {
+    if (orm === "prisma")
       expect(readFileSync(join(dir, "prisma/schema.prisma"), "utf8")).toMatch(/model TwoFactorRecoveryCode \{/);
-      await run(dir, bin(dir, "prisma", "build/index.js"), ["validate"], env);
-      await run(dir, bin(dir, "prisma", "build/index.js"), ["generate"], env);
-    }
-    await run(dir, process.execPath, [bin(dir, "typescript", "bin/tsc"), "--noEmit", "-p", "."], env);
-    if (orm === "prisma") {
-      const migrated = await inProcess(["migrate"], { cwd: dir, env });
-      expect(migrated.exitCode, migrated.stderr).toBe(0);
-    } else {
-      await run(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "generate"], env);
-      await run(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "migrate"], env);
-    }
+    await ormSteps(dir, orm, env);
 
     writeFileSync(join(dir, "exercise-two-factor.ts"), exercise);
     const out = await run(dir, join(root, "node_modules/.bin/tsx"), ["exercise-two-factor.ts"], env);
