@@ -192,7 +192,8 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     envToFill,
     envWhere: env.where,
     passwords,
-    manualSteps: [...merged.steps],
+    // The provider snippets' own steps are said by init's report from `snippets`; here only the storage's.
+    manualSteps: [...stored.steps, ...schema.steps],
     storage: storagePart
       ? {
           schemaPath: storagePart.schemaPath,

@@ -86,6 +86,12 @@ describe("init in a next-auth v4 project", () => {
     expect(config).not.toContain("lib/auth/providers/github");
     expect(result.stdout).toMatch(/^note: Provider "github" was not added: A provider with id "github" is already/m);
     expect(read(dir, "lib/auth/providers/google.ts")).toContain('import Google from "next-auth/providers/google";');
+    // Each next step once: the provider's own steps (its set-up guide) were said twice on v4.
+    const steps = result.stdout.split("Next steps:\n")[1]!.split("\n").filter(Boolean);
+    expect(
+      steps.filter((step) => step.includes("Set-up guide: https://authjs.dev/getting-started/providers/google")),
+    ).toHaveLength(1);
+    expect(new Set(steps).size).toBe(steps.length);
   });
 
   it("--providers credentials: v4's provider, and one line saying it counts no attempts (the throttle needs v5)", async () => {
