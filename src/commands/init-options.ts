@@ -23,6 +23,15 @@ export interface InitQuestionContext {
   orm: { id: string | undefined; reason: string; chosen?: string };
   /** The project runs next-auth v4 and keeps it: only the providers v4 can import are offered. */
   nextAuthV4?: boolean;
+  /** What flags and earlier questions answered, by option key. */
+  answers: Record<string, unknown>;
+}
+
+/** Password sign-in keeps its sessions in a signed cookie: Auth.js's Credentials provider has no database sessions. */
+function signsInWithPassword(providers: unknown): boolean {
+  const names = typeof providers === "string" ? providers.split(",") : Array.isArray(providers) ? providers : [];
+  const credentials = kindCatalog.find((k) => k.kind === "credentials");
+  return names.some((n) => [credentials?.kind, ...(credentials?.aliases ?? [])].includes(String(n).trim()));
 }
 
 const providerNames = kindCatalog.flatMap((k) => [k.kind, ...(k.aliases ?? [])]);
@@ -160,8 +169,10 @@ export const initOptions = defineOptions({
     fallback: "jwt",
     question: {
       message: "Session strategy (--session)",
-      choices: () =>
-        choice(["jwt", "database"], { jwt: "a signed cookie (default)", database: "stored through the adapter" }),
+      choices: (c: InitQuestionContext) =>
+        signsInWithPassword(c.answers.providers)
+          ? choice(["jwt"], { jwt: "a signed cookie: the one kind password sign-in has" })
+          : choice(["jwt", "database"], { jwt: "a signed cookie (default)", database: "stored through the adapter" }),
       initial: () => "jwt",
     },
   },

@@ -49,6 +49,7 @@ export async function chooseStorage(options: StorageOptions, io: Io, project: Pr
     const context = {
       framework: { id: "", reason: "" },
       orm: { id: detected.storage?.id, reason: detected.reason },
+      answers: {},
     };
     orm = (await askQuestions([{ key: "orm", question: initOptions.rows.orm.question }], context)).orm as string;
   }

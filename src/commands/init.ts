@@ -254,6 +254,7 @@ export async function runInit(input: InitInput, io: Io = processIo()): Promise<E
       framework: { id: detected.framework.id, reason: detected.reason },
       orm: { id: storage.detected.storage?.id, reason: storage.detected.reason, chosen: storage.choice },
       nextAuthV4: v4 !== undefined,
+      answers: given,
     },
     storage.asked,
   );

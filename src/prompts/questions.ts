@@ -17,6 +17,12 @@ const searchTheRest = "more:search";
 async function ask<C>(question: Question<C>, context: C): Promise<string | string[]> {
   const options = question.choices(context);
   const initial = question.initial?.(context);
+  // What the earlier answers leave one way to do is said, not asked.
+  if (!question.multiple && options.length === 1) {
+    const only = options[0]!;
+    p.log.info(`${question.message}: ${only.label}${only.hint ? ` (${only.hint})` : ""}`);
+    return only.value;
+  }
   if (!question.multiple)
     return p.select({ message: question.message, options, initialValue: initial as string }) as Promise<string>;
   const more = question.more?.choices(context) ?? [];
@@ -39,12 +45,24 @@ async function ask<C>(question: Question<C>, context: C): Promise<string | strin
   return [...(picked as string[]).filter((v) => v !== searchTheRest), ...(searched as string[])];
 }
 
-/** Asks each question in order, as one group; returns the answers by key. */
+/**
+ * Asks each question in order, as one group; returns the answers by key. A question whose context has
+ * `answers` sees the answers given so far (flags and earlier questions), so it offers only what fits them.
+ */
 export async function askQuestions<C>(
   questions: { key: string; question: Question<C> }[],
   context: C,
 ): Promise<Record<string, string | string[]>> {
-  const steps = Object.fromEntries(questions.map(({ key, question }) => [key, () => ask(question, context)]));
+  const sofar = (results: Record<string, unknown>): C =>
+    context && typeof context === "object" && "answers" in context
+      ? { ...context, answers: { ...(context.answers as object), ...results } }
+      : context;
+  const steps = Object.fromEntries(
+    questions.map(({ key, question }) => [
+      key,
+      ({ results }: { results: Record<string, unknown> }) => ask(question, sofar(results)),
+    ]),
+  );
   return (await p.group(steps, {
     onCancel: () => {
       throw cancelled();

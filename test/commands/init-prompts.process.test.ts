@@ -20,7 +20,7 @@ describe("init in a terminal", () => {
       ["Sign-in providers", down, down, space, enter], // add email to the preselected credentials
       ["Database adapter", down, enter], // postgres
       ["Entity schema flavour", down, enter], // typeorm: with no ORM, Prisma and Drizzle are not offered
-      ["Session strategy", enter], // jwt: with credentials, database sessions are refused (their sign-ins leave none)
+      // No session question: with credentials, database sessions are refused (their sign-ins leave none), so jwt is said.
       ["Two-factor sign-in after the password", enter], // asked because credentials is in; none preselected
     ];
     const { result, screen, read } = await typed([], keys);
@@ -30,7 +30,10 @@ describe("init in a terminal", () => {
     expect(screen).toMatch(/Database adapter \(--backend\)/);
     expect(screen).toMatch(/Entity schema flavour \(--schema\)/);
     expect(screen.slice(screen.lastIndexOf("Entity schema flavour"))).not.toMatch(/drizzle|prisma/);
-    expect(screen).toMatch(/Session strategy \(--session\)/);
+    expect(screen).toMatch(
+      /Session strategy \(--session\): jwt \(a signed cookie: the one kind password sign-in has\)/,
+    );
+    expect(screen.slice(screen.indexOf("Session strategy"))).not.toMatch(/stored through the adapter/);
     expect(screen).toMatch(/Two-factor sign-in after the password \(--two-factor\)/);
     expect(result.exitCode).toBe(0);
     const config = read("auth.ts");

@@ -186,7 +186,7 @@ describe("init's providers question in a next-auth v4 project", () => {
   it("offers only what v4 can import", async () => {
     const { initOptions } = await import("../../src/commands/init-options.js");
     const question = initOptions.rows.providers.question;
-    const context = { framework: { id: "next", reason: "" }, orm: { id: undefined, reason: "" } };
+    const context = { framework: { id: "next", reason: "" }, orm: { id: undefined, reason: "" }, answers: {} };
     const offered = (nextAuthV4: boolean) => {
       const c = { ...context, nextAuthV4 };
       return [...question.choices(c), ...question.more.choices(c)].map((choice) => choice.value);

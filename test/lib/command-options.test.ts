@@ -110,6 +110,18 @@ describe("init's questions", () => {
     expect(requiredInCi).toEqual(["providers", "backend", "schema", "session"]);
   });
 
+  it("the session question offers database sessions only when no provider signs in with a password", () => {
+    const offered = (providers: unknown) =>
+      initOptions.rows.session.question
+        .choices({ framework: { id: "none", reason: "" }, orm: { id: undefined, reason: "" }, answers: { providers } })
+        .map((c) => c.value);
+    expect(offered(["email", "github"])).toEqual(["jwt", "database"]);
+    expect(offered(undefined)).toEqual(["jwt", "database"]);
+    // From the providers question (a list) or from --providers (the raw comma text).
+    expect(offered(["email", "credentials"])).toEqual(["jwt"]);
+    expect(offered("github, credentials")).toEqual(["jwt"]);
+  });
+
   it("a missing answer in CI names the flags from the table", async () => {
     const { runInit } = await import("../../src/commands/init.js");
     const { capturedIo, tempDir } = await import("../helpers.js");
