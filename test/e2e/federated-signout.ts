@@ -67,6 +67,8 @@ export async function planFederatedInit(
     protect?: string[];
     alsoProviders?: string[];
     session?: "jwt" | "database";
+    /** The first init had --two-factor totp: the plan again keeps it. */
+    twoFactor?: boolean;
   },
 ): Promise<string> {
   // The plan again as on the fresh app: the first init's entry file would count as the project's own, which
@@ -79,7 +81,7 @@ export async function planFederatedInit(
     root: dir,
     project,
     providers: [
-      parseResolved(resolveProviderName("credentials"), {}),
+      parseResolved(resolveProviderName("credentials"), options.twoFactor ? { twoFactor: "totp" } : {}),
       ...(options.alsoProviders ?? []).map((name) => parseResolved(resolveProviderName(name), {})),
       parseResolved(resolveProviderName("oidc"), { id: "corp", issuer: options.issuer }),
     ],

@@ -9,7 +9,8 @@
  * signed-out visit to the dashboard sent to sign in, a wrong and a right
  * password, the dashboard served (the session read on the server),
  * sign-out, and an email-link sign-in; with `federatedSignOut`, a sign-in at
- * an OpenID provider and a sign-out that reaches its end_session endpoint.
+ * an OpenID provider and a sign-out that reaches its end_session endpoint;
+ * with `twoFactor`, two-factor sign-in on the same build (two-factor-flow.ts).
  */
 import { join } from "node:path";
 import { execa } from "execa";
@@ -39,6 +40,7 @@ import {
   signOutOnAuthPage,
   startCorp,
 } from "./federated-signout.js";
+import { twoFactorFlow } from "./two-factor-flow.js";
 
 export interface FlowOptions {
   app: AppName;
@@ -71,6 +73,12 @@ export interface FlowOptions {
    * throttle counts per account and warns once. Every other wiring passes the connection's address.
    */
   noClientAddress?: boolean;
+  /**
+   * init with --two-factor totp as well: the sign-in steps run for a user who has not turned it on (the
+   * password alone signs in), then two-factor-flow.ts on the same server (enrol, password and code, replay refused,
+   * recovery code once), so the app is built once for both.
+   */
+  twoFactor?: boolean;
 }
 
 const user = { email: "carol@example.com", password: "a long enough password" };
@@ -145,6 +153,7 @@ export async function signInFlow(
     "--protect",
     protect,
     ...(op ? ["--refresh-tokens"] : []),
+    ...(options.twoFactor ? ["--two-factor", "totp"] : []),
     ...(options.initArgs ?? []),
   ]);
   if (op)
@@ -153,6 +162,7 @@ export async function signInFlow(
       origin: `http://localhost:${port}`,
       protect: [protect],
       alsoProviders: ["email"],
+      twoFactor: options.twoFactor,
     });
   await addUserOn(app, dir);
   options.afterInit?.(dir);
@@ -231,6 +241,13 @@ export async function signInFlow(
       signOut: (page) => signOutOnAuthPage(page, auth),
       output: server.output,
     });
+  if (options.twoFactor)
+    await twoFactorFlow(
+      tools.browser,
+      { origin: server.origin, basePath, output: server.output, noClientAddress: options.noClientAddress },
+      user,
+      tools.defer,
+    );
   stage("browser");
   // Auth.js logs the wrong password and the missing CSRF token; nothing else may have gone wrong (its log is coloured).
   const log = server.output().replace(/\x1b\[[0-9;]*m/g, "");

@@ -12,8 +12,8 @@ describe("Hono", () => {
   const tools = useBrowserAndMail();
   const defer = useCleanup();
 
-  test("init --yes --protect, tsc, node dist/index.js, then sign-in, the protected page and sign-out in Chromium", async () => {
-    const timings = await signInFlow({ app: "hono", basePath: "/auth" }, { ...tools, defer });
+  test("init --yes --protect, tsc, node dist/index.js, then sign-in, the protected page, sign-out, then two-factor sign-in in Chromium", async () => {
+    const timings = await signInFlow({ app: "hono", twoFactor: true, basePath: "/auth" }, { ...tools, defer });
     console.log(`[hono] ${JSON.stringify(timings)} s`);
   }, 900_000);
 });

@@ -17,9 +17,9 @@ describe("Nitro 2", () => {
   const tools = useBrowserAndMail();
   const defer = useCleanup();
 
-  test("init --yes --protect, nitro build, tsc, the Node server, then sign-in, the protected page and sign-out in Chromium", async () => {
+  test("init --yes --protect, nitro build, tsc, the Node server, then sign-in, the protected page, sign-out, then two-factor sign-in in Chromium", async () => {
     const timings = await signInFlow(
-      { app: "nitro-2", basePath: "/api/auth", typecheckScript: "typecheck" },
+      { app: "nitro-2", twoFactor: true, basePath: "/api/auth", typecheckScript: "typecheck" },
       { ...tools, defer },
     );
     console.log(`[nitro-2] ${JSON.stringify(timings)} s`);

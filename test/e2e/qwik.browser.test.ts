@@ -69,10 +69,11 @@ describe("Qwik City", () => {
   const tools = useBrowserAndMail();
   const defer = useCleanup();
 
-  test("init --yes --protect --refresh-tokens --federated-logout, vite builds, tsc, the Node server, then sign-in, the protected page, sign-out and federated sign-out in Chromium", async () => {
+  test("init --yes --protect --refresh-tokens --federated-logout, vite builds, tsc, the Node server, then sign-in, the protected page, sign-out, federated sign-out and two-factor sign-in in Chromium", async () => {
     const timings = await signInFlow(
       {
         app: "qwik",
+        twoFactor: true,
         basePath: "/auth",
         afterInit: expectInstalledCoreFixed,
         afterBuild: expectClientBuildServerFree,

@@ -13,10 +13,11 @@ describe("React Router 7", () => {
   const tools = useBrowserAndMail();
   const defer = useCleanup();
 
-  test("init --yes --protect, react-router build, typegen + tsc, react-router-serve, then sign-in, the protected page and sign-out in Chromium", async () => {
+  test("init --yes --protect, react-router build, typegen + tsc, react-router-serve, then sign-in, the protected page, sign-out, then two-factor sign-in in Chromium", async () => {
     const timings = await signInFlow(
       {
         app: "react-router-7",
+        twoFactor: true,
         basePath: "/api/auth",
         typecheckScript: "typecheck",
         clientRouter: true,

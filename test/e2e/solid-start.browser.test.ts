@@ -14,9 +14,9 @@ describe("SolidStart", () => {
   const tools = useBrowserAndMail();
   const defer = useCleanup();
 
-  test("init --yes --protect, vite build, the Node server, then sign-in, the protected page and sign-out in Chromium", async () => {
+  test("init --yes --protect, vite build, the Node server, then sign-in, the protected page, sign-out, then two-factor sign-in in Chromium", async () => {
     const timings = await signInFlow(
-      { app: "solid-start", basePath: "/api/auth", clientRouter: true },
+      { app: "solid-start", twoFactor: true, basePath: "/api/auth", clientRouter: true },
       { ...tools, defer },
     );
     console.log(`[solid-start] ${JSON.stringify(timings)} s`);

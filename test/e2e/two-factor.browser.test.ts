@@ -1,11 +1,13 @@
 /**
- * Two-factor sign-in in Chromium on Next.js, Express, SvelteKit, Astro, Hono, Fastify, Nitro 3, Nitro 2, SolidStart, TanStack Start, Qwik City and React Router, as new users get
- * them: a fresh app of fixtures/apps/, `create-auth init --yes --providers
- * credentials --two-factor totp` and no file written by hand, the app
- * type-checked (the generated route and pages included), built and started
- * as in production, a user added with `npm run auth:add-user`, then the flow
- * of two-factor-flow.ts: enrol, sign out, password and code, a replayed code
- * refused, a recovery code once.
+ * Two-factor sign-in in Chromium on Next.js, SvelteKit and Express, as new users get them: a fresh app of
+ * fixtures/apps/, `create-auth init --yes --providers credentials --two-factor totp` and no file written by
+ * hand, the app type-checked (the generated route and pages included), built and started as in production,
+ * a user added with `npm run auth:add-user`, then the flow of two-factor-flow.ts: enrol, sign out, password
+ * and code, a replayed code refused, a recovery code once.
+ *
+ * The frameworks built and started by their own npm scripts (Astro, Hono, Fastify, Nitro 3 and 2,
+ * SolidStart, TanStack Start, Qwik City, React Router 7) run the same flow on the build of their sign-in
+ * test (`twoFactor` in framework-flow.ts): one production build per framework serves both.
  *
  * Needs the built CLI (dist/), /usr/bin/chromium and the npm registry for the
  * first install (cached in .cache/e2e-apps/) and for jsQR (.cache/qr-reader-*).
@@ -18,18 +20,14 @@ import { root } from "../helpers.js";
 import {
   addUser,
   appEnv,
-  appRuntime,
-  buildApp,
   buildNextWithoutDatabase,
   freePort,
   freshApp,
   launchChromium,
-  startApp,
   startNext,
   startServer,
 } from "./apps.js";
 import { useCleanup } from "./cleanup.js";
-import { initApp } from "./framework-flow.js";
 import { twoFactorFlow } from "./two-factor-flow.js";
 
 const bin = join(root, "bin/create-auth.js");
@@ -100,55 +98,6 @@ describe("two-factor sign-in in Chromium", () => {
     defer(() => server.stop());
     await twoFactorFlow(browser, { origin: server.origin, basePath: "/auth", output: server.output }, user, defer);
   }, 600_000);
-
-  // Apps built and started by their own npm scripts (appProduction), on their Node: the route or the server
-  // module init wrote hands /two-factor to the pages.
-  const scripted = [
-    { app: "astro", basePath: "/api/auth", mount: "created src/pages/two-factor/[...path].ts" },
-    { app: "hono", basePath: "/auth", mount: "handleTwoFactor(withClientAddress(c.req.raw" },
-    { app: "fastify", basePath: "/auth", mount: "created src/auth/fastify.ts" },
-    { app: "nitro", basePath: "/api/auth", mount: "created two-factor/[...].ts" },
-    { app: "nitro-2", basePath: "/api/auth", mount: "created two-factor/[...].ts" },
-    { app: "solid-start", basePath: "/api/auth", mount: "created src/routes/two-factor/[...path].ts" },
-    { app: "tanstack-start", basePath: "/api/auth", mount: "created src/routes/two-factor/$.ts" },
-    { app: "qwik", basePath: "/auth", mount: "created src/routes/two-factor/[...path]/index.ts" },
-    // react-router-serve hands routes no client address: the throttle counts per account and says so.
-    {
-      app: "react-router-7",
-      basePath: "/api/auth",
-      mount: "created app/routes/two-factor.$.ts",
-      noClientAddress: true,
-    },
-  ] as const;
-  test.each(scripted)(
-    "$app: the same, mounted by what init wrote",
-    async ({ app, basePath, mount, ...options }) => {
-      const dir = await freshApp(app, defer);
-      const out = await initApp(app, dir, ["--providers", "credentials", "--two-factor", "totp"]);
-      if (mount.startsWith("created ")) expect(out).toContain(mount.slice("created ".length));
-      else expect(readFileSync(join(dir, "src/index.ts"), "utf8")).toContain(mount);
-      const added = await execa("npm", ["run", "--silent", "auth:add-user", "--", user.email], {
-        cwd: dir,
-        env: appRuntime(app).env(),
-        extendEnv: false,
-        input: `${user.password}\n`,
-        reject: false,
-        all: true,
-      });
-      expect(added.exitCode, added.all).toBe(0);
-      const built = await buildApp(app, dir);
-      expect(built.exitCode, built.all).toBe(0);
-      const server = await startApp(app, dir, {}, defer);
-      const noClientAddress = "noClientAddress" in options && options.noClientAddress;
-      await twoFactorFlow(
-        browser,
-        { origin: server.origin, basePath, output: server.output, noClientAddress },
-        user,
-        defer,
-      );
-    },
-    600_000,
-  );
 
   test("Express: the same through the generated auth router, whose Node requests become Web Requests", async () => {
     const dir = await freshApp("express", defer);
