@@ -32,7 +32,10 @@ const hasOwn = Object.hasOwn;
 type Row = Record<string, unknown>;
 
 /** The kind of record each method answers with (§4.2). */
-const answerKinds: Record<AdapterMethod, ModelName | "sessionAndUser" | "authenticators" | "accounts" | "value"> = {
+export const answerKinds: Record<
+  AdapterMethod,
+  ModelName | "sessionAndUser" | "authenticators" | "accounts" | "value"
+> = {
   createUser: "user",
   getUser: "user",
   getUserByEmail: "user",

@@ -115,9 +115,25 @@ export function typeProblem(schema: z.ZodTypeAny, value: unknown): string | unde
 /** The first field of `expected` that `actual` does not hold, or undefined. */
 export function fieldProblem(actual: Row, expected: Row): string | undefined {
   const mismatch = firstMismatch(actual, expected);
-  return (
-    mismatch && `${mismatch.key} is ${describeValue(mismatch.actual)}, expected ${describeValue(mismatch.expected)}`
-  );
+  if (!mismatch) return undefined;
+  const problem = `${mismatch.key} is ${describeValue(mismatch.actual)}, expected ${describeValue(mismatch.expected)}`;
+  return `${problem}${whereStringsDiffer(mismatch.actual, mismatch.expected)}`;
+}
+
+/**
+ * Where two long strings part, when their shortened forms read alike (a column that cut a value shows only
+ * past the 77 characters a value is shortened to): their lengths and the first character that differs.
+ */
+function whereStringsDiffer(actual: unknown, expected: unknown): string {
+  if (typeof actual !== "string" || typeof expected !== "string") return "";
+  if (describeValue(actual) !== describeValue(expected)) return "";
+  const a = [...actual];
+  const e = [...expected];
+  let at = 0;
+  while (at < a.length && at < e.length && a[at] === e[at]) at++;
+  const from =
+    a.length === e.length || at < Math.min(a.length, e.length) ? `; they differ from character ${at + 1}` : "";
+  return ` (${a.length} characters, expected ${e.length}${from || `; the first ${at} agree`})`;
 }
 
 function typed(p: Probe, call: TraceCall, schema: z.ZodTypeAny, value: unknown, what: string): Row {
@@ -158,7 +174,8 @@ export function expectUser(p: Probe, call: TraceCall, actual: unknown, user: Use
         : `${call.method} returned a user with an id no user has, instead of ${user.label}`,
       call,
       `${user.label} (id ${describeValue(user.id)})`,
-      row.id,
+      // The whole user, not its id alone: an id means nothing to a reader whose run made other ones.
+      row,
     );
   }
   const problem = userProblem(row, userFields(user));

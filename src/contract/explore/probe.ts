@@ -97,7 +97,7 @@ export class Probe {
     const hungIn = this.options.hung.where(call.method);
     if (hungIn) {
       const when = hungIn === explorationName ? `within ${this.options.callTimeoutMs} ms` : `in ${hungIn}`;
-      throw new Divergence(`${call.method} never settled ${when}; not called again`, "a result", "no answer", call);
+      throw new Divergence(`${call.method} never settled ${when}; not called again`, "a result", this.noAnswer(), call);
     }
     this.calls++;
     const settled = await callWithin(
@@ -113,11 +113,17 @@ export class Probe {
       throw new Divergence(
         `${call.method} never settled within ${this.options.callTimeoutMs} ms; not called again`,
         "a result",
-        "no answer",
+        this.noAnswer(),
         call,
       );
     }
+    if (settled.threw) call.threw = true;
     return settled;
+  }
+
+  /** What a call that never settled received, with how long it was given (the printed program waits as long). */
+  private noAnswer(): string {
+    return `no answer within ${this.options.callTimeoutMs} ms`;
   }
 
   /** A step of the sequence: recorded for the reproduction. */

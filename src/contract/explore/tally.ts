@@ -36,10 +36,20 @@ export class FailureTrail {
       this.smallest = {
         divergence: error,
         trace: probe.trace.slice(),
-        reproduction: error.callerChanges ? probe.traceWithChangedReads.slice() : undefined,
+        reproduction: error.callerChanges ? readsUpTo(probe.traceWithChangedReads, error.call) : undefined,
       };
     else this.internal ??= error;
   }
+}
+
+/**
+ * The steps and changed reads up to the read that showed the change: the reads started after it (the rest of
+ * its sweep, the same read asked again alone to learn whether it needs the overlap) did not make what it saw,
+ * and a program that made them too would read a result changed once more than the run reported.
+ */
+function readsUpTo(steps: TraceStep[], call: Divergence["call"]): TraceStep[] {
+  const at = call ? steps.findIndex((step) => step.calls.includes(call)) : -1;
+  return at < 0 ? steps.slice() : steps.slice(0, at + 1);
 }
 
 /** A replay position in fast-check's terms: the batch, its path and, after "@", the commands' own path. */

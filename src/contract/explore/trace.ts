@@ -19,6 +19,8 @@ export interface TraceCall {
   args: unknown[];
   /** The variable the result is kept in, when a later call refers to it. */
   assign?: string;
+  /** It threw in the run and the sequence went on (the contract allowed it): the reproduction must go on too. */
+  threw?: boolean;
 }
 
 /** One step of a sequence: one call, or calls started together (a race). */
