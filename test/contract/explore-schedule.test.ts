@@ -5,7 +5,9 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import createMemoryAdapter from "../../fixtures/adapters/memory.js";
 import { wipingAdapter } from "../../fixtures/adapters/overlap-only/delete-user-wipes-other-tenants.js";
+import { HungMethods } from "../../src/contract/access/calls.js";
 import { type ExploreResult, explore } from "../../src/contract/explore/run.js";
 import { decideInSeedOrder, type JobOutcome, jobsAtOnce, runSideBySide } from "../../src/contract/explore/schedule.js";
 import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
@@ -141,5 +143,33 @@ describe("the verdict does not depend on which job finishes first", () => {
       expect(wiped()).toBeGreaterThan(0);
       expect(verdict(result)).toEqual({ ok: true, warnings: [], failure: undefined });
     }
+  }, 30_000);
+});
+
+describe("hangs in sequences side by side", () => {
+  it("two calls that hang at once are not two hangs in a row; a hang after a hang with no answer between is", () => {
+    const hung = new HungMethods();
+    const madeBeforeEither = hung.hangs;
+    hung.mark(["getUserByEmail"], "the exploration", madeBeforeEither);
+    hung.mark(["getAccount"], "the exploration", madeBeforeEither);
+    expect(hung.stopped).toBeUndefined();
+    hung.mark(["getUser"], "the exploration", hung.hangs);
+    expect(hung.stopped).toMatch(/3 methods never settled .*the adapter stopped answering/);
+  });
+
+  it("an adapter with two methods that never settle gets the first named, not called the adapter that stopped", async () => {
+    const adapter = createMemoryAdapter() as Record<string, unknown>;
+    adapter.getUserByEmail = () => new Promise(() => {});
+    adapter.getAccount = () => new Promise(() => {});
+    const result = await explore({
+      adapter: adapter as AnyAdapter,
+      seed: 1,
+      runs: 40,
+      callTimeoutMs: 200,
+      nonce: "hangs",
+    });
+    expect(result.failure?.message).toMatch(
+      /^(getUserByEmail|getAccount) never settled within 200 ms; not called again$/,
+    );
   }, 30_000);
 });
