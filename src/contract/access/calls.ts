@@ -20,6 +20,8 @@ export class HungMethods {
   private readonly hung = new Map<AdapterMethod, string>();
   private calls = 0;
   private settledSinceHang = 0;
+  /** Hangs marked so far: a call made before the latest one ran beside it, not after it. */
+  hangs = 0;
   /** Why the run must stop: two hangs in a row with no call settling between them. */
   stopped: string | undefined;
 
@@ -29,11 +31,19 @@ export class HungMethods {
     this.settledSinceHang++;
   }
 
-  mark(methods: Iterable<AdapterMethod>, where: string): void {
+  /**
+   * `hangsWhenMade`: `hangs` when the call that hung was made. A call made
+   * before the latest hang was marked overlapped it (the exploration runs
+   * sequences side by side): two such hangs are not "in a row", or two
+   * methods hanging at once in two sequences would end the run.
+   */
+  mark(methods: Iterable<AdapterMethod>, where: string, hangsWhenMade?: number): void {
     const fresh = [...methods].filter((m) => !this.hung.has(m));
     if (fresh.length === 0) return;
-    const answeredBefore = this.hung.size === 0 || this.settledSinceHang > 0;
+    const overlapped = hangsWhenMade !== undefined && hangsWhenMade < this.hangs;
+    const answeredBefore = this.hung.size === 0 || this.settledSinceHang > 0 || overlapped;
     for (const method of fresh) this.hung.set(method, where);
+    this.hangs++;
     this.settledSinceHang = 0;
     if (answeredBefore || this.stopped) return;
     const names = [...this.hung.keys()];
@@ -94,6 +104,7 @@ export async function callWithin(
   options?: CallOptions,
 ): Promise<{ threw: false; value: unknown } | { threw: true; error: unknown } | typeof timedOut> {
   if (hung.stopped) throw new AdapterGone(hung.stopped);
+  const hangsWhenMade = hung.hangs;
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<typeof timedOut>((resolve) => {
     timer = setTimeout(() => resolve(timedOut), limitMs);
@@ -106,7 +117,7 @@ export async function callWithin(
       ),
       limit,
     ]);
-    if (settled === timedOut) hung.mark([method], where);
+    if (settled === timedOut) hung.mark([method], where, hangsWhenMade);
     else if (settled.threw && settled.error instanceof AdapterGone) {
       hung.gone(settled.error.message);
       throw settled.error;

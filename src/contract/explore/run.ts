@@ -38,44 +38,48 @@
  *   path), so a seed always runs the same sequences. `timeLimitMs` caps the
  *   wall time: alone it is the budget (`--explore 30s`); beside `runs` a
  *   time-out leaves sequences unrun, and the result says it is incomplete.
+ * - The batches and the crowds (jobs) run side by side, a few at a time,
+ *   and the verdict is chosen in seed order (schedule.ts): a job that failed
+ *   among others is run again alone, and only then shrunk.
  */
 import fc from "fast-check";
-// Only ever our own errors here: the port turned what the adapter threw into a description.
-import { describeThrown } from "../../lib/errors.js";
-import { AdapterGone, HungMethods } from "../access/calls.js";
+import { HungMethods } from "../access/calls.js";
 import { addLeftovers, type Leftovers } from "../access/ledger.js";
 import { type AdapterPort, toPort } from "../access/port.js";
 import type { AdapterMethod } from "../spec/adapter.js";
 import { foldingKeys, foldingWarning, type KeyKind } from "./collation.js";
+import { describeFailure } from "./failure-report.js";
 import { Model } from "./model.js";
 import { Probe, type ProbeOptions } from "./probe.js";
 import type { ExploreOptions, ExploreResult } from "./result.js";
+import { decideInSeedOrder, type JobOutcome, runSideBySide } from "./schedule.js";
 import { formatSnippet } from "./snippet.js";
 import { Crowd } from "./steps/crowd.js";
 import { commandArbitraries } from "./steps/index.js";
 import type { Step } from "./steps/step.js";
 import { sweep } from "./sweep.js";
-import { batchSeed, FailureTrail, replayPosition, Tally } from "./tally.js";
-import { callCode, describeStep, type TraceStep } from "./trace.js";
+import { batchSeed, JobRun, JobRuns, type Phase, replayPosition, Tally, type Verdict } from "./tally.js";
 import { saltFrom } from "./values.js";
 
 export type { ExploreFailure, ExploreOptions, ExploreResult } from "./result.js";
 
 const defaultRuns = 100;
+/** Sequences per fast-check batch: few enough that the default forty make as many batches as run at once. */
+const batchRuns = 10;
 
 class Exploration {
   private readonly started = performance.now();
   private readonly port: AdapterPort;
   private readonly hung: HungMethods;
   private readonly usable: Set<AdapterMethod>;
-  private readonly warnings = new Set<string>();
   private readonly leftovers: Leftovers = {};
   private readonly tally = new Tally();
-  private readonly failure = new FailureTrail();
   private readonly maxRuns: number;
   private readonly timeLimit: number;
   private readonly depth: number;
   private folding: ReadonlySet<KeyKind> = new Set();
+  private readonly runs = new JobRuns();
+  private readonly before = new JobRun("fold", false, false, false);
 
   constructor(private readonly options: ExploreOptions) {
     this.port = toPort(options.adapter);
@@ -91,12 +95,12 @@ class Exploration {
     return performance.now() - this.started;
   }
 
-  private probe(strict = this.options.strict ?? false): Probe {
+  private probe(job: JobRun, strict = this.options.strict ?? false): Probe {
     const options: ProbeOptions = {
       callTimeoutMs: this.options.callTimeoutMs,
       strict,
       hung: this.hung,
-      warnings: this.warnings,
+      warnings: job.warnings,
       usable: this.usable,
     };
     return new Probe(this.port, options);
@@ -108,14 +112,14 @@ class Exploration {
   }
 
   /** Runs one attempt on a fresh model, then removes what it wrote; a failure is recorded and thrown on. */
-  private async attempt(salt: string, body: (model: Model, probe: Probe) => Promise<void>): Promise<void> {
+  private async attempt(job: JobRun, body: (model: Model, probe: Probe) => Promise<void>): Promise<void> {
     this.tally.attempts++;
-    const model = this.model(salt);
-    const probe = this.probe();
+    const model = this.model(job.nextSalt());
+    const probe = this.probe(job);
     try {
       await body(model, probe);
     } catch (error) {
-      this.failure.record(error, probe);
+      job.failure.record(error, probe);
       throw error;
     } finally {
       this.tally.add(probe);
@@ -124,15 +128,16 @@ class Exploration {
   }
 
   /** One sequence, maybe after a crowd: fast-check's property, so it shrinks what fails. */
-  private async sequence(commands: Iterable<Step>, crowd: number | null): Promise<boolean> {
-    const { failure, tally } = this;
-    if (failure.shrinkDeadline === undefined && this.elapsed() > this.timeLimit) {
+  private async sequence(job: JobRun, commands: Iterable<Step>, crowd: number | null): Promise<boolean> {
+    const { tally } = this;
+    const { failure } = job;
+    if (failure.shrinkDeadline === undefined && job.timed && this.elapsed() > this.timeLimit) {
       tally.unrun++;
       return true; // out of time: counted as unrun, reported as incomplete
     }
     if (failure.shrinkDeadline !== undefined && this.elapsed() > failure.shrinkDeadline) return true; // keep the smallest
     try {
-      await this.attempt(String(tally.attempts + 1), async (model, probe) => {
+      await this.attempt(job, async (model, probe) => {
         if (crowd !== null) await new Crowd(crowd, this.depth).run(model, probe);
         await fc.asyncModelRun(() => ({ model, real: probe }), commands);
         await sweep(probe, model);
@@ -141,7 +146,7 @@ class Exploration {
       failure.shrinkDeadline ??= this.elapsed() + (this.options.shrinkTimeLimitMs ?? 30_000);
       throw error;
     } finally {
-      if (failure.shrinkDeadline === undefined) tally.runs++;
+      if (failure.shrinkDeadline === undefined && job.counted) tally.runs++;
       this.options.onProgress?.({ runs: tally.runs, steps: tally.steps });
       // An adapter answering from memory settles every call as a microtask: without a turn of the
       // event loop here, no timer (progress, the host's own) would run during a long exploration.
@@ -150,7 +155,7 @@ class Exploration {
     return true;
   }
 
-  private property(replayCommands: string | undefined) {
+  private property(job: JobRun, replayCommands: string | undefined) {
     // From depth 2, some sequences also start from a crowd (one in seven at depth 2, more deeper);
     // shrinking drops it when the failure does not need it.
     const crowds =
@@ -162,123 +167,121 @@ class Exploration {
       size: "max",
       replayPath: replayCommands,
     });
-    return fc.asyncProperty(commands, crowds, (c, crowd) => this.sequence(c, crowd));
+    return fc.asyncProperty(commands, crowds, (c, crowd) => this.sequence(job, c, crowd));
   }
 
   /**
    * A crowd on its own, then a sweep of everything: as many as the depth, after the sequences, with
    * seeds from the run's, so every run looks at a store of real size whatever fast-check drew.
    */
-  private async crowdCheck(k: number): Promise<boolean> {
+  private async crowdCheck(job: JobRun, k: number): Promise<string | undefined> {
     try {
-      await this.attempt(`crowd${k}`, async (model, probe) => {
+      await this.attempt(job, async (model, probe) => {
         await new Crowd(batchSeed(this.options.seed, 1000 + k), this.depth).run(model, probe);
         await sweep(probe, model);
       });
-      return true;
+      return undefined;
     } catch {
-      return false;
+      return `crowd:${k}`;
     }
   }
 
-  /** The sequences in batches of fast-check runs with seeds from the run's, then the crowds. */
-  private async everything(): Promise<string | undefined> {
-    const { tally } = this;
-    const property = this.property(undefined);
-    for (let batch = 0; tally.runs < this.maxRuns; batch++) {
-      if (this.elapsed() >= this.timeLimit) {
-        tally.unrun += this.maxRuns - tally.runs;
-        break;
-      }
-      const numRuns = Math.min(25, this.maxRuns - tally.runs);
-      const details = await fc.check(property, { seed: batchSeed(this.options.seed, batch), numRuns });
-      if (details.failed) return replayPosition(batch, details);
+  /** The batches the budget asks for (endless for a time alone), then as many crowds as the depth. */
+  private get batches(): number {
+    return Math.ceil(this.maxRuns / batchRuns);
+  }
+
+  private get jobs(): number {
+    return this.batches + (this.usable.has("createUser") ? this.depth : 0);
+  }
+
+  /** Job `index` in `phase`: a batch of fast-check runs (or a crowd); its replay position when it failed. */
+  private async runJob(index: number, phase: Phase): Promise<JobOutcome> {
+    const job = this.runs.start(phase, index);
+    let at: string | undefined;
+    if (index >= this.batches) at = await this.crowdCheck(job, index - this.batches);
+    else {
+      const numRuns = Math.min(batchRuns, this.maxRuns - index * batchRuns);
+      const seed = batchSeed(this.options.seed, index);
+      const details = await fc.check(this.property(job, undefined), { seed, numRuns, endOnFailure: job.endOnFailure });
+      if (details.failed) at = replayPosition(index, details);
     }
-    const crowds = this.usable.has("createUser") ? this.depth : 0;
-    for (let k = 0; k < crowds && this.elapsed() < this.timeLimit; k++)
-      if (!(await this.crowdCheck(k))) return `crowd:${k}`;
-    return undefined;
+    job.failure.at = at;
+    return at === undefined ? "passed" : "failed";
+  }
+
+  /** Every job side by side, then the verdict in seed order (schedule.ts). */
+  private async everything(): Promise<Verdict> {
+    const inBudget = (index: number) => index < this.jobs && this.elapsed() < this.timeLimit && !this.hung.stopped;
+    const failedTogether = await runSideBySide(inBudget, (index) => this.runJob(index, "together"));
+    // The adapter went away: nothing can run again, and the lowest job that saw it says why.
+    if (this.hung.stopped && failedTogether.length > 0) return { job: failedTogether[0]!, how: "together" };
+    if (failedTogether.length === 0 && Number.isFinite(this.maxRuns))
+      this.tally.unrun += this.maxRuns - this.tally.runs;
+    const { startedTogether } = this.runs;
+    return decideInSeedOrder(
+      failedTogether,
+      (index) => this.runJob(index, "alone"),
+      async () => {
+        // What ran together runs again whatever the time; later jobs only while the time lasts.
+        for (let index = 0; index < startedTogether || inBudget(index); index++)
+          if ((await this.runJob(index, "inOrder")) === "failed") return index;
+        return undefined;
+      },
+    );
   }
 
   /** A replay path is "batch:fast-check path@commands path", or "crowd:k". */
-  private async replay(path: string): Promise<string | undefined> {
+  private async replay(path: string): Promise<Verdict> {
+    const job = this.runs.start("replay", 0);
     const [position, commands] = path.split("@");
-    if (position!.startsWith("crowd:"))
-      return (await this.crowdCheck(Number(position!.slice(6)))) ? undefined : position;
-    const [batch, ...rest] = position!.split(":");
-    const details = await fc.check(this.property(commands), {
-      seed: batchSeed(this.options.seed, Number(batch)),
-      path: rest.join(":"),
-    });
-    return details.failed ? replayPosition(batch!, details) : undefined;
+    if (position!.startsWith("crowd:")) job.failure.at = await this.crowdCheck(job, Number(position!.slice(6)));
+    else {
+      const [batch, ...rest] = position!.split(":");
+      const details = await fc.check(this.property(job, commands), {
+        seed: batchSeed(this.options.seed, Number(batch)),
+        path: rest.join(":"),
+      });
+      if (details.failed) job.failure.at = replayPosition(batch!, details);
+    }
+    return job.failure.at === undefined ? undefined : { job: 0, how: "replay" };
   }
 
   async run(): Promise<ExploreResult> {
-    if (commandArbitraries(this.usable).length === 0) return this.result();
-    this.folding = await foldingKeys(this.probe(false), saltFrom(`${this.options.nonce}:fold`), this.leftovers);
-    for (const kind of this.folding) this.warnings.add(foldingWarning(kind));
-    this.failure.at = this.options.replayPath ? await this.replay(this.options.replayPath) : await this.everything();
-    return this.failure.at === undefined ? this.result() : this.failed(this.failure.at);
+    if (commandArbitraries(this.usable).length === 0) return this.result(undefined);
+    this.folding = await foldingKeys(
+      this.probe(this.before, false),
+      saltFrom(`${this.options.nonce}:fold`),
+      this.leftovers,
+    );
+    for (const kind of this.folding) this.before.warnings.add(foldingWarning(kind));
+    const decision = this.options.replayPath ? await this.replay(this.options.replayPath) : await this.everything();
+    return this.result(decision);
   }
 
-  private result(extra: Partial<ExploreResult> = {}): ExploreResult {
+  private result(decision: Verdict): ExploreResult {
     const { tally } = this;
+    const deciding = this.runs.deciding(decision);
+    const warnings = new Set([...this.before.warnings, ...deciding.flatMap((job) => [...job.warnings])]);
     if (tally.unrun > 0 && Number.isFinite(this.maxRuns)) {
-      this.warnings.add(
+      warnings.add(
         `exploration incomplete: the time limit (${Math.round(this.timeLimit / 1000)} s) ended it after ${tally.runs} of ${this.maxRuns} sequences; the verdict covers those only (a faster database, or fewer sequences with --explore, runs them all)`,
       );
     }
     const left = Object.keys(this.leftovers).length > 0;
+    const failed = decision && deciding.at(-1)!.failure;
     return {
       // Under strict, a warning or a record left behind fails the run too.
-      ok: !(this.options.strict && (this.warnings.size > 0 || left)),
+      ok: !failed && !(this.options.strict && (warnings.size > 0 || left)),
       runs: tally.runs,
       steps: tally.steps,
       calls: tally.calls,
       durationMs: this.elapsed(),
       seed: this.options.seed,
-      warnings: [...this.warnings],
+      warnings: [...warnings],
       leftovers: this.leftovers,
-      ...extra,
+      ...(failed && { failure: describeFailure(failed, failed.at!, this.options.seed, this.depth) }),
     };
-  }
-
-  private failed(at: string): ExploreResult {
-    const depth = this.depth === 1 ? "" : ` --explore-depth ${this.depth}`;
-    const replay = `--seed ${this.options.seed}${depth} --explore-path ${at}`;
-    const { smallest, internal } = this.failure;
-    if (!smallest) {
-      const message =
-        internal instanceof AdapterGone
-          ? internal.message
-          : `exploration stopped on an unexpected error: ${describeThrown(internal)}`;
-      return this.result({ ok: false, failure: { message, steps: [], snippet: "", replay, trace: [] } });
-    }
-    const { divergence, trace, reproduction } = smallest;
-    const endWithDivergence = (steps: TraceStep[]) => {
-      const { call, together } = divergence;
-      // A lookup that overlapped others (a sweep) ends the sequence with them, as calls made together.
-      if (call && together && together.length > 1) steps.push({ calls: together, shows: together.indexOf(call) });
-      else {
-        const lastCalls = steps[steps.length - 1]?.calls.map((c) => callCode(c)) ?? [];
-        if (call && !lastCalls.includes(callCode(call))) steps.push({ calls: [call] });
-      }
-      return steps;
-    };
-    // The steps read as the sequence; the program also makes the reads whose results were changed, when that matters.
-    const steps = endWithDivergence(trace);
-    const source = {
-      message: divergence.message,
-      expected: divergence.expected,
-      received: divergence.received,
-      replay,
-      trace: reproduction ? endWithDivergence(reproduction) : steps,
-      callerChanges: divergence.callerChanges,
-    };
-    return this.result({
-      ok: false,
-      failure: { ...source, steps: steps.map(describeStep), snippet: formatSnippet(source, "./adapter.ts") },
-    });
   }
 }
 
