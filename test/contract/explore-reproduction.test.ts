@@ -31,9 +31,9 @@ function showOf(program: string): (value: unknown) => string {
   return new Function(`${code}; return show;`)();
 }
 
-async function exploreBroken(name: string, callTimeoutMs = 10_000) {
+async function exploreBroken(name: string, callTimeoutMs = 10_000, seed = 1) {
   const { default: factory } = await import(pathToFileURL(fixture("adapters", "broken", `${name}.ts`)).href);
-  const result = await explore({ adapter: factory(), seed: 1, runs: 300, callTimeoutMs, nonce: `unit-${name}` });
+  const result = await explore({ adapter: factory(), seed, runs: 300, callTimeoutMs, nonce: `unit-${name}` });
   expect(result.ok).toBe(false);
   return result.failure!;
 }
@@ -77,7 +77,8 @@ describe("the printed program of an exploration failure", () => {
   });
 
   it("reports the whole user a lookup returned in place of another, not only its id", async () => {
-    const failure = await exploreBroken("user-by-account-ignores-provider");
+    // Seed 2's smallest sequence shows the lookup answering with another user (seed 1's: with a deleted one).
+    const failure = await exploreBroken("user-by-account-ignores-provider", 10_000, 2);
     expect(failure.message).toMatch(/^getUserByAccount returned user\d+ instead of user\d+/);
     expect(failure.received).toMatch(/^\{ id: ".+", email: /);
   });
