@@ -45,8 +45,11 @@ const ranked: readonly [string, number, string][] = [
   ["frameworks", 7, "one module per framework: its wiring, and its doctor part over doctor-model"],
   ["doctor", 8, "`doctor`: gathers the facts, runs every framework's part and its own checks, fixes"],
   ["contract", 8, "the adapter contract, standing on lib and schemas alone"],
-  ["planners", 9, "init and add-provider as parts, over frameworks, storage and families"],
-  ["upgrade", 9, "next-auth v4 to v5, over ast and workspace"],
+  [
+    "planners",
+    9,
+    "every command's plan as parts (init, add-provider, upgrade, doctor --fix), over frameworks, storage, families and doctor",
+  ],
   ["prompts", 10, "the terminal's questions (clack), asked for the commands"],
   ["commands", 11, "one module per command, over everything below"],
   ["cli.ts", 12, "the program: loads the command invoked"],

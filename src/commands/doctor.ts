@@ -5,7 +5,7 @@
  * uses, and with --online the OIDC issuers. --fix applies only the fixes that
  * lose nothing. Exit 1 when any error is found: a CI gate.
  */
-import { existsSync, statSync } from "node:fs";
+import { chmodSync, existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { z } from "zod";
@@ -74,8 +74,8 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
   let { facts, wiring } = await gather();
   let fixed: string[] | undefined;
   if (options.fix) {
-    const [{ planFixes, applyModes }, { applyPlan }, { withProjectLock }] = await Promise.all([
-      import("../doctor/fix.js"),
+    const [{ planFixes }, { applyPlan }, { withProjectLock }] = await Promise.all([
+      import("../planners/doctor-fix.js"),
       import("../workspace/plan.js"),
       import("../workspace/lock.js"),
     ]);
@@ -84,7 +84,7 @@ export async function runDoctor(input: DoctorInput, io: Io = processIo()): Promi
       const current = await gather();
       const plan = planFixes(current.facts, runChecks(current.facts, current.wiring));
       applyPlan(plan.changes);
-      applyModes(plan.modes);
+      for (const { path, mode } of plan.modes) chmodSync(path, mode);
       return plan.done;
     });
     ({ facts, wiring } = await gather());

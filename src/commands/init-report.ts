@@ -6,7 +6,7 @@
 import { relative, resolve } from "node:path";
 import type { Io } from "../lib/io.js";
 import { shellQuote } from "../lib/shell.js";
-import type { InitPlan } from "../planners/init-plan.js";
+import type { InitPlan } from "../planners/init-request.js";
 import { fillInSteps } from "../render/project-env.js";
 import { detectPackageManager, installCommand } from "../workspace/package-manager.js";
 import { callbackUrl } from "../workspace/project.js";

@@ -11,7 +11,7 @@ import type { FrameworkDetection } from "../frameworks/registry.js";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
 import type { Io } from "../lib/io.js";
 import { toFlag } from "../lib/options.js";
-import type { InitPlan, StorageChoice } from "../planners/init-plan.js";
+import type { InitPlan, StorageChoice } from "../planners/init-request.js";
 import type { OwnAdapter } from "../storage/own-adapter.js";
 import { detectOrm, dialectOf, orms, storageById } from "../storage/registry.js";
 import type { SchemaFlavour } from "../storage/schemas.js";

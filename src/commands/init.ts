@@ -24,7 +24,7 @@ import type { OptionRow } from "../lib/command-options.js";
 import { CliError, ExitCode, type ExitCodeValue, UsageError } from "../lib/errors.js";
 import { type Io, processIo } from "../lib/io.js";
 import { toFlag } from "../lib/options.js";
-import type { InitPlan } from "../planners/init-plan.js";
+import type { InitPlan } from "../planners/init-request.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import { detectPackageManager } from "../workspace/package-manager.js";
 import { providerFlagKeys } from "./add-provider-options.js";

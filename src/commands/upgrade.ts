@@ -39,7 +39,11 @@ export type UpgradeInput = z.input<typeof upgradeOptions.schema>;
 export async function runUpgrade(input: UpgradeInput, io: Io = processIo()): Promise<ExitCodeValue> {
   const options = upgradeOptions.parse(input);
   const [{ planUpgrade, describeChanges, migrationGuide }, { withProjectLock }, { applyPlan, renderDiff, undoPlan }] =
-    await Promise.all([import("../upgrade/plan.js"), import("../workspace/lock.js"), import("../workspace/plan.js")]);
+    await Promise.all([
+      import("../planners/upgrade/plan.js"),
+      import("../workspace/lock.js"),
+      import("../workspace/plan.js"),
+    ]);
   const { packageRoot } = await import("../workspace/auth-setup/index.js");
   const lockRoot = packageRoot(io.cwd);
   const done = await withProjectLock(lockRoot, async () => {

@@ -7,97 +7,27 @@
  * it does.
  */
 import { join, posix } from "node:path";
-import type { Dialect } from "../catalog/sql-dialects.js";
-import type { TokenChoice } from "../families/family.js";
-import { type AnyParsedProvider, hasProviderTokens } from "../families/index.js";
+import { hasProviderTokens } from "../families/index.js";
 import { throttleFile, throttlePath } from "../families/throttle.js";
 import { twoFactorFiles, twoFactorModulePath, twoFactorPagesPath } from "../families/two-factor.js";
 import { clientAddressFile, clientAddressPath } from "../frameworks/client-address.js";
-import type { FrameworkDetection } from "../frameworks/registry.js";
 import { twoFactorMountStep } from "../frameworks/two-factor-route.js";
 import { UsageError } from "../lib/errors.js";
-import {
-  databaseEnvFile,
-  type EnvToFill,
-  type EnvWritePlan,
-  gitignore,
-  newSecret,
-  planEnvWrites,
-} from "../render/env-files.js";
+import { newSecret } from "../render/env-files.js";
 import { specifier } from "../render/modules.js";
 import { parsePackageJson } from "../render/package-json.js";
-import { type GeneratedPart, mergeParts, type ProviderSnippet, part } from "../render/parts.js";
-import type { EnvOrder, ProjectEnv } from "../render/project-env.js";
+import { type GeneratedPart, mergeParts, part } from "../render/parts.js";
 import { newTsconfig } from "../render/tsconfig.js";
-import { type OwnAdapter, ownAdapterPart } from "../storage/own-adapter.js";
-import type { SchemaFlavour } from "../storage/schemas.js";
-import type { StorageModule, StoragePart } from "../storage/storage.js";
+import { ownAdapterPart } from "../storage/own-adapter.js";
+import type { StoragePart } from "../storage/storage.js";
 import { usualConfigPlaces } from "../workspace/find-config.js";
-import type { PackageManager } from "../workspace/package-manager.js";
-import { changeFile, changesOfPart, type FileChange, readIfExists } from "../workspace/plan.js";
+import { changesOfParts, readIfExists } from "../workspace/plan.js";
 import { importExtension, isJavaScriptProject } from "../workspace/project.js";
-import type { ProjectView } from "../workspace/project-view.js";
-import { readEnvForWriting } from "../workspace/read-env.js";
-import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
 import { generateConfig, postLogoutEnv } from "./auth-config.js";
+import type { InitPlan, InitRequest, StorageChoice } from "./init-request.js";
 import { inJavaScript } from "./javascript.js";
 import { projectFileOf } from "./own-adapter.js";
-
-/** Where the auth data lives, as init settled it. */
-export interface StorageChoice {
-  module: StorageModule;
-  /** What the module's detect() or assume() read of the project. */
-  facts: unknown;
-  dialect: Dialect;
-  /** --schema: with memory, skeleton or TypeORM, a schema file beside the adapter. */
-  schema: SchemaFlavour;
-  tablePrefix?: string;
-}
-
-export interface InitRequest {
-  root: string;
-  project: ProjectView;
-  providers: AnyParsedProvider[];
-  session: "jwt" | "database";
-  force: boolean;
-  framework: FrameworkDetection;
-  storage: StorageChoice;
-  /** Paths whose visitors must be signed in. */
-  protect?: string[];
-  /** --refresh-tokens, --federated-logout: for the providers that sign in through OAuth. */
-  tokens?: TokenChoice;
-  /** Where a provider sends the browser after its own sign-out (--federated-logout). */
-  postLogoutRedirectUri?: string;
-  /** The adapter the project's auth config already makes: kept, with no storage of init's own beside it. */
-  kept?: OwnAdapter;
-  /** The manager that installs (--package-manager, else detected): where overrides go. */
-  packageManager?: PackageManager;
-}
-
-export interface InitPlan {
-  changes: FileChange[];
-  /** Project-relative paths of files that exist with other contents and were left alone (no --force). */
-  leftAlone: string[];
-  /** Values kept although they differ from what init would write (package.json), and other notices. */
-  notices: string[];
-  snippets: ProviderSnippet[];
-  /** Relative path of the auth config. */
-  configPath: string;
-  scripts: Record<string, string>;
-  framework: FrameworkDetection["framework"];
-  /** Variables still to fill in after the plan (empty or commented out), and the file each is in. */
-  envToFill: EnvToFill[];
-  /** The env file each variable is set in (the project's own, or where init wrote it). */
-  envWhere: Record<string, string>;
-  /** Password sign-in was generated: the auth:add-user script exists. */
-  passwords: boolean;
-  /** --federated-logout: the post-logout redirect URI to register at the providers. */
-  postLogoutRedirectUri?: string;
-  /** What to do by hand: where a framework file was the user's own, and what the parts ask for. */
-  manualSteps: string[];
-  /** How the tables come to be: the SQL migrate applies, the step init leaves, what runs after the install. */
-  storage: Pick<StoragePart, "schemaPath" | "tablesStep" | "afterInstall"> & { embedded: boolean };
-}
+import { planProjectMerges } from "./project-merges.js";
 
 /** Whether the project is an ES module package; a package.json that is no JSON object stops init before anything is planned. */
 const isEsmPackage = (root: string, pkgText: string | null) =>
@@ -245,9 +175,9 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
 
   // The wiring imports the config init writes; when the project keeps a config of its own, the wiring is theirs to add.
   const otherConfig = kept?.configPath ?? usualConfigPlaces.find((p) => p !== configPath && project.isFile(p));
+  const configOnDisk = readIfExists(join(root, configPath));
   const ownConfig =
-    otherConfig !== undefined ||
-    (!request.force && changeFile(join(root, configPath), config[0]!.contents)?.before != null);
+    otherConfig !== undefined || (!request.force && configOnDisk !== null && configOnDisk !== config[0]!.contents);
   // A config of the project's own is left alone: the providers are not added to it, so nothing of theirs is planned.
   const added = otherConfig ? [] : snippets;
   const placedSnippets = added.map((s) => ({ ...s, files: [] }));
@@ -278,7 +208,29 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       `An auth config exists at ${otherConfig}; it was left alone. Add providers to it with create-auth add-provider <kind>${storagePart ? `, and the adapter from ${storagePart.adapterPath}` : ""}.`,
     );
 
-  const { changes, leftAlone } = changesOfPart(root, merged, request.force);
+  const env = planProjectMerges({
+    root,
+    envOrder: framework.envOrder,
+    merged,
+    packages: {
+      // Beside an app's own auth, @auth/core only where the wiring imports it (next-auth brings its own).
+      dependencies: [
+        ...(kept && framework.authPackage !== "@auth/core" ? [] : ["@auth/core" as const]),
+        ...framework.dependencies,
+      ],
+      devDependencies: [
+        "create-auth",
+        ...(javascript ? [] : (["typescript", "tsx"] as const)),
+        "@types/node",
+        ...framework.devDependencies,
+      ],
+    },
+    databaseVariables: stored.env.map((v) => v.name),
+    orm: !kept && storage.module.chosenBy === "orm",
+    secret: () => newSecret(),
+    packageManager: request.packageManager,
+  });
+  const { changes, leftAlone } = changesOfParts(root, [merged, env.part], { force: request.force });
   notices.push(...merged.notices);
   const configShown = output.rename(configPath);
   const instructions = Object.entries(wiring.instructions).map(([path, what]) => [
@@ -302,29 +254,6 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
   if (leftAlone.includes(configShown))
     notices.push(`${configShown} exists and was left alone; add providers to it with create-auth add-provider <kind>.`);
 
-  const env = planProjectMerges({
-    root,
-    envOrder: framework.envOrder,
-    merged,
-    packages: {
-      // Beside an app's own auth, @auth/core only where the wiring imports it (next-auth brings its own).
-      dependencies: [
-        ...(kept && framework.authPackage !== "@auth/core" ? [] : ["@auth/core" as const]),
-        ...framework.dependencies,
-      ],
-      devDependencies: [
-        "create-auth",
-        ...(javascript ? [] : (["typescript", "tsx"] as const)),
-        "@types/node",
-        ...framework.devDependencies,
-      ],
-    },
-    databaseVariables: stored.env.map((v) => v.name),
-    orm: !kept && storage.module.chosenBy === "orm",
-    secret: () => newSecret(),
-    packageManager: request.packageManager,
-  });
-  changes.push(...env.changes);
   notices.push(...env.notices);
   return {
     changes,
@@ -346,54 +275,4 @@ export async function planInit(request: InitRequest): Promise<InitPlan> {
       embedded: !kept && storage.module.embedded === true,
     },
   };
-}
-
-/**
- * The env files, package.json and .gitignore beside init's own files: the
- * planner's packages and the merged parts' packages and scripts (values the
- * project already has kept, each a notice), the merged parts' variables where
- * the project keeps its env (the database's where its ORM tool reads them:
- * Prisma and drizzle-kit read .env), a fresh secret unless `secret` finds the
- * project has one, and the env files made ignored.
- */
-export function planProjectMerges(request: {
-  root: string;
-  envOrder: EnvOrder;
-  merged: Pick<GeneratedPart, "env" | "ignored" | "dependencies" | "devDependencies" | "scripts">;
-  /** What the planner adds to package.json beyond the merged parts' packages. */
-  packages: { dependencies: string[]; devDependencies: string[] };
-  databaseVariables: string[];
-  orm: boolean;
-  /** A new secret, or undefined when the project already has one. */
-  secret(env: ProjectEnv): string | undefined;
-  /** The manager that installs (its overrides field); default: the lockfile's, else npm. */
-  packageManager?: PackageManager;
-}): Pick<EnvWritePlan, "notices" | "toFill" | "where"> & { changes: FileChange[] } {
-  const { root, merged } = request;
-  const pkg = mergeSecurePackageJson(
-    root,
-    {
-      dependencies: [...request.packages.dependencies, ...merged.dependencies],
-      devDependencies: [...request.packages.devDependencies, ...merged.devDependencies],
-      scripts: merged.scripts,
-    },
-    request.packageManager,
-  );
-  const projectEnv = readEnvForWriting(root, request.envOrder);
-  const env = planEnvWrites({
-    env: projectEnv,
-    envOrder: request.envOrder,
-    variables: merged.env,
-    heading: "Auth (added by create-auth init)",
-    secret: request.secret(projectEnv),
-    database: { names: request.databaseVariables, file: databaseEnvFile(request.orm) },
-  });
-  const merges: [string, string][] = [
-    ["package.json", pkg.text],
-    ...env.files.map((f): [string, string] => [f.name, f.after]),
-    [".gitignore", gitignore(readIfExists(join(root, ".gitignore")), [...merged.ignored, ...env.created])],
-  ];
-  const changes = merges.flatMap(([path, text]) => changeFile(join(root, path), text) ?? []);
-  if (pkg.workspace) changes.push(pkg.workspace);
-  return { changes, notices: [...pkg.notices, ...env.notices], toFill: env.toFill, where: env.where };
 }

@@ -17,11 +17,13 @@ import { type GeneratedPart, mergeParts, type ProviderSnippet, part } from "../r
 import { type OwnAdapter, ownAdapterPart } from "../storage/own-adapter.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import type { PackageManager } from "../workspace/package-manager.js";
-import { changeFile, changesOfPart, type FileChange, readIfExists } from "../workspace/plan.js";
+import { changesOfParts, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
-import { type InitPlan, planProjectMerges, type StorageChoice, schemaPart } from "./init-plan.js";
+import { schemaPart } from "./init-plan.js";
+import type { InitPlan, StorageChoice } from "./init-request.js";
 import { projectFileOf } from "./own-adapter.js";
-import { placeSnippet, providerModulesDir } from "./provider-plan.js";
+import { planProjectMerges } from "./project-merges.js";
+import { placeSnippet, providerModulesDir } from "./provider-modules.js";
 import { unthrottledNotice } from "./provider-throttle.js";
 
 export interface V4InitRequest {
@@ -159,9 +161,6 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     files: s.files.map((f) => ({ ...f, path: posixRelative(root, join(modulesDir, f.path)) })),
   }));
   const merged = mergeParts(stored, schema, ...placed);
-  const configChange = changeFile(configPath, text);
-  const { changes: partChanges, leftAlone } = changesOfPart(root, merged, request.force);
-  const changes: FileChange[] = [...(configChange ? [configChange] : []), ...partChanges];
   notices.push(...merged.notices);
 
   const env = planProjectMerges({
@@ -178,7 +177,13 @@ export async function planInitV4(request: V4InitRequest): Promise<InitPlan> {
     // next-auth itself is raised within v4 when the project's version has an advisory (package-security.ts).
     packageManager: request.packageManager,
   });
-  changes.push(...env.changes);
+  const { changes, leftAlone } = changesOfParts(
+    root,
+    [{ edits: [{ path: configPath, contents: text }] }, merged, env.part],
+    {
+      force: request.force,
+    },
+  );
   notices.push(...env.notices);
   const envToFill: EnvToFill[] = env.toFill;
   return {

@@ -7,7 +7,7 @@
  */
 
 import { existsSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { TokenChoice } from "../families/family.js";
 import type { AnyParsedProvider, SnippetContext } from "../families/index.js";
 import { throttlePath } from "../families/throttle.js";
@@ -17,18 +17,19 @@ import { frameworkByAuthPackage } from "../frameworks/registry.js";
 import { UsageError } from "../lib/errors.js";
 import { posixRelative } from "../lib/posix-path.js";
 import { type EnvToFill, gitignore, planEnvWrites } from "../render/env-files.js";
-import type { ProviderSnippet } from "../render/parts.js";
+import type { FilesPart, ProviderSnippet } from "../render/parts.js";
 import type { PackageManager } from "../workspace/package-manager.js";
 import { detectPackageVersion } from "../workspace/package-version.js";
-import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
+import { changesOfParts, type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { readEnvForWriting } from "../workspace/read-env.js";
 import { mergeSecurePackageJson } from "../workspace/secure-packages.js";
 import { postLogoutEnv } from "./auth-config.js";
 import { inJavaScript } from "./javascript.js";
-import { findThrottleSetup, limitEmailTokens, throttleChanges, unthrottledNotice } from "./provider-throttle.js";
-import { findTwoFactorSetup, twoFactorChanges } from "./provider-two-factor.js";
+import { moduleSpecifier, placeSnippet, providerModulesDir } from "./provider-modules.js";
+import { findThrottleSetup, limitEmailTokens, throttlePart, unthrottledNotice } from "./provider-throttle.js";
+import { findTwoFactorSetup, twoFactorPart } from "./provider-two-factor.js";
 import { planTokenWiring } from "./token-wiring.js";
 
 export interface AddProviderRequest {
@@ -68,21 +69,20 @@ export type AddProviderPlan =
   | { status: "exists"; path: string };
 
 /** The provider's variables in the env files (as init writes them), and .env.local kept out of git. */
-function envChanges(root: string, framework: FrameworkModule, snippet: ProviderSnippet) {
-  if (snippet.env.length === 0) return { changes: [], toFill: [], notices: [] };
+function envPart(root: string, framework: FrameworkModule, snippet: ProviderSnippet) {
+  if (snippet.env.length === 0) return { part: {}, toFill: [], notices: [] };
   const env = planEnvWrites({
     env: readEnvForWriting(root, framework.envOrder),
     envOrder: framework.envOrder,
     variables: snippet.env,
     heading: `${snippet.kind} provider "${snippet.id}" (added by create-auth add-provider)`,
   });
-  const ignorePath = join(root, ".gitignore");
-  const changes = [
-    ...env.files.map((f) => changeFile(join(root, f.name), f.after)),
+  const edits = [
+    ...env.files.map((f) => ({ path: f.name, contents: f.after })),
     // .env.local will hold secrets: keep it out of git.
-    changeFile(ignorePath, gitignore(readIfExists(ignorePath))),
-  ].filter((c): c is FileChange => c !== null);
-  return { changes, toFill: env.toFill, notices: env.notices };
+    { path: ".gitignore", contents: gitignore(readIfExists(join(root, ".gitignore"))) },
+  ];
+  return { part: { edits }, toFill: env.toFill, notices: env.notices };
 }
 
 /**
@@ -94,17 +94,16 @@ function envChanges(root: string, framework: FrameworkModule, snippet: ProviderS
  * one would make the project an ES module package): the notice says what
  * to install.
  */
-function packageChanges(
+function packagePart(
   root: string,
   snippet: ProviderSnippet,
   manager: PackageManager | undefined,
-): { changes: FileChange[]; notices: string[] } {
+): { part: FilesPart; notices: string[] } {
   const devDependencies = snippet.devDependencies ?? [];
-  const path = join(root, "package.json");
-  if (readIfExists(path) === null) {
-    if (snippet.dependencies.length === 0 && devDependencies.length === 0) return { changes: [], notices: [] };
+  if (readIfExists(join(root, "package.json")) === null) {
+    if (snippet.dependencies.length === 0 && devDependencies.length === 0) return { part: {}, notices: [] };
     return {
-      changes: [],
+      part: {},
       notices: [
         `No package.json in ${root}: install ${[...snippet.dependencies, ...devDependencies].join(", ")} with your package manager.`,
       ],
@@ -115,8 +114,11 @@ function packageChanges(
     { dependencies: snippet.dependencies, devDependencies, scripts: {} },
     manager,
   );
-  const changes = [changeFile(path, merged.text), merged.workspace ?? null].filter((c): c is FileChange => c !== null);
-  return { changes, notices: merged.notices };
+  const edits = [
+    { path: "package.json", contents: merged.text },
+    ...(merged.workspace ? [{ path: merged.workspace.path, contents: merged.workspace.after }] : []),
+  ];
+  return { part: { edits }, notices: merged.notices };
 }
 
 /**
@@ -129,46 +131,9 @@ function authPackageFramework(root: string, detected: FrameworkModule): Framewor
   return frameworkByAuthPackage((name) => project.has(name)) ?? detected;
 }
 
-/**
- * Where the provider modules go: beside the config, unless the config sits
- * under Next.js's pages/ (v4's `pages/api/auth/[...nextauth].ts`), where
- * every file is a page or an API route; then lib/auth/ (src/lib/auth/ in a
- * src/ layout).
- */
-export function providerModulesDir(root: string, configDir: string): string {
-  const rel = posixRelative(root, configDir);
-  const pages = /^(src\/)?pages(?:\/|$)/.exec(rel);
-  if (!pages) return configDir;
-  return join(root, pages[1] ? "src/lib/auth" : "lib/auth");
-}
-
 /** Whether the project's Auth.js package is next-auth at major 4 (installed, locked, else package.json's range). */
 export function runsNextAuthV4(root: string, framework: Pick<FrameworkModule, "authPackage">): boolean {
   return framework.authPackage === "next-auth" && detectPackageVersion(root, "next-auth")?.major === 4;
-}
-
-/** `../auth/passwords` from a folder to a .ts file: POSIX separators, no extension, always relative. */
-function moduleSpecifier(fromDir: string, file: string): string {
-  const rel = posixRelative(fromDir, file).replace(/\.ts$/, "");
-  return rel.startsWith(".") ? rel : `./${rel}`;
-}
-
-/** A snippet imports its modules as `./providers/<id>`, beside the config; placed elsewhere, the import follows them. */
-export function placeSnippet(generated: ProviderSnippet, configDir: string, modulesDir: string): ProviderSnippet {
-  if (modulesDir === configDir) return generated;
-  return {
-    ...generated,
-    imports: generated.imports.map((spec) =>
-      spec.from.startsWith("./providers/")
-        ? {
-            ...spec,
-            from:
-              moduleSpecifier(configDir, join(modulesDir, `${spec.from.replace(/\.js$/, "")}.ts`)) +
-              (spec.from.endsWith(".js") ? ".js" : ""),
-          }
-        : spec,
-    ),
-  };
 }
 
 export async function planAddProvider(request: AddProviderRequest): Promise<AddProviderPlan> {
@@ -233,8 +198,6 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
         return javascript ? (await inJavaScript({ files, scripts: {} })).part.files : files;
       })
     : [];
-  const ownedBefore = (path: string, before: string) =>
-    withoutTokens.some((file) => join(modulesDir, file.path) === path && file.contents === before);
   const configText = readIfExists(configPath) ?? "";
   const edit = addProviderToConfig(
     configText,
@@ -243,18 +206,15 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
   );
   if (edit.status === "refused") return { status: "refused", reason: edit.reason, manual: edit.manual };
 
-  const changes: FileChange[] = [];
-  for (const file of snippet.files) {
-    const change = changeFile(join(modulesDir, file.path), file.contents);
-    if (change?.before != null && !request.force && !ownedBefore(change.path, change.before))
-      return { status: "exists", path: change.path };
-    if (change) changes.push(change);
-  }
+  const providerFiles = snippet.files.map((file) => ({
+    path: join(modulesDir, file.path),
+    contents: file.contents,
+    replaces: withoutTokens.find((plain) => plain.path === file.path)?.contents,
+  }));
   const throttling =
     snippet.throttled && throttle
-      ? await throttleChanges(root, throttle, importExtension(root))
-      : { changes: [], notices: unthrottled ? [unthrottledNotice(snippet.kind, throttle, nextAuthV4)] : [] };
-  changes.push(...throttling.changes);
+      ? await throttlePart(root, throttle, importExtension(root))
+      : { part: {}, notices: unthrottled ? [unthrottledNotice(snippet.kind, throttle, nextAuthV4)] : [] };
   let edited = edit.text;
   if (snippet.throttledEmails && throttle) {
     const throttleFrom = `${moduleSpecifier(dirname(configPath), throttlePath(throttle.authDir))}${importExtension(root)}`;
@@ -263,7 +223,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
     throttling.notices.push(...limited.notices);
   }
   const twoFactorPlan = twoFactor
-    ? await twoFactorChanges({
+    ? await twoFactorPart({
         root,
         setup: twoFactor,
         ext: importExtension(root),
@@ -274,10 +234,7 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
         throttle: snippet.throttled === true,
       })
     : undefined;
-  if (twoFactorPlan) {
-    edited = twoFactorPlan.configText;
-    changes.push(...twoFactorPlan.changes);
-  }
+  if (twoFactorPlan) edited = twoFactorPlan.configText;
   const tokens = snippet.tokens
     ? await planTokenWiring({
         root,
@@ -290,27 +247,37 @@ export async function planAddProvider(request: AddProviderRequest): Promise<AddP
         javascript,
       })
     : undefined;
-  if (tokens) {
-    edited = tokens.configText;
-    changes.push(...tokens.changes);
-  }
-  if (edited !== configText) changes.unshift({ path: configPath, before: configText, after: edited });
-  const env = envChanges(root, request.framework, {
+  if (tokens) edited = tokens.configText;
+  const env = envPart(root, request.framework, {
     ...snippet,
     env: [...snippet.env, ...(snippet.tokens?.federatedLogout ? [postLogoutEnv()] : [])],
   });
-  changes.push(...env.changes);
-  const packages = packageChanges(
+  const packages = packagePart(
     root,
     { ...snippet, dependencies: [...new Set([...snippet.dependencies, ...(tokens?.dependencies ?? [])])] },
     request.packageManager,
   );
-  changes.push(...packages.changes);
+  const { changes, leftAlone } = changesOfParts(
+    root,
+    [
+      { edits: edited === configText ? [] : [{ path: configPath, contents: edited }] },
+      { files: providerFiles },
+      throttling.part,
+      twoFactorPlan?.part ?? {},
+      tokens?.part ?? {},
+      env.part,
+      packages.part,
+    ],
+    { force: request.force },
+  );
+  // A provider module of the user's (or another provider's) stands where this one goes.
+  if (leftAlone[0]) return { status: "exists", path: leftAlone[0] };
   return {
     status: "planned",
     snippet,
     changes,
-    packageJsonChanged: packages.changes.length > 0,
+    // The project's package.json, or the workspace root's that holds the overrides: nothing else writes one.
+    packageJsonChanged: changes.some((change) => basename(change.path) === "package.json"),
     notices: [
       ...env.notices,
       ...packages.notices,

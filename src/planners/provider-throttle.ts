@@ -7,11 +7,12 @@
  * the provider is written without the throttle and the notice says why.
  */
 import { join } from "node:path";
-import { attemptOperations, throttleFile, throttlePath } from "../families/throttle.js";
-import { clientAddressFile, clientAddressPath } from "../frameworks/client-address.js";
+import { attemptOperations, throttleFile } from "../families/throttle.js";
+import { clientAddressFile } from "../frameworks/client-address.js";
 import type { FrameworkModule } from "../frameworks/framework.js";
 import { posixRelative } from "../lib/posix-path.js";
-import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
+import type { FilesPart } from "../render/parts.js";
+import { readIfExists } from "../workspace/plan.js";
 import { ProjectView } from "../workspace/project-view.js";
 
 export interface ThrottleSetup {
@@ -38,27 +39,22 @@ export function findThrottleSetup(root: string, framework: FrameworkModule): Thr
   return undefined;
 }
 
-/** throttle.ts and client-address.ts where they are missing, and what the user must know. */
-export async function throttleChanges(
+/** throttle.ts and client-address.ts, written where they are missing, and what the user must know. */
+export async function throttlePart(
   root: string,
   setup: ThrottleSetup,
   ext: "" | ".js",
-): Promise<{ changes: FileChange[]; notices: string[] }> {
-  const changes: FileChange[] = [];
-  const notices: string[] = [];
+): Promise<{ part: FilesPart; notices: string[] }> {
   const dir = posixRelative(root, setup.authDir);
-  if (readIfExists(join(root, throttlePath(dir))) === null) {
-    const file = await throttleFile(dir, ext);
-    changes.push(changeFile(join(root, file.path), file.contents)!);
-  }
-  if (readIfExists(join(root, clientAddressPath(dir))) === null) {
-    const file = await clientAddressFile(dir);
-    changes.push(changeFile(join(root, file.path), file.contents)!);
-    notices.push(
-      `Your routes hand requests to Auth.js without the client's address, so the sign-in throttle counts attempts per account only: pass it with withClientAddress(request, address) from ${file.path}.`,
-    );
-  }
-  return { changes, notices };
+  const [throttle, address] = await Promise.all([throttleFile(dir, ext), clientAddressFile(dir)]);
+  // The routes of a project whose init predates the module hand Auth.js no address until the user passes it.
+  const notices =
+    readIfExists(join(root, address.path)) === null
+      ? [
+          `Your routes hand requests to Auth.js without the client's address, so the sign-in throttle counts attempts per account only: pass it with withClientAddress(request, address) from ${address.path}.`,
+        ]
+      : [];
+  return { part: { ifMissing: [throttle, address] }, notices };
 }
 
 /**

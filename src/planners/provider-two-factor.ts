@@ -13,13 +13,13 @@ import type { FrameworkModule } from "../frameworks/framework.js";
 import { twoFactorMountStep } from "../frameworks/two-factor-route.js";
 import { UsageError } from "../lib/errors.js";
 import { posixRelative } from "../lib/posix-path.js";
+import type { FilesPart } from "../render/parts.js";
 import {
   type FoundTwoFactorStore,
   findTwoFactorStore,
   schemaWithTwoFactor,
   twoFactorStoreFile,
 } from "../storage/two-factor.js";
-import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
 import type { ThrottleSetup } from "./provider-throttle.js";
 
 export interface TwoFactorSetup {
@@ -50,8 +50,8 @@ export function findTwoFactorSetup(
   );
 }
 
-/** The files to write, the schema's tables, the config's callback; and what the user must do. */
-export async function twoFactorChanges(request: {
+/** The files to write where missing, the schema's tables, the config's callback; and what the user must do. */
+export async function twoFactorPart(request: {
   root: string;
   setup: TwoFactorSetup;
   ext: "" | ".js";
@@ -61,15 +61,9 @@ export async function twoFactorChanges(request: {
   providerId: string;
   /** The provider counts its attempts through throttle.ts (written by this plan or before): codes count there too. */
   throttle: boolean;
-}): Promise<{ changes: FileChange[]; configText: string; notices: string[] }> {
+}): Promise<{ part: FilesPart; configText: string; notices: string[] }> {
   const { root, setup, ext } = request;
-  const changes: FileChange[] = [];
   const notices: string[] = [];
-  const write = (path: string, contents: string) => {
-    // A module of an earlier run is kept as it is (it may have been edited).
-    if (readIfExists(join(root, path)) !== null) return;
-    changes.push(changeFile(join(root, path), contents)!);
-  };
   const files = await twoFactorFiles({
     authDir: setup.authDir,
     ext,
@@ -79,14 +73,11 @@ export async function twoFactorChanges(request: {
     framework: request.framework.title,
     throttle: request.throttle,
   });
-  for (const file of files) write(file.path, file.contents);
   const store = await twoFactorStoreFile(setup.store, setup.authDir, ext);
-  write(store.path, store.contents);
   const schema = await schemaWithTwoFactor(setup.store, root, setup.authDir);
-  if (schema) {
-    changes.push(changeFile(join(root, schema.path), schema.contents)!);
-    notices.push("Create the two-factor tables (safe to repeat): npm run db:migrate");
-  }
+  if (schema) notices.push("Create the two-factor tables (safe to repeat): npm run db:migrate");
+  // A module of an earlier run is kept as it is (it may have been edited).
+  const part: FilesPart = { ifMissing: [...files, store], edits: schema ? [schema] : [] };
   const { addCallbackToConfig } = await import("../ast/insert-callback.js");
   const from = posix.relative(
     posix.dirname(posixRelative(root, request.configPath)),
@@ -103,5 +94,5 @@ export async function twoFactorChanges(request: {
       `Add the two-factor signIn callback to ${posixRelative(root, request.configPath)} yourself (${edit.reason}): import { twoFactorSignIn } from "${specifier}" and set callbacks.signIn to it. Until then a password sign-in of a user with two-factor on signs in as no one.`,
     );
   notices.push(...twoFactorMountStep("your app", twoFactorPagesPath(setup.authDir)));
-  return { changes, configText: edit.status === "refused" ? request.configText : edit.text, notices };
+  return { part, configText: edit.status === "refused" ? request.configText : edit.text, notices };
 }

@@ -15,9 +15,9 @@ import type { FrameworkModule } from "../frameworks/framework.js";
 import { UsageError } from "../lib/errors.js";
 import { posixRelative } from "../lib/posix-path.js";
 import { carryChange } from "../render/carry-change.js";
-import type { ProviderSnippet } from "../render/parts.js";
+import type { FilesPart, PlannedFile, ProviderSnippet } from "../render/parts.js";
 import { readAliases, resolveSpecifier } from "../workspace/auth-setup/aliases.js";
-import { changeFile, type FileChange, readIfExists } from "../workspace/plan.js";
+import { readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { BeforeInitView } from "../workspace/project-view.js";
 import { postLogoutVariable } from "./auth-config.js";
@@ -38,8 +38,8 @@ export interface TokenWiringInput {
 
 export interface TokenWiring {
   configText: string;
-  /** token-rotation.ts when new, and the framework files the sign-out goes through. */
-  changes: FileChange[];
+  /** token-rotation.ts where it is missing, and the framework files the sign-out goes through. */
+  part: FilesPart;
   /** What could not be done with certainty, with the lines to add. */
   notes: string[];
   dependencies: DependencyName[];
@@ -101,10 +101,8 @@ export async function planTokenWiring(input: TokenWiringInput): Promise<TokenWir
   const rotationText = input.javascript
     ? (await import("../ast/strip-types.js")).stripTypes(rotationSource, "token-rotation.ts")
     : rotationSource;
-  const changes: FileChange[] = [];
-  // A copy the user edited is theirs.
-  if (readIfExists(rotationPath) === null) changes.push(changeFile(rotationPath, rotationText)!);
   const notes: string[] = [];
+  const edits: PlannedFile[] = [];
   const shown = posixRelative(root, configPath);
   const wired = wireTokenRotation(
     input.configText,
@@ -123,13 +121,19 @@ export async function planTokenWiring(input: TokenWiringInput): Promise<TokenWir
   if (snippet.tokens.federatedLogout && wired.status !== "refused") {
     const signOut = await signOutWiring(input, configText);
     configText = signOut.configText;
-    changes.push(...signOut.changes);
+    edits.push(...signOut.edits);
     notes.push(...signOut.notes);
   }
   const dependencies = importedPackages(rotationText).filter((name): name is DependencyName =>
     Object.hasOwn(dependencyVersions, name),
   );
-  return { configText, changes, notes, dependencies };
+  // A copy of the rotation the user edited is theirs.
+  return {
+    configText,
+    part: { ifMissing: [{ path: rotationPath, contents: rotationText }], edits },
+    notes,
+    dependencies,
+  };
 }
 
 /**
@@ -169,7 +173,7 @@ async function signOutWiring(input: TokenWiringInput, configText: string) {
       `${shown} does not send a sign-out on to the provider yet (${why}); in it, add:\n${[...newImports, ...(off.config.exports.length ? [`and in place of ${off.config.exports.join("\n")}:`] : []), ...on.config.exports].join("\n")}`,
     );
   }
-  const changes: FileChange[] = [];
+  const edits: PlannedFile[] = [];
   for (const file of on.files) {
     const before = off.files.find((f) => f.path === file.path)?.contents;
     if (before === file.contents) continue;
@@ -177,11 +181,11 @@ async function signOutWiring(input: TokenWiringInput, configText: string) {
     const disk = readIfExists(path);
     if (disk === file.contents) continue;
     if (disk === null && before === undefined) {
-      changes.push(changeFile(path, file.contents)!);
+      edits.push({ path, contents: file.contents });
       continue;
     }
     const carried = disk !== null && before !== undefined ? await carryChange(before, file.contents, disk) : undefined;
-    if (carried?.text) changes.push(changeFile(path, carried.text)!);
+    if (carried?.text) edits.push({ path, contents: carried.text });
     else
       notes.push(
         disk === null
@@ -190,5 +194,5 @@ async function signOutWiring(input: TokenWiringInput, configText: string) {
       );
   }
   notes.push(...on.steps.filter((step) => !off.steps.includes(step)));
-  return { configText: text, changes, notes };
+  return { configText: text, edits, notes };
 }

@@ -182,3 +182,21 @@ export function maskEnvValues(text: string): string {
   }
   return masked + text.slice(at);
 }
+
+/** Sets `name` to `value` in a dotenv text: its last assignment replaced, else a new line added. */
+export function setEnvValue(text: string, name: string, value: string, description: string): string {
+  const entry = parseEnv(text).findLast((e) => e.name === name);
+  if (entry) return text.slice(0, entry.valueStart) + value + text.slice(entry.valueEnd);
+  return addEnvEntries(text, [{ name, description, example: "" }], "Added by create-auth doctor --fix", () => value);
+}
+
+/** Renames every assignment of `from` to `to`, keeping values, comments, line endings and a byte-order mark. */
+export function renameEnvVariable(text: string, from: string, to: string): string {
+  let out = "";
+  let at = 0;
+  for (const entry of parseEnv(text).filter((e) => e.name === from)) {
+    out += text.slice(at, entry.nameStart) + to;
+    at = entry.nameStart + from.length;
+  }
+  return out + text.slice(at);
+}

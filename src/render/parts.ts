@@ -11,6 +11,25 @@ export interface PlannedFile {
   /** Path relative to the project root (or, for a provider's files, to the auth config's folder); POSIX separators. */
   path: string;
   contents: string;
+  /** What an earlier run of ours wrote there: a file holding exactly this is replaced without --force. */
+  replaces?: string;
+}
+
+/**
+ * What a planner says of the files it touches, read by one function
+ * (`changesOfParts` in src/workspace/plan.ts) that turns it into changes. A
+ * GeneratedPart is one; a planner that edits the project's own files gives
+ * their new text as `edits`.
+ */
+export interface FilesPart {
+  /** Files the planner writes: one that exists with other contents is left alone (and listed) unless --force. */
+  files?: readonly PlannedFile[];
+  /** Files written only where there is none: a copy an earlier run wrote, perhaps edited since, is kept as it is. */
+  ifMissing?: readonly PlannedFile[];
+  /** A file's whole new text, merged from what stands there (or made anew): applied whatever stands there. */
+  edits?: readonly PlannedFile[];
+  /** Files that go. */
+  removed?: readonly string[];
 }
 
 /** A variable the generated code reads from the environment. */

@@ -1,11 +1,11 @@
 /** The checks are pure functions of ProjectFacts: each rule is tested on facts built here, no project on disk. */
 import { describe, expect, it } from "vitest";
 import { runChecks } from "../../src/doctor/checks/index.js";
-import { renameEnvVariable, setEnvValue } from "../../src/doctor/fix.js";
 import { tablesOf } from "../../src/doctor/schema-facts.js";
 import type { EnvFileFacts, ProjectFacts } from "../../src/doctor-model/facts.js";
 import type { WiringDoctor } from "../../src/frameworks/framework.js";
 import { frameworkById, frameworkModules } from "../../src/frameworks/registry.js";
+import { renameEnvVariable, setEnvValue } from "../../src/render/env-file.js";
 
 /** Every framework's doctor part, loaded once: the wiring checks run with the rest. */
 const doctors: Record<string, WiringDoctor> = Object.fromEntries(

@@ -17,6 +17,7 @@ import { none } from "../../src/frameworks/none.js";
 import { generateConfig } from "../../src/planners/auth-config.js";
 import { planTokenWiring } from "../../src/planners/token-wiring.js";
 import { renderTemplate } from "../../src/render/templates.js";
+import { changesOfParts } from "../../src/workspace/plan.js";
 import { AFTER_SIGN_IN, APP_ORIGIN, BASE_PATH, SESSION_COOKIE } from "../e2e/auth-harness.js";
 import { Browser } from "../e2e/browser.js";
 import { generated, type LoadedProvider, withEnv, writeModule } from "../e2e/provider-module.js";
@@ -170,6 +171,7 @@ async function wireAsAddProvider(loaded: LoadedProvider) {
     framework: none,
   });
   expect(wiring.notes).toEqual([]);
-  for (const change of wiring.changes) writeModule(loaded.dir, relative(loaded.dir, change.path), change.after);
+  const { changes } = changesOfParts(loaded.dir, [wiring.part], { force: false });
+  for (const change of changes) writeModule(loaded.dir, relative(loaded.dir, change.path), change.after);
   writeModule(loaded.dir, "app-auth.ts", wiring.configText);
 }

@@ -1,6 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addEnvEntries, envValue, fillEmptyValue, maskEnvValues, parseEnv } from "../../src/render/env-file.js";
+import {
+  addEnvEntries,
+  envValue,
+  fillEmptyValue,
+  maskEnvValues,
+  parseEnv,
+  renameEnvVariable,
+} from "../../src/render/env-file.js";
 
 const entries = [
   { name: "AUTH_VK_ID", description: "VK app id", example: "" },
@@ -80,7 +87,6 @@ describe("reading a dotenv file as dotenv does", () => {
       ["NEXTAUTH_SECRET", ""],
     ]);
     expect(fillEmptyValue(text, "NEXTAUTH_SECRET", "s")).toBe("\uFEFFAUTH_NEXTAUTH=1\r\nNEXTAUTH_SECRET=s\r\n");
-    const { renameEnvVariable } = await import("../../src/doctor/fix.js");
     expect(renameEnvVariable("\uFEFFNEXTAUTH_URL=http://a\r\n", "NEXTAUTH_URL", "AUTH_URL")).toBe(
       "\uFEFFAUTH_URL=http://a\r\n",
     );

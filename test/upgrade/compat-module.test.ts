@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { encode } from "@auth/core/jwt";
 import { EncryptJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { compatModule } from "../../src/upgrade/generated.js";
+import { compatModule } from "../../src/planners/upgrade/generated.js";
 import { root, tempDir } from "../helpers.js";
 
 const salt = "next-auth.session-token";

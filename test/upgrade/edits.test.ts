@@ -245,7 +245,7 @@ describe("a middleware whose config needs Node.js", () => {
       mkdirSync(join(dir, path, ".."), { recursive: true });
       writeFileSync(join(dir, path), text);
     }
-    const { planUpgrade } = await import("../../src/upgrade/plan.js");
+    const { planUpgrade } = await import("../../src/planners/upgrade/plan.js");
     const plan = await planUpgrade(dir);
     if (plan.status !== "planned") throw new Error(plan.reason);
     const middleware = plan.changes.find((c) => c.path.endsWith("middleware.ts"))!;

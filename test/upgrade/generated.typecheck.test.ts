@@ -12,8 +12,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { stripTypes } from "../../src/ast/strip-types.js";
+import { compatModule, routeFile } from "../../src/planners/upgrade/generated.js";
 import { renderTemplate } from "../../src/render/templates.js";
-import { compatModule, routeFile } from "../../src/upgrade/generated.js";
 import { type SourceFile, tsconfigMatrix, typecheckUnder } from "../support/tsconfig-matrix.js";
 
 const nextAuthJwt = `declare module "next-auth/jwt" {\n  export * from "@auth/core/jwt";\n}\ndeclare module "next/server" {\n  export class NextRequest extends Request {\n    constructor(input: RequestInfo | URL, init?: RequestInit);\n  }\n}\n`;

@@ -9,8 +9,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { v5Releases } from "../../src/catalog/next-auth-5-releases.js";
-import { planPackages } from "../../src/upgrade/packages.js";
-import { satisfies } from "../../src/upgrade/version-range.js";
+import { planPackages } from "../../src/planners/upgrade/packages.js";
+import { satisfies } from "../../src/planners/upgrade/version-range.js";
 import { tempDir } from "../helpers.js";
 
 function project(dependencies: Record<string, string>, lock?: Record<string, string>): string {

@@ -1,6 +1,6 @@
 // npm's range forms the peer check reads, each against versions on both sides of its edges.
 import { describe, expect, it } from "vitest";
-import { intersects, raisedRange, satisfies } from "../../src/upgrade/version-range.js";
+import { intersects, raisedRange, satisfies } from "../../src/planners/upgrade/version-range.js";
 
 describe("satisfies", () => {
   it.each([

@@ -10,8 +10,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Release, v5Releases } from "../catalog/next-auth-5-releases.js";
-import { detectPackageVersion, fromPackageJson } from "../workspace/package-version.js";
+import { type Release, v5Releases } from "../../catalog/next-auth-5-releases.js";
+import { detectPackageVersion, fromPackageJson } from "../../workspace/package-version.js";
 import { intersects, raisedRange, satisfies } from "./version-range.js";
 
 export type PackagePlan =
@@ -74,7 +74,7 @@ function unmet(release: Release, have: (name: string) => Held | undefined): [str
 
 export async function planPackages(root: string, pkgText: string): Promise<PackagePlan> {
   // The edit functions bring the parser with them: loaded when an upgrade is planned.
-  const { adapterSwaps, editPackageJson } = await import("../ast/upgrade/project-edits.js");
+  const { adapterSwaps, editPackageJson } = await import("../../ast/upgrade/project-edits.js");
   const { swapped, unknown } = adapterSwaps(pkgText);
   const raised: Record<string, string> = {};
   const versions: Record<string, string> = {};

@@ -1,48 +1,31 @@
 /**
- * --fix: the fixes that cannot lose anything, planned from the findings and
- * applied through plan-then-apply under the project's lock: a fresh secret
- * into .env.local, AUTH_TRUST_HOST, v4 names renamed, ignore rules, file
- * modes, an Auth.js package with an advisory raised within its major (or
- * overridden where a package pins it) in package.json. Each line it reports names what changed, never a value. Running it
- * again finds nothing to do.
+ * doctor --fix: the fixes that cannot lose anything, planned from the
+ * findings and applied through plan-then-apply under the project's lock: a
+ * fresh secret into .env.local, AUTH_TRUST_HOST, v4 names renamed, ignore
+ * rules, file modes, an Auth.js package with an advisory raised within its
+ * major (or overridden where a package pins it) in package.json. Each line it
+ * reports names what changed, never a value. Running it again finds nothing
+ * to do. Nothing here writes: the files are a part of edits, the modes a list
+ * the command applies.
  */
 import { randomBytes } from "node:crypto";
-import { chmodSync } from "node:fs";
 import { join, relative } from "node:path";
+import { secretFiles } from "../doctor/checks/files.js";
+import { v4Names, v5Name } from "../doctor/checks/names.js";
+import { secretSource } from "../doctor/checks/secret.js";
 import type { ProjectFacts } from "../doctor-model/facts.js";
 import type { Finding } from "../doctor-model/finding.js";
-import { addEnvEntries, parseEnv } from "../render/env-file.js";
+import { parseEnv, renameEnvVariable, setEnvValue } from "../render/env-file.js";
 import { addIgnoreEntries } from "../render/gitignore.js";
 import { describeSecurity } from "../render/package-security.js";
-import { type FileChange, readIfExists } from "../workspace/plan.js";
+import { changesOfParts, type FileChange, readIfExists } from "../workspace/plan.js";
 import { securePackages } from "../workspace/secure-packages.js";
-import { secretFiles } from "./checks/files.js";
-import { v4Names, v5Name } from "./checks/names.js";
-import { secretSource } from "./checks/secret.js";
 
 export interface FixPlan {
   changes: FileChange[];
   modes: { path: string; mode: number }[];
   /** One line per fix, for the user. */
   done: string[];
-}
-
-/** Sets `name` to `value` in a dotenv text: its last assignment replaced, else a new line added. */
-export function setEnvValue(text: string, name: string, value: string, description: string): string {
-  const entry = parseEnv(text).findLast((e) => e.name === name);
-  if (entry) return text.slice(0, entry.valueStart) + value + text.slice(entry.valueEnd);
-  return addEnvEntries(text, [{ name, description, example: "" }], "Added by create-auth doctor --fix", () => value);
-}
-
-/** Renames every assignment of `from` to `to`, keeping values, comments, line endings and a byte-order mark. */
-export function renameEnvVariable(text: string, from: string, to: string): string {
-  let out = "";
-  let at = 0;
-  for (const entry of parseEnv(text).filter((e) => e.name === from)) {
-    out += text.slice(at, entry.nameStart) + to;
-    at = entry.nameStart + from.length;
-  }
-  return out + text.slice(at);
 }
 
 export function planFixes(facts: ProjectFacts, findings: Finding[]): FixPlan {
@@ -127,15 +110,8 @@ export function planFixes(facts: ProjectFacts, findings: Finding[]): FixPlan {
       done.push("added .env.local to .gitignore");
     }
   }
-  const changes: FileChange[] = [];
-  for (const [name, after] of texts) {
-    const path = join(facts.root, name);
-    const before = readIfExists(path);
-    if (after !== null && after !== before) changes.push({ path, before, after });
-  }
+  // Files only read (to decide) are edits that change nothing, so only what a fix set becomes a change.
+  const edits = [...texts].flatMap(([path, contents]) => (contents === null ? [] : [{ path, contents }]));
+  const { changes } = changesOfParts(facts.root, [{ edits }], { force: false });
   return { changes, modes, done };
-}
-
-export function applyModes(modes: FixPlan["modes"]): void {
-  for (const { path, mode } of modes) chmodSync(path, mode);
 }
