@@ -92,7 +92,6 @@ export const fastify = defineFramework<FastifyFacts>({
     return wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: (facts) =>
       /\bnode\b/.test(facts.packageJson.scripts.start ?? "") ? "a Node server (Fastify)" : containerFile(facts),
     load: () => import("./doctor.js").then((m) => m.fastifyDoctor),

@@ -12,7 +12,7 @@ import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { clientAddressFile, clientAddressPath } from "../client-address.js";
-import { defineFramework, detectBy, existingEntry, type FrameworkPart, type OwnFile, ownFile } from "../framework.js";
+import { defineFramework, existingEntry, type FrameworkPart, type OwnFile, ownFile } from "../framework.js";
 import { twoFactorRoute } from "../two-factor-route.js";
 import { pathPattern } from "../web-standard.js";
 import { ownHooksEdit } from "./hooks.js";
@@ -35,16 +35,13 @@ const facts = (project: ProjectView): SvelteKitFacts => ({
 export const sveltekit = defineFramework<SvelteKitFacts>({
   id: "sveltekit",
   title: "SvelteKit",
-  precedence: 10,
-  detect: detectBy(facts, { packages: ["@sveltejs/kit"], config: "svelte.config" }),
-  assume: facts,
+  facts,
+  shownBy: { packages: ["@sveltejs/kit"], config: "svelte.config" },
   dependencies: ["@auth/sveltekit"],
-  devDependencies: [],
-  app: { port: 5173, devCommand: "npm run dev" },
+  app: { port: 5173 },
   basePath: "/auth",
   authPackage: "@auth/sveltekit",
   envOrder: "vite",
-  protects: true,
   layout: () => ({ configPath: "src/lib/server/auth.ts", authDir: "src/lib/server/auth" }),
   async plan(request) {
     const hooks = "src/hooks.server.ts";
@@ -133,7 +130,6 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
     return wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: (facts) =>
       "@sveltejs/adapter-node" in facts.packageJson.dependencies ? "@sveltejs/adapter-node" : containerFile(facts),
     load: () => import("./doctor.js").then((m) => m.sveltekitDoctor),
