@@ -48,7 +48,7 @@ export const express = defineFramework<ExpressFacts>({
           await clientAddressFile(authDir),
           {
             path: routesPath,
-            contents: await renderTemplate("frameworks/express-auth.ts.hbs", {
+            contents: await renderTemplate("frameworks/express/auth.ts.hbs", {
               configModule: specifier(routesPath, configPath, ext),
               clientAddressModule: specifier(routesPath, clientAddressPath(authDir), ext),
               protect: request.protect?.map(pathPattern) ?? false,
@@ -95,7 +95,7 @@ export const express = defineFramework<ExpressFacts>({
     }
     wiring.files.push({
       path: server,
-      contents: await renderTemplate("frameworks/express-server.ts.hbs", {
+      contents: await renderTemplate("frameworks/express/server.ts.hbs", {
         configModule: specifier(server, configPath, ext),
         loadEnvModule: specifier(server, loadEnv, ext),
         authRoutesModule: specifier(server, routesPath, ext),

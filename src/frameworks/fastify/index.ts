@@ -48,7 +48,7 @@ export const fastify = defineFramework<FastifyFacts>({
     });
     wiring.files.push({
       path: pluginPath,
-      contents: await renderTemplate("frameworks/fastify-auth.ts.hbs", {
+      contents: await renderTemplate("frameworks/fastify/auth.ts.hbs", {
         basePath,
         sessionModule: specifier(pluginPath, sessionPath, ext),
         twoFactorPages: request.twoFactorPages ? specifier(pluginPath, request.twoFactorPages, ext) : false,

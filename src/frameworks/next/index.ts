@@ -77,7 +77,7 @@ export const next = defineFramework<NextFacts>({
       files: [
         {
           path: route,
-          contents: await renderTemplate("frameworks/next-route.ts.hbs", {
+          contents: await renderTemplate("frameworks/next/route.ts.hbs", {
             configModule: configModule(route, request),
             clientAddressModule: specifier(route, clientAddressPath(request.authDir), request.importExtension),
           }),
@@ -118,7 +118,7 @@ export const next = defineFramework<NextFacts>({
     }
     wiring.files.push({
       path,
-      contents: await renderTemplate("frameworks/next-proxy.ts.hbs", {
+      contents: await renderTemplate("frameworks/next/proxy.ts.hbs", {
         configModule: configModule(path, request),
         matcher: request.protect,
         nodeRuntime: facts.major < 16,

@@ -78,7 +78,7 @@ export const qwik = defineFramework<QwikFacts>({
     }
     wiring.files.push({
       path: plugin,
-      contents: await renderTemplate("frameworks/qwik-plugin.ts.hbs", {
+      contents: await renderTemplate("frameworks/qwik/plugin.ts.hbs", {
         configModule: specifier(plugin, request.configPath, ext),
         clientAddressModule: specifier(plugin, clientAddressPath(request.authDir), ext),
         protect: protect?.map(pathPattern) ?? false,

@@ -58,7 +58,7 @@ export const reactRouter = defineFramework<ReactRouterFacts>({
     ];
     wiring.files.push({
       path: route,
-      contents: await renderTemplate("frameworks/react-router-route.ts.hbs", {
+      contents: await renderTemplate("frameworks/react-router/route.ts.hbs", {
         basePath,
         sessionModule: specifier(route, sessionPath, ext),
       }),
@@ -121,7 +121,7 @@ async function protectInRoot(
   const protectPath = `${authDir}/protect.ts`;
   wiring.files.push({
     path: protectPath,
-    contents: await renderTemplate("frameworks/react-router-protect.ts.hbs", {
+    contents: await renderTemplate("frameworks/react-router/protect.ts.hbs", {
       sessionModule: specifier(protectPath, sessionPath, ext),
     }),
   });

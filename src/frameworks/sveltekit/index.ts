@@ -94,7 +94,7 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
     if (protect)
       wiring.files.push({
         path: protectPath,
-        contents: await renderTemplate("frameworks/sveltekit-protect.ts.hbs", {
+        contents: await renderTemplate("frameworks/sveltekit/protect.ts.hbs", {
           hooks: request.facts.hooks?.path ?? hooks,
           protect: protect.map(pathPattern),
           protectList: protect.join(","),
@@ -105,7 +105,7 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
     else {
       wiring.files.push({
         path: hooks,
-        contents: await renderTemplate("frameworks/sveltekit-hooks.ts.hbs", {
+        contents: await renderTemplate("frameworks/sveltekit/hooks.ts.hbs", {
           configModule: module,
           protectModule: protectModule ?? false,
         }),
@@ -125,7 +125,7 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
     else
       wiring.files.push({
         path: `${rootLoad}.ts`,
-        contents: await renderTemplate("frameworks/sveltekit-layout.server.ts.hbs", { hooks: hooksPath }),
+        contents: await renderTemplate("frameworks/sveltekit/layout.server.ts.hbs", { hooks: hooksPath }),
       });
     return wiring;
   },
