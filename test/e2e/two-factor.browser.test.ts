@@ -14,7 +14,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { frameworkById } from "../../src/frameworks/registry.js";
 import { root } from "../helpers.js";
+import { appsWith } from "../support/framework-apps.js";
 import {
   addUser,
   appEnv,
@@ -103,26 +105,16 @@ describe("two-factor sign-in in Chromium", () => {
 
   // Apps built and started by their own npm scripts (appProduction), on their Node: the route or the server
   // module init wrote hands /two-factor to the pages.
-  const scripted = [
-    { app: "astro", basePath: "/api/auth", mount: "created src/pages/two-factor/[...path].ts" },
-    { app: "hono", basePath: "/auth", mount: "handleTwoFactor(withClientAddress(c.req.raw" },
-    { app: "fastify", basePath: "/auth", mount: "created src/auth/fastify.ts" },
-    { app: "nitro", basePath: "/api/auth", mount: "created two-factor/[...].ts" },
-    { app: "nitro-2", basePath: "/api/auth", mount: "created two-factor/[...].ts" },
-    { app: "solid-start", basePath: "/api/auth", mount: "created src/routes/two-factor/[...path].ts" },
-    { app: "tanstack-start", basePath: "/api/auth", mount: "created src/routes/two-factor/$.ts" },
-    { app: "qwik", basePath: "/auth", mount: "created src/routes/two-factor/[...path]/index.ts" },
-    // react-router-serve hands routes no client address: the throttle counts per account and says so.
-    {
-      app: "react-router-7",
-      basePath: "/api/auth",
-      mount: "created app/routes/two-factor.$.ts",
-      noClientAddress: true,
-    },
-  ] as const;
+  // Which apps, and where init mounts the pages in each, is the apps' table's (test/support/framework-apps.ts).
+  const scripted = appsWith("twoFactor").map(([app, row]) => ({
+    app,
+    basePath: frameworkById(row.framework).basePath,
+    mount: row.twoFactor.mount,
+    noClientAddress: row.twoFactor.noClientAddress ?? false,
+  }));
   test.each(scripted)(
     "$app: the same, mounted by what init wrote",
-    async ({ app, basePath, mount, ...options }) => {
+    async ({ app, basePath, mount, noClientAddress }) => {
       const dir = await freshApp(app, defer);
       const out = await initApp(app, dir, ["--providers", "credentials", "--two-factor", "totp"]);
       if (mount.startsWith("created ")) expect(out).toContain(mount.slice("created ".length));
@@ -139,7 +131,6 @@ describe("two-factor sign-in in Chromium", () => {
       const built = await buildApp(app, dir);
       expect(built.exitCode, built.all).toBe(0);
       const server = await startApp(app, dir, {}, defer);
-      const noClientAddress = "noClientAddress" in options && options.noClientAddress;
       await twoFactorFlow(
         browser,
         { origin: server.origin, basePath, output: server.output, noClientAddress },
