@@ -28,7 +28,7 @@ export interface KindOption extends OptionRow {
 }
 
 /** What a provider's flag gives before its family's schema reads it: a string from commander or a question, true for a bare flag. */
-export const providerValue = z.union([z.string(), z.boolean()]).optional();
+const providerValue = z.union([z.string(), z.boolean()]).optional();
 
 /**
  * What a provider does beyond signing in, for --refresh-tokens and
