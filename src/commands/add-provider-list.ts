@@ -38,7 +38,7 @@ const kindEntry = (kind: ProviderKind) => kindCatalog.find((k) => k.kind === kin
 function optionLine(option: KindOption): string {
   const extra = [
     option.required ? "required" : "",
-    option.default !== undefined ? `default ${option.default}` : "",
+    option.fallback !== undefined ? `default ${option.fallback}` : "",
     option.values ? `one of ${option.values.join(", ")}` : "",
   ]
     .filter(Boolean)

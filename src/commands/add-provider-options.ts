@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { builtinProviders } from "../catalog/builtin-providers.js";
+import { builtinOptionRow } from "../families/builtin.js";
 import type { KindOption } from "../families/family.js";
 import { kindCatalog } from "../families/registry.js";
 import { defineOptions, type OptionRow } from "../lib/command-options.js";
@@ -25,18 +26,18 @@ function flagRows(): Record<string, OptionRow> {
   const rows: Record<string, OptionRow> = {};
   const options: KindOption[] = [
     ...kindCatalog.flatMap((k) => k.options),
-    ...builtinProviders.flatMap((p) => p.options ?? []),
+    ...builtinProviders.flatMap((p) => (p.options ?? []).map(builtinOptionRow)),
   ];
   for (const option of options) {
     if (rows[option.key]) continue;
     const values = option.values ? `: ${option.values.join(", ")}` : "";
     // The id's default differs per provider: the provider's own, never one family's.
-    const fallback = option.default !== undefined && option.key !== "id" ? ` (default: ${option.default})` : "";
+    const fallback = option.fallback !== undefined && option.key !== "id" ? ` (default: ${option.fallback})` : "";
     rows[option.key] = {
       flag: option.flag,
       description: `${option.description}${values}${fallback}`,
-      // Strings from commander and the prompts, true for a bare flag: the provider's schema says what is valid.
-      schema: z.union([z.string(), z.boolean()]).optional(),
+      // The provider's own schema says what is valid, once the provider is known.
+      schema: option.schema,
     };
   }
   return rows;

@@ -45,8 +45,8 @@ async function completeOptions(
   if (io.interactive) {
     const asked = questionsFor(resolved, given);
     if (asked.length === 0) return given;
-    const { askOptions } = await import("../prompts/provider-options.js");
-    return { ...given, ...(await askOptions(asked)) };
+    const { askRows } = await import("../prompts/questions.js");
+    return { ...given, ...(await askRows(asked)) };
   }
   if (missing.length > 0) {
     throw new UsageError(

@@ -139,12 +139,11 @@ async function parsedProviders(
       `--providers: ${missing.map((m) => `${m.name} needs ${m.flags.join(", ")}`).join("; ")} (no terminal to ask in); pass ${one ? "it" : "them"} beside --providers, as create-auth add-provider takes ${one ? "it" : "them"}.`,
     );
   }
-  const { askOptions } =
-    ask && needy.length ? await import("../prompts/provider-options.js") : { askOptions: undefined };
+  const { askRows } = ask && needy.length ? await import("../prompts/questions.js") : { askRows: undefined };
   const result: AnyParsedProvider[] = [];
   for (const { resolved, given: own } of completed) {
     const needed = missingFor(resolved, own);
-    result.push(parseResolved(resolved, askOptions && needed.length ? { ...own, ...(await askOptions(needed)) } : own));
+    result.push(parseResolved(resolved, askRows && needed.length ? { ...own, ...(await askRows(needed)) } : own));
   }
   return result;
 }
@@ -168,8 +167,8 @@ async function chooseTwoFactor(
   if (!credentials) return;
   let method = given;
   if (method === undefined && context.ask && !context.v4) {
-    const { askOptions } = await import("../prompts/provider-options.js");
-    method = (await askOptions([{ ...twoFactorOption, description: "Two-factor sign-in after the password" }]))
+    const { askRows } = await import("../prompts/questions.js");
+    method = (await askRows([{ ...twoFactorOption, description: "Two-factor sign-in after the password" }]))
       .twoFactor as TwoFactorMethod;
   }
   (credentials.options as { twoFactor: TwoFactorMethod }).twoFactor = method ?? "none";
@@ -221,7 +220,7 @@ async function nextAuthV4Setup(
       `--protect writes next-auth v5's middleware; with next-auth ${version} protect pages with withAuth from next-auth/middleware, or upgrade first: create-auth upgrade.`,
     );
   if (io.interactive && !options.yes) {
-    const { askNextAuthV4 } = await import("../prompts/provider-options.js");
+    const { askNextAuthV4 } = await import("../prompts/questions.js");
     if ((await askNextAuthV4(version)) === "upgrade") return "upgrade";
   } else
     io.out.write(

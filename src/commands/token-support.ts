@@ -16,6 +16,7 @@ import {
 } from "../families/index.js";
 import { UsageError } from "../lib/errors.js";
 import { postLogoutVariable } from "../planners/auth-config.js";
+import { tokenOptionRows } from "./token-options.js";
 
 /** The app's home page, where the provider sends the browser after its own sign-out. */
 export function postLogoutRedirectUri(baseUrl: string | undefined, env: NodeJS.ProcessEnv, port: number): string {
@@ -88,19 +89,20 @@ export async function askTokens(
   const choice = { refresh: given.refresh ?? false, federatedLogout: given.federatedLogout ?? false };
   if (!ask || providers.length === 0) return choice;
   const facts = providers.map(tokenFacts);
-  const questions = [
-    ...(given.refresh === undefined && facts.every((f) => !f.noRefresh)
-      ? [{ key: "refresh", flag: "--refresh-tokens", description: "Refresh their access tokens when they expire" }]
-      : []),
+  const asked = [
+    ...(given.refresh === undefined && facts.every((f) => !f.noRefresh) ? (["refreshTokens"] as const) : []),
     ...(given.federatedLogout === undefined && facts.every((f) => !f.noEndSession)
-      ? [{ key: "federatedLogout", flag: "--federated-logout", description: "Sign out at the provider too" }]
+      ? (["federatedLogout"] as const)
       : []),
   ];
-  if (questions.length === 0) return choice;
-  const { askOptions } = await import("../prompts/provider-options.js");
-  const answers = await askOptions(questions.map((q) => ({ ...q, values: ["no", "yes"], default: "no" })));
+  if (asked.length === 0) return choice;
+  const { askQuestions } = await import("../prompts/questions.js");
+  const answers = await askQuestions(
+    asked.map((key) => ({ key, question: tokenOptionRows[key].question })),
+    undefined,
+  );
   return {
-    refresh: answers.refresh === undefined ? choice.refresh : answers.refresh === "yes",
+    refresh: answers.refreshTokens === undefined ? choice.refresh : answers.refreshTokens === "yes",
     federatedLogout: answers.federatedLogout === undefined ? choice.federatedLogout : answers.federatedLogout === "yes",
   };
 }

@@ -16,7 +16,7 @@ import { toFlag } from "../lib/options.js";
 import { hideUrlCredentials } from "../lib/redact.js";
 import { type EnvVariable, type ProviderSnippet, part } from "../render/parts.js";
 import { jsLiteral, renderTemplate } from "../render/templates.js";
-import { type KindOption, type TokenChoice, type TokenFacts, tokensAsked } from "./family.js";
+import { type KindOption, opt, type TokenChoice, type TokenFacts, tokensAsked } from "./family.js";
 import { bindingName } from "./render.js";
 import { dotenvSafe, mailbox, urlProblem } from "./shared.js";
 
@@ -33,36 +33,37 @@ export type BuiltinParsed = { kind: "builtin"; options: BuiltinOptions };
 
 const isOAuth = (p: BuiltinProvider) => p.type === "oauth" || p.type === "oidc";
 
+/** A catalog entry's own option as a row: its flag, and the value taken when it is not given. */
+export const builtinOptionRow = (o: NonNullable<BuiltinProvider["options"]>[number]): KindOption =>
+  opt(o.key, o.flag, o.description, { required: o.required, fallback: o.default, values: o.values });
+
 /** The flags this provider takes, as the prompts and --list show them. */
 export function builtinFlags(p: BuiltinProvider): KindOption[] {
   const flags: KindOption[] = [];
   const issuerFromOption = p.options?.some((o) => o.property === "issuer");
   // OAuth 2 built-ins carry their endpoints; an issuer matters where Auth.js discovers from it.
   if (p.issuerRequired || (p.type === "oidc" && !issuerFromOption)) {
-    flags.push({
-      key: "issuer",
-      flag: "--issuer <url>",
-      description: `${p.name}: issuer URL${p.issuerRequired ? "" : " (only to replace the built-in one)"}`,
-      required: p.issuerRequired,
-      values: p.issuerType?.values,
-    });
+    flags.push(
+      opt(
+        "issuer",
+        "--issuer <url>",
+        `${p.name}: issuer URL${p.issuerRequired ? "" : " (only to replace the built-in one)"}`,
+        {
+          required: p.issuerRequired,
+          values: p.issuerType?.values,
+        },
+      ),
+    );
   }
   if (p.type === "email")
-    flags.push({
-      key: "from",
-      flag: "--from <address>",
-      description: `sender, e.g. "Sign in <no-reply@example.com>" (also read from ${senderVariable(envRoot(p.id))})`,
-      required: false,
-    });
-  for (const o of p.options ?? [])
-    flags.push({
-      key: o.key,
-      flag: o.flag,
-      description: o.description,
-      required: o.required,
-      default: o.default,
-      values: o.values,
-    });
+    flags.push(
+      opt(
+        "from",
+        "--from <address>",
+        `sender, e.g. "Sign in <no-reply@example.com>" (also read from ${senderVariable(envRoot(p.id))})`,
+      ),
+    );
+  for (const o of p.options ?? []) flags.push(builtinOptionRow(o));
   return flags;
 }
 

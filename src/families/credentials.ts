@@ -33,7 +33,7 @@ export const credentialsFamily = defineFamily({
   options: [
     idOption("credentials"),
     nameOption("Credentials"),
-    opt("fields", "--fields <list>", "comma-separated form fields", { default: "email,password" }),
+    opt("fields", "--fields <list>", "comma-separated form fields", { fallback: "email,password" }),
     twoFactorOption,
   ],
   schema: credentialsSchema,

@@ -38,7 +38,7 @@ export const emailFamily = defineFamily({
     idOption("email"),
     nameOption("Email"),
     opt("from", "--from <address>", 'sender, e.g. "Sign in <no-reply@example.com>" (also read from AUTH_<ID>_FROM)'),
-    opt("maxAge", "--max-age <seconds>", "how long a sign-in link stays valid", { default: "86400" }),
+    opt("maxAge", "--max-age <seconds>", "how long a sign-in link stays valid", { fallback: "86400" }),
     opt(
       "service",
       "--service <name>",

@@ -3,27 +3,32 @@
  * its flags as --list, commander and the prompts show them, its zod
  * options, the packages its code needs and a pure plan of its files.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import type { DependencyName } from "../catalog/dependencies.js";
+import type { OptionRow } from "../lib/command-options.js";
 import type { EnvVariable } from "../render/parts.js";
 
-export interface KindOption {
+/**
+ * A provider's option: a row of the one option vocabulary (src/lib/command-options.ts), whose flag
+ * add-provider and init take and whose question questionOf() makes; the family's zod schema validates it.
+ */
+export interface KindOption extends OptionRow {
   /** camelCase key, as commander names the flag's value. */
   key: string;
   /** commander flag definition, e.g. "--api-version <version>". */
   flag: string;
-  description: string;
+  /** The value taken when it is not given. */
+  fallback?: string;
   /** Needed whatever else is given (alternatives such as --issuer/--well-known are checked by the schema). */
   required: boolean;
-  default?: string;
-  values?: readonly string[];
-  /** One line per value, shown where a prompt offers the values. */
-  hints?: Readonly<Record<string, string>>;
-  /** Asked in a terminal when not given, though the default serves elsewhere (a choice worth making consciously). */
+  /** Asked in a terminal when not given, though the fallback serves elsewhere (a choice worth making consciously). */
   ask?: boolean;
   /** Keys of options that settle this choice when given (e.g. --api-version implies --flow oauth): then it is not asked. */
   settledBy?: readonly string[];
 }
+
+/** What a provider's flag gives before its family's schema reads it: a string from commander or a question, true for a bare flag. */
+const providerValue = z.union([z.string(), z.boolean()]).optional();
 
 /**
  * What a provider does beyond signing in, for --refresh-tokens and
@@ -124,6 +129,7 @@ export const opt = (key: string, flag: string, description: string, extra: Parti
   key,
   flag,
   description,
+  schema: providerValue,
   required: false,
   ...extra,
 });
@@ -133,7 +139,7 @@ export const idOption = (fallback?: string) =>
     "id",
     "--id <id>",
     "provider id, part of the callback URL /api/auth/callback/<id> (lowercase letters, digits, - and _)",
-    fallback ? { default: fallback } : { required: true },
+    fallback ? { fallback } : { required: true },
   );
 
 export const nameOption = (fallback: string) =>

@@ -47,7 +47,7 @@ export const oidcFamily = defineFamily({
     nameOption("the id"),
     opt("issuer", "--issuer <url>", "issuer URL (or --well-known)"),
     opt("wellKnown", "--well-known <url>", "discovery document URL ending in /.well-known/openid-configuration"),
-    ...oauthCommonFlags(oidcChecks).map((o) => (o.key === "scope" ? { ...o, default: "openid profile email" } : o)),
+    ...oauthCommonFlags(oidcChecks).map((o) => (o.key === "scope" ? { ...o, fallback: "openid profile email" } : o)),
   ],
   schema: oidcSchema,
   alternatives: (has) => (has("issuer") || has("wellKnown") ? [] : ["issuer"]),

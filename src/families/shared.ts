@@ -190,7 +190,7 @@ export const oauthCommonFlags = (checks: readonly string[]): KindOption[] => [
     "checks",
     "--checks <list>",
     'comma-separated CSRF checks on the callback; "state" is added with a redirect proxy',
-    { default: "pkce", values: checks },
+    { fallback: "pkce", values: checks },
   ),
   opt(
     "redirectProxyUrl",

@@ -113,7 +113,7 @@ export const socialFamily = defineFamily({
     idOption("vk"),
     nameOption("VK"),
     opt("flow", "--flow <flow>", "how VK signs users in", {
-      default: "oauth",
+      fallback: "oauth",
       values: vkFlows,
       hints: {
         oauth: "classic OAuth dialog with a pinned --api-version: apps created on vk.com before VK ID",
@@ -123,10 +123,10 @@ export const socialFamily = defineFamily({
       settledBy: ["apiVersion"],
     }),
     opt("apiVersion", "--api-version <version>", "VK API version sent as v= on every endpoint (--flow oauth)", {
-      default: "5.126",
+      fallback: "5.126",
     }),
     opt("domain", "--domain <domain>", "VK's domain, the host of every endpoint (both flows)", {
-      default: "vk.ru",
+      fallback: "vk.ru",
       values: vkDomains,
       hints: {
         "vk.ru": "oauth.vk.ru, api.vk.ru and id.vk.ru, where VK has served sign-in since October 2025",

@@ -21,7 +21,7 @@ export const twoFactorOption = opt(
   "--two-factor <method>",
   "a second step after the password: totp (codes of an authenticator app, with recovery codes) or none",
   {
-    default: "none",
+    fallback: "none",
     values: twoFactorMethods,
     hints: { none: "the password alone signs in", totp: "then a code from an authenticator app" },
     ask: true,

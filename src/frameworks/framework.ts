@@ -129,8 +129,65 @@ export interface FrameworkModule<F = unknown> {
   doctor: FrameworkDoctor;
 }
 
-/** Keeps a module's facts type tied to its functions while the registry holds modules of any facts. */
-export const defineFramework = <F>(module: FrameworkModule<F>): FrameworkModule<F> => module;
+/** What shows a framework in a project: the first of `packages` in package.json, else a config file named `config` (any extension). */
+export interface Evidence {
+  packages: readonly string[];
+  config?: string;
+}
+
+/** The variables most Auth.js packages read for the URL and the secret (next-auth reads its v4 names too). */
+const authEnv: FrameworkDoctor["env"] = { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] };
+
+/**
+ * What a module writes: the FrameworkModule less what most frameworks share,
+ * which defineFramework fills in. A module states only where it differs: a
+ * full-stack framework (precedence 10) that adds no packages of its own,
+ * serves on port 3000 through `npm run dev`, wires the generic @auth/core,
+ * honours --protect, and whose doctor reads AUTH_URL and AUTH_SECRET.
+ */
+export type FrameworkDefinition<F> = Omit<
+  FrameworkModule<F>,
+  | "detect"
+  | "assume"
+  | "precedence"
+  | "dependencies"
+  | "devDependencies"
+  | "app"
+  | "authPackage"
+  | "protects"
+  | "doctor"
+> & {
+  /** What the module reads from a project: found when detection shows the framework, assumed when --framework names it. */
+  facts(project: ProjectView): F;
+  precedence?: number;
+  dependencies?: readonly DependencyName[];
+  devDependencies?: readonly DependencyName[];
+  app?: Partial<FrameworkModule["app"]>;
+  authPackage?: string;
+  protects?: boolean;
+  doctor: Omit<FrameworkDoctor, "env"> & Partial<Pick<FrameworkDoctor, "env">>;
+} & (
+    | { shownBy: Evidence; detect?: never }
+    /** A detection of its own, where no package or config file shows the framework. */
+    | { detect: FrameworkModule<F>["detect"]; shownBy?: never }
+  );
+
+/** The module with the shared values filled in; its facts type stays tied to its functions. */
+export function defineFramework<F>(definition: FrameworkDefinition<F>): FrameworkModule<F> {
+  const { facts, shownBy, detect, app, doctor, ...own } = definition;
+  return {
+    precedence: 10,
+    dependencies: [],
+    devDependencies: [],
+    authPackage: "@auth/core",
+    protects: true,
+    ...own,
+    detect: detect ?? detectBy(facts, shownBy),
+    assume: facts,
+    app: { port: 3000, devCommand: "npm run dev", ...app },
+    doctor: { env: authEnv, ...doctor },
+  };
+}
 
 /**
  * A module as the registry holds it. Its functions only ever receive the
@@ -183,9 +240,9 @@ export function existingEntry(project: ProjectView, base: string): string | unde
  * The usual detection: the first of `packages` in package.json, else a config file named `config` (any
  * extension), with the framework's facts read only when it is found.
  */
-export function detectBy<F>(
+function detectBy<F>(
   facts: (project: ProjectView) => F,
-  evidence: { packages: readonly string[]; config?: string },
+  evidence: Evidence,
 ): (project: ProjectView) => Detected<F> | undefined {
   return (project) => {
     const found = evidence.packages.find((name) => project.has(name));

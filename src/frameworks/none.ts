@@ -37,12 +37,9 @@ export const none = defineFramework<Record<string, never>>({
   title: "no framework",
   precedence: 0,
   detect: () => undefined,
-  assume: () => ({}),
-  dependencies: [],
-  devDependencies: [],
-  app: { port: 3000, devCommand: "" },
+  facts: () => ({}),
+  app: { devCommand: "" },
   basePath: "/api/auth",
-  authPackage: "@auth/core",
   envOrder: "next",
   protects: false,
   layout: rootLayout,
@@ -67,7 +64,6 @@ export const none = defineFramework<Record<string, never>>({
     return { ...part({ files: [await clientAddressFile(request.authDir)] }), config: shape };
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: () => undefined,
     load: async () => ({ checks: [], read: () => ({}), run: () => [] }),
   },

@@ -13,7 +13,7 @@ import { posixRelative } from "../lib/posix-path.js";
 import { resolveSpecifier } from "../workspace/auth-setup/aliases.js";
 import type { ProjectView } from "../workspace/project-view.js";
 import { sourceFolder } from "../workspace/tsconfig.js";
-import { detectBy, type FrameworkModule, type FrameworkPart } from "./framework.js";
+import type { Evidence, FrameworkModule, FrameworkPart } from "./framework.js";
 
 export interface ServerEntry {
   /** Project-relative path of the module that starts the server. */
@@ -149,19 +149,17 @@ export async function mountInEntry(
 export function serverLibrary<F extends { entry: ServerEntry | undefined }>(
   packageName: string,
   facts: (project: ProjectView) => F,
-): Omit<FrameworkModule<F>, "id" | "title" | "plan" | "doctor"> {
+): Pick<FrameworkModule<F>, "precedence" | "basePath" | "envOrder" | "runsModulesAsWritten" | "layout"> & {
+  facts: (project: ProjectView) => F;
+  shownBy: Evidence;
+} {
   return {
     // A library inside the full-stack frameworks (Next.js route handlers, Nuxt...): they win.
     precedence: 3,
-    detect: detectBy(facts, { packages: [packageName] }),
-    assume: facts,
-    dependencies: [],
-    devDependencies: [],
-    app: { port: 3000, devCommand: "npm run dev" },
+    facts,
+    shownBy: { packages: [packageName] },
     basePath: "/auth",
-    authPackage: "@auth/core",
     envOrder: "next",
-    protects: true,
     runsModulesAsWritten: true,
     layout: (facts, project) => serverLayout(facts.entry, project),
   };

@@ -3,8 +3,8 @@
  * flag and --help line, zod its validation, the error its expectation, and
  * (for the options a terminal asks) the question and the --yes answer.
  * Everything else — the schema, the flags, the list of what a CI run must
- * pass, the prompts — is derived from the table (sv's add-on options, and
- * the provider families' KindOption, have the same shape).
+ * pass, the prompts — is derived from the table. The provider families'
+ * options (KindOption) are rows of the same type, and questionOf() gives any row its question.
  */
 import type { Command } from "commander";
 import { z } from "zod";
@@ -21,9 +21,15 @@ export interface Question<C> {
   message: string;
   /** A list to pick one from, or several. */
   multiple?: boolean;
-  choices(context: C): Choice[];
-  /** Preselected: a detected value, else the --yes answer. */
+  /** The list; without one, the answer is typed (and may not be empty). */
+  choices?(context: C): Choice[];
+  /** Preselected: a detected value, else the --yes answer (a typed answer's placeholder). */
   initial?(context: C): string | string[] | undefined;
+  /**
+   * Asked by the command itself once what the question depends on is known (the token rows, after the
+   * providers): not among the table's first questions (`asked`), and its absence in CI no error.
+   */
+  later?: boolean;
   /** The rest of a long list, searched when the user picks this entry below `choices`. */
   more?: { label: string; choices(context: C): Choice[] };
 }
@@ -46,8 +52,28 @@ export interface OptionRow<S extends z.ZodTypeAny = z.ZodTypeAny, C = any> {
   parse?: (value: string, previous: any) => unknown;
   /** The answer --yes takes when the flag is not given (documented in --help). */
   fallback?: z.input<S>;
+  /** The values it takes, where they are few: listed by --help and --list, offered by its question. */
+  values?: readonly string[];
+  /** One line per value, shown where a question offers the values. */
+  hints?: Readonly<Record<string, string>>;
   /** Asked in a terminal when the flag was not given; without --yes in CI, its absence is an error naming the flag. */
   question?: Question<C>;
+}
+
+/**
+ * The question a row asks: its own, else the one its description, values
+ * and fallback make (a provider's --issuer, --api-version), so a row that
+ * has a flag has a question with the same words.
+ */
+export function questionOf<C>(row: OptionRow<z.ZodTypeAny, C>): Question<C> {
+  if (row.question) return row.question;
+  const fallback = row.fallback === undefined ? undefined : String(row.fallback);
+  const { values, hints } = row;
+  return {
+    message: `${row.description} (${longFlag(row)})`,
+    ...(values && { choices: () => values.map((value) => ({ value, label: value, hint: hints?.[value] })) }),
+    initial: () => fallback,
+  };
 }
 
 type Rows = Record<string, OptionRow>;
@@ -80,7 +106,7 @@ export interface CommandOptions<R extends Rows> {
   parse(input: unknown): z.output<z.ZodObject<Shape<R>>>;
   /** Registers every row's flag on the command. */
   configure(command: Command): Command;
-  /** The options a terminal asks, in table order. */
+  /** The options a terminal asks first, in table order (not the questions asked later). */
   asked: (keyof R & string)[];
   /** The --yes answers of the asked options. */
   fallbacks: Partial<{ [K in keyof R]: z.input<R[K]["schema"]> }>;
@@ -95,7 +121,7 @@ export function defineOptions<const R extends Rows>(rows: R): CommandOptions<R> 
     Object.entries(rows).flatMap(([k, r]) => (r.expects ? [[k, r.expects]] : [])),
   );
   const flags = Object.fromEntries(Object.entries(rows).map(([k, r]) => [k, longFlag(r)]));
-  const asked = Object.keys(rows).filter((k) => rows[k]!.question) as (keyof R & string)[];
+  const asked = Object.keys(rows).filter((k) => rows[k]!.question && !rows[k]!.question.later) as (keyof R & string)[];
   return {
     rows,
     schema,

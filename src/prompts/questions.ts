@@ -4,7 +4,7 @@
  * anything is planned or written.
  */
 import * as p from "@clack/prompts";
-import type { Question } from "../lib/command-options.js";
+import { keyOf, type OptionRow, type Question, questionOf } from "../lib/command-options.js";
 import { CliError, ExitCode } from "../lib/errors.js";
 
 const cancelled = () => {
@@ -15,8 +15,14 @@ const cancelled = () => {
 const searchTheRest = "more:search";
 
 async function ask<C>(question: Question<C>, context: C): Promise<string | string[]> {
-  const options = question.choices(context);
   const initial = question.initial?.(context);
+  if (!question.choices)
+    return p.text({
+      message: question.message,
+      placeholder: initial as string | undefined,
+      validate: (v) => (v?.trim() ? undefined : "Required"),
+    }) as Promise<string>;
+  const options = question.choices(context);
   // What the earlier answers leave one way to do is said, not asked.
   if (!question.multiple && options.length === 1) {
     const only = options[0]!;
@@ -68,6 +74,29 @@ export async function askQuestions<C>(
       throw cancelled();
     },
   })) as Record<string, string | string[]>;
+}
+
+/** Asks each row's question (questionOf: its own, else the one its description and values make), by the row's key. */
+export function askRows(rows: readonly (OptionRow & { key?: string })[]): Promise<Record<string, string | string[]>> {
+  return askQuestions(
+    rows.map((row) => ({ key: row.key ?? keyOf(row), question: questionOf(row) })),
+    undefined,
+  );
+}
+
+/** init in a next-auth v4 project: move to v5 first, or add to the v4 setup. */
+export async function askNextAuthV4(version: string): Promise<"upgrade" | "keep"> {
+  // No intro here: init's own questions open with it when they follow.
+  const answer = await p.select({
+    message: `This project runs next-auth ${version} (v4). Upgrade it to v5 first?`,
+    options: [
+      { value: "upgrade", label: "Upgrade to v5 now", hint: "create-auth upgrade: one reviewable change" },
+      { value: "keep", label: "Keep v4", hint: "add only what v4 can use to your authOptions" },
+    ],
+    initialValue: "keep",
+  });
+  if (p.isCancel(answer)) throw cancelled();
+  return answer as "upgrade" | "keep";
 }
 
 export function intro(title: string): void {

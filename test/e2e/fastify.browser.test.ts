@@ -13,7 +13,7 @@ describe("Fastify", () => {
   const defer = useCleanup();
 
   test("init --yes --protect, tsc, node dist/server.js, then sign-in, the protected page, sign-out, then two-factor sign-in in Chromium", async () => {
-    const timings = await signInFlow({ app: "fastify", twoFactor: true, basePath: "/auth" }, { ...tools, defer });
+    const timings = await signInFlow({ app: "fastify", basePath: "/auth" }, { ...tools, defer });
     console.log(`[fastify] ${JSON.stringify(timings)} s`);
   }, 900_000);
 });

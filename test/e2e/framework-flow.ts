@@ -10,13 +10,19 @@
  * password, the dashboard served (the session read on the server),
  * sign-out, and an email-link sign-in; with `federatedSignOut`, a sign-in at
  * an OpenID provider and a sign-out that reaches its end_session endpoint;
- * with `twoFactor`, two-factor sign-in on the same build (two-factor-flow.ts).
+ * and for an app whose row in test/support/framework-apps.ts has `twoFactor`
+ * (a variant excepted), init with --two-factor totp: the steps above run for a
+ * user who has not turned it on (the password alone signs in), then
+ * two-factor-flow.ts on the same build (enrol, password and code, a replayed
+ * code refused, a recovery code once), so one production build serves both.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
 import { root } from "../helpers.js";
+import { type FrameworkApp, frameworkApps } from "../support/framework-apps.js";
 import type { Variant } from "../variants/index.js";
 import {
   type AppName,
@@ -73,12 +79,6 @@ export interface FlowOptions {
    * throttle counts per account and warns once. Every other wiring passes the connection's address.
    */
   noClientAddress?: boolean;
-  /**
-   * init with --two-factor totp as well: the sign-in steps run for a user who has not turned it on (the
-   * password alone signs in), then two-factor-flow.ts on the same server (enrol, password and code, replay refused,
-   * recovery code once), so the app is built once for both.
-   */
-  twoFactor?: boolean;
 }
 
 const user = { email: "carol@example.com", password: "a long enough password" };
@@ -146,14 +146,15 @@ export async function signInFlow(
   const production = options.production ?? appProduction[app]!;
   stage("copy");
   const protect = "/dashboard/:path*";
-  await initApp(app, project.cwd, [
+  const twoFactor = options.variant ? undefined : (frameworkApps[app] as FrameworkApp).twoFactor;
+  const initOutput = await initApp(app, project.cwd, [
     "--providers",
     // An OAuth provider, so that --refresh-tokens gives the tables the refresh lease; corp replaces it.
     op ? "credentials,email,google" : "credentials,email",
     "--protect",
     protect,
     ...(op ? ["--refresh-tokens"] : []),
-    ...(options.twoFactor ? ["--two-factor", "totp"] : []),
+    ...(twoFactor ? ["--two-factor", "totp"] : []),
     ...(options.initArgs ?? []),
   ]);
   if (op)
@@ -162,7 +163,7 @@ export async function signInFlow(
       origin: `http://localhost:${port}`,
       protect: [protect],
       alsoProviders: ["email"],
-      twoFactor: options.twoFactor,
+      twoFactor: twoFactor !== undefined,
     });
   await addUserOn(app, dir);
   options.afterInit?.(dir);
@@ -241,13 +242,17 @@ export async function signInFlow(
       signOut: (page) => signOutOnAuthPage(page, auth),
       output: server.output,
     });
-  if (options.twoFactor)
+  if (twoFactor) {
+    // The pages are mounted by what init wrote: a file it created, or a line in the app's own server module.
+    if (twoFactor.mount.startsWith("created ")) expect(initOutput).toContain(twoFactor.mount);
+    else expect(readFileSync(join(dir, "src/index.ts"), "utf8")).toContain(twoFactor.mount);
     await twoFactorFlow(
       tools.browser,
       { origin: server.origin, basePath, output: server.output, noClientAddress: options.noClientAddress },
       user,
       tools.defer,
     );
+  }
   stage("browser");
   // Auth.js logs the wrong password and the missing CSRF token; nothing else may have gone wrong (its log is coloured).
   const log = server.output().replace(/\x1b\[[0-9;]*m/g, "");

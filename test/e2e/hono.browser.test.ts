@@ -13,7 +13,7 @@ describe("Hono", () => {
   const defer = useCleanup();
 
   test("init --yes --protect, tsc, node dist/index.js, then sign-in, the protected page, sign-out, then two-factor sign-in in Chromium", async () => {
-    const timings = await signInFlow({ app: "hono", twoFactor: true, basePath: "/auth" }, { ...tools, defer });
+    const timings = await signInFlow({ app: "hono", basePath: "/auth" }, { ...tools, defer });
     console.log(`[hono] ${JSON.stringify(timings)} s`);
   }, 900_000);
 });

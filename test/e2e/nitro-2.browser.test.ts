@@ -19,7 +19,7 @@ describe("Nitro 2", () => {
 
   test("init --yes --protect, nitro build, tsc, the Node server, then sign-in, the protected page, sign-out, then two-factor sign-in in Chromium", async () => {
     const timings = await signInFlow(
-      { app: "nitro-2", twoFactor: true, basePath: "/api/auth", typecheckScript: "typecheck" },
+      { app: "nitro-2", basePath: "/api/auth", typecheckScript: "typecheck" },
       { ...tools, defer },
     );
     console.log(`[nitro-2] ${JSON.stringify(timings)} s`);

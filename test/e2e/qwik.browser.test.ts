@@ -73,7 +73,6 @@ describe("Qwik City", () => {
     const timings = await signInFlow(
       {
         app: "qwik",
-        twoFactor: true,
         basePath: "/auth",
         afterInit: expectInstalledCoreFixed,
         afterBuild: expectClientBuildServerFree,

@@ -17,7 +17,6 @@ describe("React Router 7", () => {
     const timings = await signInFlow(
       {
         app: "react-router-7",
-        twoFactor: true,
         basePath: "/api/auth",
         typecheckScript: "typecheck",
         clientRouter: true,

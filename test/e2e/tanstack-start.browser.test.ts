@@ -16,7 +16,7 @@ describe("TanStack Start", () => {
 
   test("init --yes --protect, vite build, the Node server, then sign-in, the protected page, sign-out, then two-factor sign-in in Chromium", async () => {
     const timings = await signInFlow(
-      { app: "tanstack-start", twoFactor: true, basePath: "/api/auth", clientRouter: true },
+      { app: "tanstack-start", basePath: "/api/auth", clientRouter: true },
       { ...tools, defer },
     );
     console.log(`[tanstack-start] ${JSON.stringify(timings)} s`);

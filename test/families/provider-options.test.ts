@@ -98,7 +98,7 @@ describe("--flow (social)", () => {
   });
   it("is a choice the prompts offer (asked in a terminal), with one line on each flow", () => {
     const flow = questions("social", {}).find((q) => q.key === "flow");
-    expect(flow).toMatchObject({ values: ["oauth", "vkid"], default: "oauth" });
+    expect(flow).toMatchObject({ values: ["oauth", "vkid"], fallback: "oauth" });
     expect(flow!.hints!.vkid).toMatch(/VK ID console/);
     expect(questions("social", { flow: "vkid" })).toEqual([]);
     // A version is for the classic dialog only: it settles the flow.
@@ -127,7 +127,7 @@ describe("--domain (social)", () => {
   it("is not asked in a terminal (vk.ru serves), but carries a line on each domain", () => {
     expect(questions("social", { flow: "oauth" })).toEqual([]);
     const domain = kindCatalog.find((k) => k.kind === "social")!.options.find((o) => o.key === "domain")!;
-    expect(domain).toMatchObject({ flag: "--domain <domain>", default: "vk.ru", values: ["vk.ru", "vk.com"] });
+    expect(domain).toMatchObject({ flag: "--domain <domain>", fallback: "vk.ru", values: ["vk.ru", "vk.com"] });
     expect(domain.hints!["vk.ru"]).toMatch(/oauth\.vk\.ru, api\.vk\.ru and id\.vk\.ru/);
     expect(domain.hints!["vk.com"]).toMatch(/oauth\.vk\.com, api\.vk\.com and id\.vk\.com/);
   });

@@ -1,10 +1,11 @@
 // Which framework a project is on: a dependency first, then a config file, else none, with the reason shown.
-import { writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectFramework } from "../../src/frameworks/registry.js";
+import { detectFramework, frameworkIds } from "../../src/frameworks/registry.js";
 import { ProjectView } from "../../src/workspace/project-view.js";
-import { tempDir } from "../helpers.js";
+import { fixture, tempDir } from "../helpers.js";
+import { frameworkAppRows } from "../support/framework-apps.js";
 
 function project(files: Record<string, string>): string {
   const dir = tempDir("create-auth-detect-");
@@ -81,5 +82,19 @@ describe("detectFramework", () => {
   ] as const)("%j is %s (%s)", (files, framework, reason) => {
     const detected = detectFramework(new ProjectView(project(files)));
     expect({ framework: detected.framework.id, reason: detected.reason }).toEqual({ framework, reason });
+  });
+});
+
+// The apps' table (test/support/framework-apps.ts) is what doctor's wiring tests and the browser flows
+// iterate: each of its apps must be the framework its row says, and every framework must have one.
+describe("the fixture apps", () => {
+  it.each(frameworkAppRows)("%s is detected as its row's framework", (app, row) => {
+    expect(detectFramework(new ProjectView(fixture("apps", app))).framework.id).toBe(row.framework);
+  });
+
+  it("have a row each, and every framework init wires has an app", () => {
+    expect(readdirSync(fixture("apps")).sort()).toEqual(frameworkAppRows.map(([app]) => app).sort());
+    const covered = new Set(frameworkAppRows.map(([, row]) => row.framework));
+    expect(frameworkIds.filter((id) => id !== "none" && !covered.has(id))).toEqual([]);
   });
 });

@@ -22,7 +22,8 @@ import { upgradeOptions } from "../../src/commands/upgrade.js";
 import * as verifyAdapter from "../../src/commands/verify-adapter.js";
 import { verifyAdapterOptions } from "../../src/commands/verify-adapter.js";
 import { kindCatalog } from "../../src/families/registry.js";
-import { type CommandOptions, keyOf, type OptionRow } from "../../src/lib/command-options.js";
+import { twoFactorOption } from "../../src/families/two-factor.js";
+import { type CommandOptions, keyOf, longFlag, type OptionRow, questionOf } from "../../src/lib/command-options.js";
 import { type Io, processIo } from "../../src/lib/io.js";
 import { root } from "../helpers.js";
 
@@ -102,8 +103,8 @@ describe.each(commands)("$name's options table", ({ name, table, configure, file
 
 describe("init's questions", () => {
   it("are the rows with a question, and CI needs exactly those with a --yes answer", () => {
-    const asked = Object.entries(initOptions.rows)
-      .filter(([, row]) => "question" in row && row.question)
+    const asked = Object.entries(initOptions.rows as Record<string, OptionRow>)
+      .filter(([, row]) => row.question && !row.question.later)
       .map(([key]) => key);
     expect(initOptions.asked).toEqual(asked);
     expect(requiredInCi).toEqual(asked.filter((k) => k in initOptions.fallbacks));
@@ -179,5 +180,41 @@ describe("the token flags", () => {
       expect(flags, name).toEqual(expect.arrayContaining(["--refresh-tokens", "--no-refresh-tokens"]));
       expect(flags, name).toEqual(expect.arrayContaining(["--federated-logout", "--no-federated-logout"]));
     }
+  });
+
+  it("ask one question each, on their row, once the providers are known: never among the first, never required in CI", () => {
+    for (const key of ["refreshTokens", "federatedLogout"] as const) {
+      const { question } = initOptions.rows[key];
+      expect(question.later).toBe(true);
+      expect(question.message).toContain(longFlag(initOptions.rows[key]));
+      expect(question.choices?.(undefined).map((c) => c.value)).toEqual(["no", "yes"]);
+      expect(question.initial?.(undefined)).toBe("no");
+      for (const table of [initOptions, addProviderOptions] as CommandOptions<Record<string, OptionRow>>[])
+        expect(table.asked).not.toContain(key);
+    }
+  });
+});
+
+describe("a provider's option", () => {
+  it("is a row of the same table type, whose question its description, values and fallback make", () => {
+    const question = questionOf(twoFactorOption);
+    expect(question.message).toBe(`${twoFactorOption.description} (--two-factor)`);
+    expect(question.choices?.(undefined)).toEqual([
+      { value: "none", label: "none", hint: twoFactorOption.hints!.none },
+      { value: "totp", label: "totp", hint: twoFactorOption.hints!.totp },
+    ]);
+    expect(question.initial?.(undefined)).toBe("none");
+    expect(keyOf(twoFactorOption)).toBe(twoFactorOption.key);
+  });
+
+  it("without values asks for a typed answer, its fallback the placeholder", () => {
+    const maxAge = kindCatalog.find((k) => k.kind === "email")!.options.find((o) => o.key === "maxAge")!;
+    const question = questionOf(maxAge);
+    expect(question.choices).toBeUndefined();
+    expect(question.initial?.(undefined)).toBe("86400");
+  });
+
+  it("keeps a row's own question", () => {
+    expect(questionOf(initOptions.rows.backend)).toBe(initOptions.rows.backend.question);
   });
 });

@@ -10,7 +10,7 @@ import { containerFile } from "../../doctor-model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
-import { defineFramework, detectBy, existingEntry, type OwnFile, ownFile } from "../framework.js";
+import { defineFramework, existingEntry, type OwnFile, ownFile } from "../framework.js";
 import { twoFactorRoute } from "../two-factor-route.js";
 import { pathPattern, webStandardPart } from "../web-standard.js";
 import { ownMiddlewareEdit } from "./middleware.js";
@@ -50,17 +50,12 @@ const facts = (project: ProjectView): AstroFacts => {
 export const astro = defineFramework<AstroFacts>({
   id: "astro",
   title: "Astro",
-  precedence: 10,
-  detect: detectBy(facts, { packages: ["astro"], config: configBase }),
-  assume: facts,
-  dependencies: [],
-  devDependencies: [],
+  facts,
+  shownBy: { packages: ["astro"], config: configBase },
   minimumNode: "22.12",
-  app: { port: 4321, devCommand: "npm run dev" },
+  app: { port: 4321 },
   basePath,
-  authPackage: "@auth/core",
   envOrder: "vite",
-  protects: true,
   layout: () => ({ configPath: "src/auth.ts", authDir: "src/auth" }),
   async plan(request) {
     const sessionPath = `${request.authDir}/session.ts`;
@@ -123,7 +118,6 @@ export const astro = defineFramework<AstroFacts>({
     return wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: (facts) => ("@astrojs/node" in facts.packageJson.dependencies ? "@astrojs/node" : containerFile(facts)),
     load: () => import("./doctor.js").then((m) => m.astroDoctor),
   },

@@ -102,7 +102,6 @@ export const elysia = defineFramework<ElysiaFacts>({
     return wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: (facts) =>
       /\b(?:node|bun)\b/.test(facts.packageJson.scripts.start ?? "") ? "an Elysia server" : containerFile(facts),
     load: () => import("./doctor.js").then((m) => m.elysiaDoctor),

@@ -11,7 +11,7 @@ import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { clientAddressFile, clientAddressPath } from "../client-address.js";
-import { defineFramework, detectBy, plainConfig, trustHostVariable } from "../framework.js";
+import { defineFramework, plainConfig, trustHostVariable } from "../framework.js";
 import { findServerEntry, mountInEntry, type ServerEntry, serverLayout } from "../server-entry.js";
 import { pathPattern } from "../web-standard.js";
 
@@ -26,15 +26,13 @@ export const express = defineFramework<ExpressFacts>({
   id: "express",
   title: "Express",
   precedence: 5,
-  detect: detectBy(facts, { packages: ["express"] }),
-  assume: facts,
+  facts,
+  shownBy: { packages: ["express"] },
   dependencies: ["@auth/express", "express"],
   devDependencies: ["@types/express"],
-  app: { port: 3000, devCommand: "npm run dev" },
   basePath: "/auth",
   authPackage: "@auth/express",
   envOrder: "next",
-  protects: true,
   runsModulesAsWritten: true,
   layout: (facts, project) => serverLayout(facts.entry, project),
   async plan(request) {
@@ -50,7 +48,7 @@ export const express = defineFramework<ExpressFacts>({
           await clientAddressFile(authDir),
           {
             path: routesPath,
-            contents: await renderTemplate("frameworks/express-auth.ts.hbs", {
+            contents: await renderTemplate("frameworks/express/auth.ts.hbs", {
               configModule: specifier(routesPath, configPath, ext),
               clientAddressModule: specifier(routesPath, clientAddressPath(authDir), ext),
               protect: request.protect?.map(pathPattern) ?? false,
@@ -97,7 +95,7 @@ export const express = defineFramework<ExpressFacts>({
     }
     wiring.files.push({
       path: server,
-      contents: await renderTemplate("frameworks/express-server.ts.hbs", {
+      contents: await renderTemplate("frameworks/express/server.ts.hbs", {
         configModule: specifier(server, configPath, ext),
         loadEnvModule: specifier(server, loadEnv, ext),
         authRoutesModule: specifier(server, routesPath, ext),
@@ -110,7 +108,6 @@ export const express = defineFramework<ExpressFacts>({
     return wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: () => "an Express server",
     load: () => import("./doctor.js").then((m) => m.expressDoctor),
   },

@@ -48,7 +48,7 @@ export const fastify = defineFramework<FastifyFacts>({
     });
     wiring.files.push({
       path: pluginPath,
-      contents: await renderTemplate("frameworks/fastify-auth.ts.hbs", {
+      contents: await renderTemplate("frameworks/fastify/auth.ts.hbs", {
         basePath,
         sessionModule: specifier(pluginPath, sessionPath, ext),
         twoFactorPages: request.twoFactorPages ? specifier(pluginPath, request.twoFactorPages, ext) : false,
@@ -92,7 +92,6 @@ export const fastify = defineFramework<FastifyFacts>({
     return wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: (facts) =>
       /\bnode\b/.test(facts.packageJson.scripts.start ?? "") ? "a Node server (Fastify)" : containerFile(facts),
     load: () => import("./doctor.js").then((m) => m.fastifyDoctor),

@@ -88,7 +88,6 @@ export const hono = defineFramework<HonoFacts>({
     return wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: (facts) =>
       /\bnode\b/.test(facts.packageJson.scripts.start ?? "")
         ? "a Node server (@hono/node-server)"

@@ -18,7 +18,6 @@ import type { ProjectView } from "../../workspace/project-view.js";
 import { clientAddressFile, clientAddressPath } from "../client-address.js";
 import {
   defineFramework,
-  detectBy,
   existingEntry,
   type FrameworkPart,
   type OwnFile,
@@ -63,16 +62,12 @@ function facts(project: ProjectView): NextFacts {
 export const next = defineFramework<NextFacts>({
   id: "next",
   title: "Next.js",
-  precedence: 10,
-  detect: detectBy(facts, { packages: ["next"], config: "next.config" }),
-  assume: facts,
+  facts,
+  shownBy: { packages: ["next"], config: "next.config" },
   dependencies: ["next-auth"],
-  devDependencies: [],
-  app: { port: 3000, devCommand: "npm run dev" },
   basePath: "/api/auth",
   authPackage: "next-auth",
   envOrder: "next",
-  protects: true,
   layout: rootLayout,
   async plan(request) {
     const { facts } = request;
@@ -82,7 +77,7 @@ export const next = defineFramework<NextFacts>({
       files: [
         {
           path: route,
-          contents: await renderTemplate("frameworks/next-route.ts.hbs", {
+          contents: await renderTemplate("frameworks/next/route.ts.hbs", {
             configModule: configModule(route, request),
             clientAddressModule: specifier(route, clientAddressPath(request.authDir), request.importExtension),
           }),
@@ -123,7 +118,7 @@ export const next = defineFramework<NextFacts>({
     }
     wiring.files.push({
       path,
-      contents: await renderTemplate("frameworks/next-proxy.ts.hbs", {
+      contents: await renderTemplate("frameworks/next/proxy.ts.hbs", {
         configModule: configModule(path, request),
         matcher: request.protect,
         nodeRuntime: facts.major < 16,

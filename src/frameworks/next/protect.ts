@@ -21,7 +21,7 @@ export async function ownMiddlewareEdit(
   const protectPath = `${request.authDir}/protect.ts`;
   wiring.files.push({
     path: protectPath,
-    contents: await renderTemplate("frameworks/next-protect.ts.hbs", {
+    contents: await renderTemplate("frameworks/next/protect.ts.hbs", {
       configModule: configModule(protectPath, request),
       kind,
       middlewarePath: own.path,

@@ -10,7 +10,7 @@
  */
 import type { ProjectView } from "../../workspace/project-view.js";
 import { fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
-import { defineFramework, detectBy, existingEntry } from "../framework.js";
+import { defineFramework, existingEntry } from "../framework.js";
 import { twoFactorRoute } from "../two-factor-route.js";
 
 export interface NitroFacts {
@@ -63,15 +63,10 @@ export const nitro = defineFramework<NitroFacts>({
   title: "Nitro",
   // Nuxt, TanStack Start and SolidStart run on Nitro: an app showing one of them is theirs.
   precedence: 5,
-  detect: detectBy(facts, { packages: ["nitro", "nitropack"], config: "nitro.config" }),
-  assume: facts,
-  dependencies: [],
-  devDependencies: [],
-  app: { port: 3000, devCommand: "npm run dev" },
+  facts,
+  shownBy: { packages: ["nitro", "nitropack"], config: "nitro.config" },
   basePath,
-  authPackage: "@auth/core",
   envOrder: "vite",
-  protects: true,
   layout: (facts) => ({ configPath: under(facts.srcDir, "auth.ts"), authDir: under(facts.srcDir, "auth") }),
   async plan(request) {
     const { srcDir, major } = request.facts;
@@ -96,7 +91,6 @@ export const nitro = defineFramework<NitroFacts>({
     return part.wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: nitroNodeServer("nitro preview", "Nitro's Node server"),
     load: () => import("./doctor.js").then((m) => m.nitroDoctor),
   },

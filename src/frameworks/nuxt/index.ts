@@ -10,7 +10,7 @@
  */
 import type { ProjectView } from "../../workspace/project-view.js";
 import { fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
-import { defineFramework, detectBy, existingEntry } from "../framework.js";
+import { defineFramework, existingEntry } from "../framework.js";
 import { twoFactorRoute } from "../two-factor-route.js";
 
 export interface NuxtFacts {
@@ -44,17 +44,11 @@ const facts = (project: ProjectView): NuxtFacts => {
 export const nuxt = defineFramework<NuxtFacts>({
   id: "nuxt",
   title: "Nuxt",
-  precedence: 10,
-  detect: detectBy(facts, { packages: ["nuxt"], config: "nuxt.config" }),
-  assume: facts,
-  dependencies: [],
-  devDependencies: [],
+  facts,
+  shownBy: { packages: ["nuxt"], config: "nuxt.config" },
   minimumNode: "22.19",
-  app: { port: 3000, devCommand: "npm run dev" },
   basePath,
-  authPackage: "@auth/core",
   envOrder: "vite",
-  protects: true,
   layout: () => ({ configPath: `${serverDir}/auth.ts`, authDir: `${serverDir}/auth` }),
   async plan(request) {
     const part = await fileRoutedPart(request, {
@@ -85,7 +79,6 @@ export const nuxt = defineFramework<NuxtFacts>({
     return part.wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     // nuxt build makes a Node server (.output/server/index.mjs) unless a preset says otherwise.
     ownServer: nitroNodeServer("nuxt preview", "Nuxt's Node server"),
     load: () => import("./doctor.js").then((m) => m.nuxtDoctor),

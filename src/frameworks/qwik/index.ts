@@ -15,7 +15,7 @@ import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { clientAddressFile, clientAddressPath } from "../client-address.js";
-import { defineFramework, detectBy, existingEntry, trustHostVariable } from "../framework.js";
+import { defineFramework, existingEntry, trustHostVariable } from "../framework.js";
 import { twoFactorRoute } from "../two-factor-route.js";
 import { pathPattern } from "../web-standard.js";
 
@@ -29,16 +29,13 @@ const facts = (project: ProjectView): QwikFacts => ({ ownPlugin: existingEntry(p
 export const qwik = defineFramework<QwikFacts>({
   id: "qwik",
   title: "Qwik City",
-  precedence: 10,
-  detect: detectBy(facts, { packages: ["@builder.io/qwik-city", "@builder.io/qwik"] }),
-  assume: facts,
+  facts,
+  shownBy: { packages: ["@builder.io/qwik-city", "@builder.io/qwik"] },
   dependencies: ["@auth/qwik"],
-  devDependencies: [],
-  app: { port: 5173, devCommand: "npm run dev" },
+  app: { port: 5173 },
   basePath: "/auth",
   authPackage: "@auth/qwik",
   envOrder: "vite",
-  protects: true,
   layout: () => ({ configPath: "src/auth.ts", authDir: "src/auth" }),
   async plan(request) {
     const plugin = "src/routes/plugin@auth.ts";
@@ -81,7 +78,7 @@ export const qwik = defineFramework<QwikFacts>({
     }
     wiring.files.push({
       path: plugin,
-      contents: await renderTemplate("frameworks/qwik-plugin.ts.hbs", {
+      contents: await renderTemplate("frameworks/qwik/plugin.ts.hbs", {
         configModule: specifier(plugin, request.configPath, ext),
         clientAddressModule: specifier(plugin, clientAddressPath(request.authDir), ext),
         protect: protect?.map(pathPattern) ?? false,
@@ -97,7 +94,6 @@ export const qwik = defineFramework<QwikFacts>({
     return wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: (facts) =>
       /\bnode\b/.test(facts.packageJson.scripts.serve ?? facts.packageJson.scripts.start ?? "")
         ? "the Qwik City Node server"

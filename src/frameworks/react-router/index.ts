@@ -11,7 +11,7 @@ import { posix } from "node:path";
 import { containerFile } from "../../doctor-model/facts.js";
 import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
-import { defineFramework, detectBy, type FrameworkPart } from "../framework.js";
+import { defineFramework, type FrameworkPart } from "../framework.js";
 import { twoFactorRoute } from "../two-factor-route.js";
 import { webStandardPart } from "../web-standard.js";
 import { type ReactRouterFacts, reactRouterFacts } from "./facts.js";
@@ -22,22 +22,16 @@ const routePath = "api/auth/*";
 export const reactRouter = defineFramework<ReactRouterFacts>({
   id: "react-router",
   title: "React Router",
-  // A full-stack framework: it wins over the server library it may run in (Express, Hono).
-  precedence: 10,
-  detect: detectBy(reactRouterFacts, {
+  facts: reactRouterFacts,
+  shownBy: {
     packages: ["@react-router/dev", "@react-router/serve", "@react-router/node"],
     config: "react-router.config",
-  }),
-  assume: reactRouterFacts,
+  },
   // React Router 8 (npm's latest) needs Node.js 22.22; 7 runs on 20.
   minimumNodeFor: (f) => ((f.major ?? 8) >= 8 ? "22.22" : undefined),
-  dependencies: [],
-  devDependencies: [],
-  app: { port: 5173, devCommand: "npm run dev" },
+  app: { port: 5173 },
   basePath,
-  authPackage: "@auth/core",
   envOrder: "vite",
-  protects: true,
   // Under app/.server/: React Router refuses to put a .server module in the browser's bundle.
   layout: (f) => ({ configPath: `${f.appDir}/.server/auth.ts`, authDir: `${f.appDir}/.server/auth` }),
   async plan(request) {
@@ -64,7 +58,7 @@ export const reactRouter = defineFramework<ReactRouterFacts>({
     ];
     wiring.files.push({
       path: route,
-      contents: await renderTemplate("frameworks/react-router-route.ts.hbs", {
+      contents: await renderTemplate("frameworks/react-router/route.ts.hbs", {
         basePath,
         sessionModule: specifier(route, sessionPath, ext),
       }),
@@ -80,7 +74,6 @@ export const reactRouter = defineFramework<ReactRouterFacts>({
     return wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: (facts) =>
       /\breact-router-serve\b|\bnode\b/.test(facts.packageJson.scripts.start ?? "")
         ? "react-router-serve (package.json's start script)"
@@ -128,7 +121,7 @@ async function protectInRoot(
   const protectPath = `${authDir}/protect.ts`;
   wiring.files.push({
     path: protectPath,
-    contents: await renderTemplate("frameworks/react-router-protect.ts.hbs", {
+    contents: await renderTemplate("frameworks/react-router/protect.ts.hbs", {
       sessionModule: specifier(protectPath, sessionPath, ext),
     }),
   });

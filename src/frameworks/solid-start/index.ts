@@ -12,7 +12,7 @@ import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { type FileRoutedPart, fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
-import { defineFramework, detectBy, existingEntry, type FrameworkRequest } from "../framework.js";
+import { defineFramework, existingEntry, type FrameworkRequest } from "../framework.js";
 import { twoFactorRoute } from "../two-factor-route.js";
 import { addMiddlewareOption } from "./vite-config.js";
 
@@ -45,17 +45,11 @@ const facts = (project: ProjectView): SolidStartFacts => {
 export const solidStart = defineFramework<SolidStartFacts>({
   id: "solid-start",
   title: "SolidStart",
-  precedence: 10,
-  detect: detectBy(facts, { packages: ["@solidjs/start"] }),
-  assume: facts,
-  dependencies: [],
-  devDependencies: [],
+  facts,
+  shownBy: { packages: ["@solidjs/start"] },
   minimumNode: "24",
-  app: { port: 3000, devCommand: "npm run dev" },
   basePath,
-  authPackage: "@auth/core",
   envOrder: "vite",
-  protects: true,
   layout: () => ({ configPath: "src/auth.ts", authDir: "src/auth" }),
   async plan(request) {
     const part = await fileRoutedPart(request, {
@@ -94,7 +88,6 @@ export const solidStart = defineFramework<SolidStartFacts>({
     return wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: nitroNodeServer("vite preview", "a Node server (Nitro's .output/server/index.mjs)"),
     load: () => import("./doctor.js").then((m) => m.solidStartDoctor),
   },

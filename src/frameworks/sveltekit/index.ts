@@ -12,7 +12,7 @@ import { part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { clientAddressFile, clientAddressPath } from "../client-address.js";
-import { defineFramework, detectBy, existingEntry, type FrameworkPart, type OwnFile, ownFile } from "../framework.js";
+import { defineFramework, existingEntry, type FrameworkPart, type OwnFile, ownFile } from "../framework.js";
 import { twoFactorRoute } from "../two-factor-route.js";
 import { pathPattern } from "../web-standard.js";
 import { ownHooksEdit } from "./hooks.js";
@@ -35,16 +35,13 @@ const facts = (project: ProjectView): SvelteKitFacts => ({
 export const sveltekit = defineFramework<SvelteKitFacts>({
   id: "sveltekit",
   title: "SvelteKit",
-  precedence: 10,
-  detect: detectBy(facts, { packages: ["@sveltejs/kit"], config: "svelte.config" }),
-  assume: facts,
+  facts,
+  shownBy: { packages: ["@sveltejs/kit"], config: "svelte.config" },
   dependencies: ["@auth/sveltekit"],
-  devDependencies: [],
-  app: { port: 5173, devCommand: "npm run dev" },
+  app: { port: 5173 },
   basePath: "/auth",
   authPackage: "@auth/sveltekit",
   envOrder: "vite",
-  protects: true,
   layout: () => ({ configPath: "src/lib/server/auth.ts", authDir: "src/lib/server/auth" }),
   async plan(request) {
     const hooks = "src/hooks.server.ts";
@@ -97,7 +94,7 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
     if (protect)
       wiring.files.push({
         path: protectPath,
-        contents: await renderTemplate("frameworks/sveltekit-protect.ts.hbs", {
+        contents: await renderTemplate("frameworks/sveltekit/protect.ts.hbs", {
           hooks: request.facts.hooks?.path ?? hooks,
           protect: protect.map(pathPattern),
           protectList: protect.join(","),
@@ -108,7 +105,7 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
     else {
       wiring.files.push({
         path: hooks,
-        contents: await renderTemplate("frameworks/sveltekit-hooks.ts.hbs", {
+        contents: await renderTemplate("frameworks/sveltekit/hooks.ts.hbs", {
           configModule: module,
           protectModule: protectModule ?? false,
         }),
@@ -128,12 +125,11 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
     else
       wiring.files.push({
         path: `${rootLoad}.ts`,
-        contents: await renderTemplate("frameworks/sveltekit-layout.server.ts.hbs", { hooks: hooksPath }),
+        contents: await renderTemplate("frameworks/sveltekit/layout.server.ts.hbs", { hooks: hooksPath }),
       });
     return wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: (facts) =>
       "@sveltejs/adapter-node" in facts.packageJson.dependencies ? "@sveltejs/adapter-node" : containerFile(facts),
     load: () => import("./doctor.js").then((m) => m.sveltekitDoctor),

@@ -11,7 +11,7 @@ import { specifier } from "../../render/modules.js";
 import { renderTemplate } from "../../render/templates.js";
 import type { ProjectView } from "../../workspace/project-view.js";
 import { type FileRoutedPart, fileRoutedPart, nitroNodeServer, protectFile } from "../file-routed.js";
-import { defineFramework, detectBy, existingEntry, type FrameworkRequest } from "../framework.js";
+import { defineFramework, existingEntry, type FrameworkRequest } from "../framework.js";
 import { twoFactorRoute } from "../two-factor-route.js";
 
 export interface TanStackStartFacts {
@@ -41,17 +41,11 @@ const facts = (project: ProjectView): TanStackStartFacts => {
 export const tanstackStart = defineFramework<TanStackStartFacts>({
   id: "tanstack-start",
   title: "TanStack Start",
-  precedence: 10,
-  detect: detectBy(facts, { packages: startPackages }),
-  assume: facts,
-  dependencies: [],
-  devDependencies: [],
+  facts,
+  shownBy: { packages: startPackages },
   minimumNode: "22.12",
-  app: { port: 3000, devCommand: "npm run dev" },
   basePath,
-  authPackage: "@auth/core",
   envOrder: "vite",
-  protects: true,
   layout: () => ({ configPath: "src/auth.ts", authDir: "src/auth" }),
   async plan(request) {
     const { startPackage } = request.facts;
@@ -86,7 +80,6 @@ export const tanstackStart = defineFramework<TanStackStartFacts>({
     return part.wiring;
   },
   doctor: {
-    env: { url: ["AUTH_URL"], secret: ["AUTH_SECRET"] },
     ownServer: nitroNodeServer("vite preview", "a Node server (Nitro's .output/server/index.mjs)"),
     load: () => import("./doctor.js").then((m) => m.tanstackStartDoctor),
   },
