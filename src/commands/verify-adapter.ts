@@ -41,6 +41,9 @@ const list = z
   );
 const wholeNumber = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+/** A case's time limit unless --timeout says otherwise. */
+const defaultCaseTimeoutMs = 5000;
+
 const ms = (what: string, fallback: number) => ({
   flag: `--${what} <ms>`,
   schema: wholeNumber(1, 3_600_000).default(fallback),
@@ -82,7 +85,10 @@ export const verifyAdapterOptions = defineOptions({
     expects: `${capabilityNames.join(", ")}, all, ${groupNames.join(" or ")}`,
     parse: repeatable,
   },
-  timeout: { ...ms("timeout", 5000), description: "time limit for each case in milliseconds (default: 5000)" },
+  timeout: {
+    ...ms("timeout", defaultCaseTimeoutMs),
+    description: `time limit for each case in milliseconds (default: ${defaultCaseTimeoutMs})`,
+  },
   setupTimeout: {
     ...ms("setup-timeout", 30_000),
     description: "time limit for importing the module, its setup() and the factory (default: 30000)",
@@ -204,6 +210,15 @@ function planOutputs(names: ReporterName[], outputFiles: string[], cwd: string):
   return outputs;
 }
 
+/** The options a case's verdict depends on, as a reproduction repeats them; the rest only shape the report. */
+function verdictFlags(options: VerifyAdapterOptions): string[] {
+  const flags: string[] = [];
+  if (options.export !== undefined) flags.push("--export", options.export);
+  if (options.timeout !== defaultCaseTimeoutMs) flags.push("--timeout", String(options.timeout));
+  if (options.strict) flags.push("--strict");
+  return flags;
+}
+
 function listCases(cases: ContractCase[]): string {
   const line = (c: ContractCase) =>
     `${c.id.padEnd(58)} ${c.title}${c.optIn ? " (opt-in: runs when --only names it)" : ""}`;
@@ -253,6 +268,7 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
     exportName: session.exportName,
     color: options.color ?? shouldColor(stream, io.env),
     interactive: showsProgress(stream, io.env),
+    verdictFlags: verdictFlags(options),
   };
   const active = [...outputs].map(([name, file]) => ({ file, report: reporters[name](context), text: [] as string[] }));
   const report = (event: RunEvent) => {

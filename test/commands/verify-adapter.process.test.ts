@@ -144,7 +144,7 @@ describe("create-auth verify-adapter", () => {
     );
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toMatch(
-      /^::error file=fixtures\/modules\/with-hooks\.ts,title=adapter contract%3A user\.get\.unknown-id-is-null::getUser\(unknown id\) should be null%0Aexpected: null%0Areceived: undefined$/m,
+      /^::error file=fixtures\/modules\/with-hooks\.ts,title=adapter contract%3A user\.get\.unknown-id-is-null::getUser\(unknown id\) should be null%0Aexpected: null%0Areceived: undefined%0Areproduce: create-auth verify-adapter \S+\/with-hooks\.ts --seed \d+ --only user\.get\.unknown-id-is-null$/m,
     );
   });
   it("colour follows FORCE_COLOR and NO_COLOR", async () => {
@@ -190,6 +190,17 @@ describe("verify-adapter: what crosses the worker's boundary is what the service
     const created = report.cases.find((c: { id: string }) => c.id === "user.create.returns-user");
     expect(created.failure.message).toBe("createUser result.email: Required");
     expect(exitCode).toBe(1);
+  });
+
+  it.concurrent("a failed case's reproduction repeats the options its verdict depends on, and only those", async ({
+    expect,
+  }) => {
+    const module = adapters("broken/getter-returns-undefined.ts");
+    const flags = ["--export", "default", "--timeout", "9000", "--strict", "--concurrency", "3", "--explore", "0"];
+    const { report } = await json(module, ...flags, "--only", "user.create.returns-user");
+    expect(report.cases[0].reproduction).toBe(
+      `create-auth verify-adapter ${module} --seed 9 --only user.create.returns-user --export default --timeout 9000 --strict`,
+    );
   });
 
   it.concurrent("an adapter that hands out and keeps its stored objects fails exactly the aliasing cases", async ({

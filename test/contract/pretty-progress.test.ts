@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { prettyReporter } from "../../src/contract/reporters/pretty.js";
 
-const context = { modulePath: "./adapter.ts", exportName: "default", color: false };
+const context = { modulePath: "./adapter.ts", exportName: "default", color: false, verdictFlags: [] };
 const progress = { type: "exploration:progress", runs: 3, steps: 41, of: 40 } as const;
 
 describe("exploration progress in the pretty reporter", () => {

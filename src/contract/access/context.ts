@@ -27,6 +27,9 @@ type Row = Record<string, any>;
 /** Lets real time pass until `at` (ms since the epoch); in a whole run, also until the other work is done. */
 export type Later = (at: number) => Promise<void>;
 
+const ordinals = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"];
+const ordinal = (index: number) => ordinals[index] ?? `number ${index + 1}`;
+
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 const sleepUntil: Later = (at) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
@@ -45,6 +48,29 @@ export class CaseContext extends Checks {
   ) {
     super();
     this.data = new DataFactory(random, unique);
+  }
+
+  /**
+   * A wrong id, named by whose it is: two random ids say nothing, "the user
+   * this case created second, where the first was expected" says what the
+   * store mixed up. The ids stay in expected and received.
+   */
+  override sameId(actual: unknown, expected: unknown, what: string): void {
+    try {
+      super.sameId(actual, expected, what);
+    } catch (error) {
+      if (!(error instanceof ContractFailure)) throw error;
+      const users = this.ledger.written("users");
+      const wanted = users.indexOf(String(expected));
+      if (wanted < 0 || actual == null) throw error;
+      const got = users.indexOf(String(actual));
+      const came =
+        got < 0 ? "the id of no user this case created" : `the id of the user this case created ${ordinal(got)}`;
+      throw new ContractFailure(`${what} is ${came}, where the user it created ${ordinal(wanted)} was expected`, {
+        expected: error.expected,
+        received: error.received,
+      });
+    }
   }
 
   has(method: AdapterMethod): boolean {

@@ -117,6 +117,11 @@ export class Ledger {
     });
   }
 
+  /** The keys of the records of one kind, in the order the case wrote them. */
+  written(kind: RecordKind): string[] {
+    return this.entries.filter((e) => e.kind === kind).map((e) => e.id);
+  }
+
   /** The run removed these itself (a deleted user, a used token): not removed again. */
   gone(kind: RecordKind, id: string): void {
     for (const entry of this.entries) if (entry.kind === kind && entry.id === id) entry.gone = true;

@@ -3,7 +3,7 @@
  * on the adapter file, each warning a warning annotation.
  */
 import { relative } from "node:path";
-import { escapeControls, type ReporterFactory, runProblems } from "./reporter.js";
+import { caseReproduction, escapeControls, type ReporterFactory, runProblems } from "./reporter.js";
 
 // Workflow command data and properties have their own escaping rules.
 // Line breaks stay line breaks in the annotation; other control characters become visible escapes.
@@ -21,6 +21,7 @@ export const githubReporter: ReporterFactory = (context) => (event) => {
         f.message,
         f.expected !== undefined ? `expected: ${f.expected}` : "",
         f.received !== undefined ? `received: ${f.received}` : "",
+        `reproduce: ${caseReproduction(context, event.summary.seed, r)}`,
       ]
         .filter(Boolean)
         .join("\n");

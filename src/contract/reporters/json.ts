@@ -1,5 +1,5 @@
 /** Machine-readable report: one JSON document at the end of the run. */
-import type { ReporterFactory } from "./reporter.js";
+import { caseReproduction, type ReporterFactory } from "./reporter.js";
 
 export const jsonReporter: ReporterFactory = (context) => {
   let capabilities: unknown;
@@ -18,6 +18,7 @@ export const jsonReporter: ReporterFactory = (context) => {
         status: r.status,
         durationMs: Math.round(r.durationMs * 10) / 10,
         failure: r.failure,
+        reproduction: r.status === "failed" ? caseReproduction(context, event.summary.seed, r) : undefined,
         skipReason: r.skipReason,
         warnings: r.warnings,
       })),

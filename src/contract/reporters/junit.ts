@@ -1,6 +1,6 @@
 /** JUnit XML, the format CI test-report pages read. One suite per capability. */
 import type { CaseResult } from "../run/runner.js";
-import { capabilityTitle, type ReporterFactory, runProblems } from "./reporter.js";
+import { capabilityTitle, caseReproduction, type ReporterFactory, runProblems } from "./reporter.js";
 
 const escapeXml = (text: string) =>
   text
@@ -10,7 +10,7 @@ const escapeXml = (text: string) =>
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
-function testcase(r: CaseResult, suite: string): string {
+function testcase(r: CaseResult, suite: string, reproduction: (r: CaseResult) => string): string {
   const open = `    <testcase name="${escapeXml(r.case.id)}" classname="${escapeXml(suite)}" time="${seconds(r.durationMs)}">`;
   const inner: string[] = [];
   if (r.status === "failed") {
@@ -18,6 +18,7 @@ function testcase(r: CaseResult, suite: string): string {
       r.case.title,
       r.failure!.expected !== undefined ? `expected: ${r.failure!.expected}` : "",
       r.failure!.received !== undefined ? `received: ${r.failure!.received}` : "",
+      `reproduce: ${reproduction(r)}`,
     ];
     inner.push(
       `      <failure message="${escapeXml(r.failure!.message)}" type="ContractFailure">${escapeXml(details.filter(Boolean).join("\n"))}</failure>`,
@@ -43,7 +44,7 @@ export const junitReporter: ReporterFactory = (context) => {
       const time = seconds(group.reduce((t, r) => t + r.durationMs, 0));
       return [
         `  <testsuite name="${escapeXml(name)}" tests="${group.length}" failures="${count("failed")}" skipped="${count("skipped")}" errors="0" time="${time}">`,
-        ...group.map((r) => testcase(r, name)),
+        ...group.map((r) => testcase(r, name, (failed) => caseReproduction(context, summary.seed, failed))),
         "  </testsuite>",
       ].join("\n");
     });

@@ -1,7 +1,7 @@
 /** The default reporter: for people reading a terminal or a CI log. */
 import kleur from "kleur";
 import type { CaseResult, RunEvent, RunSummary } from "../run/runner.js";
-import { capabilityTitle, inert, plural, type ReporterFactory, runProblems } from "./reporter.js";
+import { capabilityTitle, caseReproduction, inert, plural, type ReporterFactory, runProblems } from "./reporter.js";
 
 export const prettyReporter: ReporterFactory = (context) => {
   const c = kleur;
@@ -55,7 +55,7 @@ export const prettyReporter: ReporterFactory = (context) => {
     return lines;
   }
 
-  function failures(results: CaseResult[]): string[] {
+  function failures(results: CaseResult[], seed: number): string[] {
     const failed = results.filter((r) => r.status === "failed");
     const lines: string[] = [];
     if (failed.length > 0) lines.push("", c.red().bold("Failures"));
@@ -68,6 +68,7 @@ export const prettyReporter: ReporterFactory = (context) => {
       );
       if (r.failure!.expected !== undefined) lines.push(`     expected: ${c.green(inert(r.failure!.expected))}`);
       if (r.failure!.received !== undefined) lines.push(`     received: ${c.red(inert(r.failure!.received))}`);
+      lines.push(`     reproduce: ${inert(caseReproduction(context, seed, r))}`);
     });
     const warned = results.filter((r) => r.warnings.length > 0);
     if (warned.length > 0) lines.push("", c.yellow().bold("Warnings"));
@@ -119,7 +120,7 @@ export const prettyReporter: ReporterFactory = (context) => {
         ];
         if (summary.exploration)
           counts.push(summary.exploration.ok ? c.green("exploration passed") : c.red("exploration failed"));
-        const lines = [...body(results), ...failures(results), ...exploration(summary), ""];
+        const lines = [...body(results), ...failures(results, summary.seed), ...exploration(summary), ""];
         // A progress line may still be on screen.
         if (context.interactive) lines[0] = `\r\u001b[K${lines[0] ?? ""}`;
         const problems = runProblems(summary);

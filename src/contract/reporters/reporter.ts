@@ -3,7 +3,8 @@
  * the runner's summary does. Where the text goes (stdout or a file) is the
  * caller's business, so every reporter can do both.
  */
-import type { RunEvent, RunSummary } from "../run/runner.js";
+import { shellQuote } from "../../lib/shell.js";
+import type { CaseResult, RunEvent, RunSummary } from "../run/runner.js";
 
 interface ReporterContext {
   /** The module under test, as the user named it. */
@@ -12,6 +13,11 @@ interface ReporterContext {
   color: boolean;
   /** True when the output is a terminal: live progress is worth drawing. */
   interactive: boolean;
+  /**
+   * The options of this run a case's verdict depends on, as flags (--export,
+   * --timeout, --strict): a re-run without them could pass where this run failed.
+   */
+  verdictFlags: string[];
 }
 
 /** Returns the text to emit for an event, if any. */
@@ -38,6 +44,17 @@ export function escapeControls(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (ch) =>
     ch === "\n" ? "\\n" : ch === "\t" ? "\\t" : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
+}
+
+/**
+ * The command that runs a failed case again on its own, in a fresh process:
+ * the same seed gives it the same data. A case refused because a method hung
+ * in an earlier case runs after that case, which is what its failure says.
+ */
+export function caseReproduction(context: ReporterContext, seed: number, result: CaseResult): string {
+  const ids = [result.failure?.hungIn, result.case.id].filter((id) => id !== undefined).join(",");
+  const words = ["create-auth", "verify-adapter", context.modulePath, "--seed", String(seed), "--only", ids];
+  return [...words, ...context.verdictFlags].map(shellQuote).join(" ");
 }
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

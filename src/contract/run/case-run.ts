@@ -105,7 +105,10 @@ export async function runCase(
   if (hungBefore) {
     return finish({
       status: "failed",
-      failure: { message: `${hungBefore} never settled in ${options.hung.where(hungBefore)}; not called again` },
+      failure: {
+        message: `${hungBefore} never settled in ${options.hung.where(hungBefore)}; not called again`,
+        hungIn: options.hung.where(hungBefore),
+      },
     });
   }
 

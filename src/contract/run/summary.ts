@@ -15,7 +15,13 @@ export interface CaseResult {
   status: CaseStatus;
   durationMs: number;
   /** Set when failed. */
-  failure?: { message: string; expected?: string; received?: string };
+  failure?: {
+    message: string;
+    expected?: string;
+    received?: string;
+    /** The case where a method this one needs first never settled: the failure is that it was not called again. */
+    hungIn?: string;
+  };
   /** Set when skipped. */
   skipReason?: string;
   /** Deviations the service tolerates (README: the failure policy). */
