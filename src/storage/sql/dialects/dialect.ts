@@ -22,8 +22,14 @@ export interface AddedColumn {
   type: string;
 }
 
-/** The column types the generated schema uses (templates/schemas/sql/schema.sql.hbs). */
-export interface ColumnTypes {
+/**
+ * What the generated schema (templates/schemas/sql/schema.sql.hbs) prints
+ * differently per dialect: column types, table options and how a table
+ * refers to its user and indexes its expiry. Line lists print one line each.
+ */
+export interface SchemaText {
+  /** Comment lines under the header, saying what this dialect stores how. */
+  notes: readonly string[];
   varchar: string;
   text: string;
   timestamp: string;
@@ -31,6 +37,42 @@ export interface ColumnTypes {
   boolean: string;
   json: string;
   tableOptions: string;
+  /** Follows a `"userId" ... NOT NULL` column: its reference to users, where the column can carry it. */
+  userReference: string;
+  /** Follows a table's last column or key: the reference to users as a table constraint, where the column cannot carry it. */
+  userForeignKey: string;
+  /** Follows attempt_counters' last column: the expiry index inside the table. */
+  expiresIndex: string;
+  /** Statements after attempt_counters: the expiry index as a statement of its own. */
+  expiresIndexStatements: readonly string[];
+}
+
+/**
+ * What the generated adapter, two-factor store and verify module
+ * (templates/adapters/) print differently per dialect: how dates, booleans
+ * and JSON cross the driver, and the statement that counts sign-in attempts.
+ */
+export interface AdapterText {
+  /** Comment lines at the end of the adapter's header, on what the driver returns. */
+  notes: readonly string[];
+  /** An expression turning `date` (Date | null | undefined) into what the driver stores. */
+  toDbDate: string;
+  /** An expression turning `date` (a Date) into what the driver stores. */
+  dateToDb: string;
+  /** An expression turning `value` (a boolean) into what the driver stores. */
+  toDbBoolean: string;
+  /** What a stored date is, as the adapter's comment names it. */
+  storedDate: string;
+  /** The TypeScript type a stored date comes back as. */
+  storedDateType: string;
+  /** An expression turning `value` of a JSON column back into its value. */
+  fromDbJson: string;
+  /** What openDb() opens, as a comment names it ("pool (DATABASE_URL)"). */
+  connection: string;
+  /** What the verify module closes at teardown ("pool"). */
+  closes: string;
+  /** The body of incrementAttempts after `key`, `at` and `expires` are set: counts and returns the attempts. */
+  incrementAttempts: readonly string[];
 }
 
 export interface SqlDialect extends ServerUrls {
@@ -57,8 +99,10 @@ export interface SqlDialect extends ServerUrls {
   quote(name: string): string;
   /** Bind placeholder number `n` (1-based). */
   placeholder(n: number): string;
-  /** The schema's column types; `q` holds the quoted camelCase columns. */
-  columnTypes(q: Record<string, string>): ColumnTypes;
+  /** What the schema prints for this dialect; `q` holds the quoted camelCase columns. */
+  schemaText(q: Record<string, string>): SchemaText;
+  /** What the adapter templates print for this dialect. */
+  adapterText: AdapterText;
   /**
    * Runs `script` (CREATE ... IF NOT EXISTS) on `target` (a connection URL,
    * or a file path when embedded) with the project's driver, then adds the

@@ -47,7 +47,15 @@ export const mysql = defineDialect({
   // Double quotes are strings in MySQL unless ANSI_QUOTES.
   quote: (name) => `\`${name}\``,
   placeholder: () => "?",
-  columnTypes: () => ({
+  schemaText: (q) => ({
+    notes: [
+      "-- Works on MySQL 8 and MariaDB 10.11. Tables use utf8mb4_bin so that tokens,",
+      "-- credential ids and emails compare exactly (the default collation ignores",
+      "-- case, which would make base64 credential ids collide). DATETIME(3) holds UTC",
+      "-- (the adapter connects with timezone Z). Identifiers are at most 255",
+      "-- characters so that indexes stay within InnoDB's key length. Foreign keys are",
+      "-- table constraints because MySQL ignores inline REFERENCES.",
+    ],
     varchar: "VARCHAR(255)",
     text: "TEXT",
     timestamp: "DATETIME(3)",
@@ -55,7 +63,35 @@ export const mysql = defineDialect({
     boolean: "BOOLEAN",
     json: "JSON",
     tableOptions: " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin",
+    userReference: "",
+    userForeignKey: `,\n  FOREIGN KEY (${q.userId}) REFERENCES users (id) ON DELETE CASCADE`,
+    expiresIndex: ",\n  INDEX attempt_counters_expires (expires)",
+    expiresIndexStatements: [],
   }),
+  adapterText: {
+    notes: [" * BOOLEAN is TINYINT(1) and JSON comes back as text (see db.ts), so both are", " * converted here."],
+    toDbDate: "date",
+    dateToDb: "date",
+    toDbBoolean: "value",
+    storedDate: "the driver's Date",
+    storedDateType: "Date",
+    fromDbJson: '(typeof value === "string" ? JSON.parse(value) : value)',
+    connection: "pool (DATABASE_URL)",
+    closes: "pool",
+    incrementAttempts: [
+      "      // No RETURNING in MySQL: the count is read back in the transaction of the upsert, whose row lock keeps",
+      "      // other processes' increments waiting until it ends, so this attempt's own count is what comes back.",
+      "      return db.transaction(async (query) => {",
+      "        // One statement counts; its assignments run in order, so both read the expiry the row had before it.",
+      "        await query(",
+      '          "INSERT INTO attempt_counters (id, attempts, expires) VALUES (?, 1, ?) ON DUPLICATE KEY UPDATE attempts = IF(expires <= ?, 1, attempts + 1), expires = IF(expires <= ?, ?, expires)",',
+      "          [key, expires, at, at, expires],",
+      "        );",
+      '        const [row] = await query("SELECT attempts FROM attempt_counters WHERE id = ?", [key]);',
+      "        return Number(row?.attempts ?? 1);",
+      "      });",
+    ],
+  },
   async apply(root, url, script, added) {
     let connection: Connection | undefined;
     try {

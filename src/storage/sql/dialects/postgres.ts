@@ -36,7 +36,11 @@ export const postgres = defineDialect({
   // PostgreSQL folds unquoted names to lowercase.
   quote: (name) => `"${name}"`,
   placeholder: (n) => `$${n}`,
-  columnTypes: () => ({
+  schemaText: () => ({
+    notes: [
+      "-- Timestamps are timestamptz. expires_at and counter are bigint because a",
+      "-- WebAuthn signature counter is an unsigned 32-bit number.",
+    ],
     varchar: "VARCHAR(255)",
     text: "TEXT",
     timestamp: "TIMESTAMPTZ",
@@ -44,7 +48,33 @@ export const postgres = defineDialect({
     boolean: "BOOLEAN",
     json: "JSONB",
     tableOptions: "",
+    userReference: " REFERENCES users (id) ON DELETE CASCADE",
+    userForeignKey: "",
+    expiresIndex: "",
+    expiresIndexStatements: ["CREATE INDEX IF NOT EXISTS attempt_counters_expires ON attempt_counters (expires);"],
   }),
+  adapterText: {
+    notes: [
+      " * BIGINT columns (expires_at, counter) come back from pg as strings and are",
+      " * converted to numbers; jsonb comes back already parsed.",
+    ],
+    toDbDate: "date",
+    dateToDb: "date",
+    toDbBoolean: "value",
+    storedDate: "the driver's Date",
+    storedDateType: "Date",
+    fromDbJson: "value",
+    connection: "pool (DATABASE_URL)",
+    closes: "pool",
+    incrementAttempts: [
+      "      // One statement counts and answers: a live counter gains one, a missing or expired one starts again.",
+      "      const [row] = await db.query(",
+      '        "INSERT INTO attempt_counters (id, attempts, expires) VALUES ($1, 1, $2) ON CONFLICT (id) DO UPDATE SET attempts = CASE WHEN attempt_counters.expires <= $3 THEN 1 ELSE attempt_counters.attempts + 1 END, expires = CASE WHEN attempt_counters.expires <= $3 THEN excluded.expires ELSE attempt_counters.expires END RETURNING attempts",',
+      "        [key, expires, at],",
+      "      );",
+      "      return Number(row?.attempts);",
+    ],
+  },
   async apply(root, url, script, added) {
     const Client = clientOf(projectDriver(root, "pg"));
     const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000 });

@@ -29,7 +29,13 @@ export const sqlite = defineDialect({
   typeormType: "better-sqlite3",
   quote: (name) => `"${name}"`,
   placeholder: () => "?",
-  columnTypes: (q) => ({
+  schemaText: (q) => ({
+    notes: [
+      "-- Timestamps are INTEGER milliseconds since the epoch (sortable, no time zone",
+      "-- questions); booleans are 0/1; session_state is TEXT holding JSON. Foreign",
+      "-- keys only act when the connection runs PRAGMA foreign_keys = ON (the",
+      "-- generated adapter does).",
+    ],
     varchar: "TEXT",
     text: "TEXT",
     timestamp: "INTEGER",
@@ -37,7 +43,33 @@ export const sqlite = defineDialect({
     boolean: `INTEGER CHECK (${q.credentialBackedUp} IN (0, 1))`,
     json: "TEXT CHECK (json_valid(session_state))",
     tableOptions: "",
+    userReference: " REFERENCES users (id) ON DELETE CASCADE",
+    userForeignKey: "",
+    expiresIndex: "",
+    expiresIndexStatements: ["CREATE INDEX IF NOT EXISTS attempt_counters_expires ON attempt_counters (expires);"],
   }),
+  adapterText: {
+    notes: [
+      " * SQLite has no date, boolean or JSON types: dates are stored as epoch",
+      " * milliseconds, booleans as 0/1 and session_state as JSON text.",
+    ],
+    toDbDate: "(date == null ? date : date.getTime())",
+    dateToDb: "date.getTime()",
+    toDbBoolean: "(value ? 1 : 0)",
+    storedDate: "milliseconds",
+    storedDateType: "number",
+    fromDbJson: '(typeof value === "string" ? JSON.parse(value) : value)',
+    connection: "(AUTH_DATABASE_PATH)",
+    closes: "database file",
+    incrementAttempts: [
+      "      // One statement counts and answers: a live counter gains one, a missing or expired one starts again.",
+      "      const [row] = await db.query(",
+      '        "INSERT INTO attempt_counters (id, attempts, expires) VALUES (?, 1, ?) ON CONFLICT (id) DO UPDATE SET attempts = CASE WHEN attempt_counters.expires <= ? THEN 1 ELSE attempt_counters.attempts + 1 END, expires = CASE WHEN attempt_counters.expires <= ? THEN excluded.expires ELSE attempt_counters.expires END RETURNING attempts",',
+      "        [key, expires, at, at],",
+      "      );",
+      "      return Number(row?.attempts);",
+    ],
+  },
   async apply(root, path, script, added) {
     const Driver = projectDriver<Database>(root, "better-sqlite3");
     const db = new Driver(path);
