@@ -13,11 +13,14 @@ import { envLoaderView, loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { type PlannedFile, part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
+import { sqlDialects } from "../sql/dialects/index.js";
 import { defineStorage, type StoragePart, verifyScript } from "../storage.js";
 import { type DrizzleProject, drizzleReason, readDrizzleProject } from "./detect.js";
 
-export const drizzleDialects: Record<string, Dialect> = { postgresql: "postgres", mysql: "mysql", sqlite: "sqlite" };
-const kitDialects: Record<Dialect, string> = { postgres: "postgresql", mysql: "mysql", sqlite: "sqlite" };
+/** drizzle.config's dialect -> the dialect it means. */
+export const drizzleDialects: Record<string, Dialect> = Object.fromEntries(
+  Object.values(sqlDialects).map((d) => [d.drizzle.kit, d.id]),
+);
 export const authTableExports = [
   "usersTable",
   "accountsTable",
@@ -37,38 +40,6 @@ const defaultNames = {
 /** With --two-factor totp: its two tables, and the names the module exports for them. */
 const twoFactorNames = { twoFactor: "twoFactor", twoFactorRecoveryCode: "twoFactorRecoveryCode" };
 const twoFactorTableExports = ["twoFactorTable", "twoFactorRecoveryCodesTable"] as const;
-
-/** What each dialect's columns are built from. */
-const columns: Record<Dialect, Record<string, string>> = {
-  postgres: {
-    table: "pgTable",
-    keyColumn: "text",
-    date: "timestamp",
-    dateOptions: '{ mode: "date" }',
-    int: "integer",
-    bool: "boolean",
-    boolOptions: "",
-  },
-  // varchar: MySQL cannot index TEXT; fsp 3 keeps JavaScript's milliseconds.
-  mysql: {
-    table: "mysqlTable",
-    keyColumn: "key",
-    date: "timestamp",
-    dateOptions: '{ mode: "date", fsp: 3 }',
-    int: "int",
-    bool: "boolean",
-    boolOptions: "",
-  },
-  sqlite: {
-    table: "sqliteTable",
-    keyColumn: "text",
-    date: "integer",
-    dateOptions: '{ mode: "timestamp_ms" }',
-    int: "integer",
-    bool: "integer",
-    boolOptions: ', { mode: "boolean" }',
-  },
-};
 
 /** The table names a Drizzle schema text declares (`pgTable("users", ...)`). */
 export const declaredTables = (text: string) =>
@@ -113,13 +84,11 @@ export function renderDrizzleTables(
   names: typeof defaultNames & Partial<typeof twoFactorNames> = defaultNames,
 ): Promise<string> {
   return renderTemplate("orms/drizzle/auth-schema.ts.hbs", {
-    ...columns[dialect],
+    ...sqlDialects[dialect].drizzle.columns,
+    drizzle: sqlDialects[dialect].drizzle,
     twoFactor: names.twoFactor !== undefined,
     names: { ...names, attemptCounterIndex: `${names.attemptCounter}_expires_idx` },
-    title: { postgres: "PostgreSQL", mysql: "MySQL / MariaDB", sqlite: "SQLite" }[dialect],
-    postgres: dialect === "postgres",
-    mysql: dialect === "mysql",
-    sqlite: dialect === "sqlite",
+    title: sqlDialects[dialect].schemaTitle,
   });
 }
 
@@ -190,9 +159,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
         path: db.path,
         contents: await renderTemplate("orms/drizzle/db.ts.hbs", {
           schemaSpecifier: specifier(db.path, exportFrom ?? authPath, ext),
-          postgres: dialect === "postgres",
-          mysql: dialect === "mysql",
-          sqlite: dialect === "sqlite",
+          drizzle: sqlDialects[dialect].drizzle,
         }),
       });
       dependencies.push(({ postgres: "pg", mysql: "mysql2", sqlite: "better-sqlite3" } as const)[dialect]);
@@ -206,7 +173,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
         path: "drizzle.config.ts",
         contents: await renderTemplate("orms/drizzle/drizzle.config.ts.hbs", {
           ...envLoaderView(request.envOrder),
-          dialect: kitDialects[dialect],
+          dialect: sqlDialects[dialect].drizzle.kit,
           schemaPath,
         }),
       });
@@ -227,7 +194,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
           schemaModule: authPath,
           dbSpecifier: specifier(adapterPath, db.path, ext),
           schemaSpecifier: specifier(adapterPath, authPath, ext),
-          mysql: dialect === "mysql",
+          drizzle: sqlDialects[dialect].drizzle,
         }),
       },
       {
@@ -253,7 +220,11 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
           schemaModule: authPath,
           dbSpecifier: specifier(storePath, db.path, ext),
           schemaSpecifier: specifier(storePath, authPath, ext),
-          mysql: dialect === "mysql",
+          drizzle: {
+            ...sqlDialects[dialect].drizzle,
+            updateChanged: sqlDialects[dialect].drizzle.rowsChanged("update", "secrets"),
+            removeChanged: sqlDialects[dialect].drizzle.rowsChanged("remove", "codes"),
+          },
         }),
       });
     }

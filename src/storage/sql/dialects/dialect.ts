@@ -75,6 +75,41 @@ export interface AdapterText {
   incrementAttempts: readonly string[];
 }
 
+/**
+ * What the generated Drizzle files (templates/orms/drizzle/) print
+ * differently per dialect. Line lists print one line each.
+ */
+export interface DrizzleText {
+  /** drizzle.config's `dialect`. */
+  kit: string;
+  /** The column builders auth-schema.ts uses: the table function, and the columns for keys, dates, integers, booleans. */
+  columns: {
+    table: string;
+    keyColumn: string;
+    date: string;
+    dateOptions: string;
+    int: string;
+    bool: string;
+    boolOptions: string;
+  };
+  /** auth-schema.ts's import of the column builders, and any helper they need. */
+  schemaPreamble: readonly string[];
+  /** db.ts's import of drizzle for this dialect's driver. */
+  dbImport: string;
+  /** db.ts's line that connects to `url` with `schema`. */
+  dbConnect: string;
+  /** Comment lines ending the adapter's header: what it replaces of the official adapter here. */
+  adapterNotes: readonly string[];
+  /** The line finishing incrementAttempts' insert: add one to a counter that exists. */
+  upsertAttempt: string;
+  /** Adapter methods that replace the official ones on this dialect. */
+  adapterMethods: readonly string[];
+  /** Declarations the two-factor store needs before its functions. */
+  twoFactorHelpers: readonly string[];
+  /** An expression: how many rows `statement` (an UPDATE or DELETE on `table`, not yet awaited) changed. */
+  rowsChanged(statement: string, table: string): string;
+}
+
 export interface SqlDialect extends ServerUrls {
   id: Dialect;
   /** The server as the generated schema and adapter name it ("MySQL / MariaDB"). */
@@ -95,6 +130,8 @@ export interface SqlDialect extends ServerUrls {
   prisma: { providers: readonly string[]; example: string; adapterPackages: readonly DependencyName[] };
   /** TypeORM's DataSource type for this dialect's driver. */
   typeormType: string;
+  /** The entities module's column options for keys, timestamps, JSON and bigint, with any transformer they use; a line each. */
+  typeormColumns: readonly string[];
   /** An identifier quoted, so camelCase survives. */
   quote(name: string): string;
   /** Bind placeholder number `n` (1-based). */
@@ -103,6 +140,8 @@ export interface SqlDialect extends ServerUrls {
   schemaText(q: Record<string, string>): SchemaText;
   /** What the adapter templates print for this dialect. */
   adapterText: AdapterText;
+  /** What the Drizzle templates print for this dialect. */
+  drizzle: DrizzleText;
   /**
    * Runs `script` (CREATE ... IF NOT EXISTS) on `target` (a connection URL,
    * or a file path when embedded) with the project's driver, then adds the

@@ -33,6 +33,20 @@ export const postgres = defineDialect({
     adapterPackages: ["@prisma/adapter-pg"],
   },
   typeormType: "postgres",
+  typeormColumns: [
+    "/** BIGINT comes back from the driver as a string (it may exceed 2^53); these values never do. */",
+    "const bigintToNumber: ValueTransformer = {",
+    "  to: (value: number | null | undefined) => value,",
+    "  from: (value: string | number | null) => (value === null ? null : Number(value)),",
+    "};",
+    "",
+    "// Column types of the shared schema in PostgreSQL.",
+    'const key = { type: "varchar", length: 255 } satisfies ColumnOptions;',
+    'const timestamp = { type: "timestamptz" } satisfies ColumnOptions;',
+    'const json = { type: "jsonb" } satisfies ColumnOptions;',
+    "// expires_at outlives 2038 and WebAuthn counters are unsigned 32-bit: both are BIGINT.",
+    'const bigint = { type: "bigint", transformer: bigintToNumber } satisfies ColumnOptions;',
+  ],
   // PostgreSQL folds unquoted names to lowercase.
   quote: (name) => `"${name}"`,
   placeholder: (n) => `$${n}`,
@@ -74,6 +88,29 @@ export const postgres = defineDialect({
       "      );",
       "      return Number(row?.attempts);",
     ],
+  },
+  drizzle: {
+    kit: "postgresql",
+    columns: {
+      table: "pgTable",
+      keyColumn: "text",
+      date: "timestamp",
+      dateOptions: '{ mode: "date" }',
+      int: "integer",
+      bool: "boolean",
+      boolOptions: "",
+    },
+    schemaPreamble: [
+      'import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";',
+    ],
+    dbImport: 'import { drizzle } from "drizzle-orm/node-postgres";',
+    dbConnect: "export const db = drizzle({ connection: url, schema });",
+    adapterNotes: [],
+    upsertAttempt:
+      "        .onConflictDoUpdate({ target: counter.id, set: { attempts: sql`${counter.attempts} + 1` } });",
+    adapterMethods: [],
+    twoFactorHelpers: [],
+    rowsChanged: (statement, table) => `(await ${statement}.returning({ userId: ${table}.userId })).length`,
   },
   async apply(root, url, script, added) {
     const Client = clientOf(projectDriver(root, "pg"));
