@@ -47,12 +47,40 @@ export interface SchemaText {
   expiresIndexStatements: readonly string[];
 }
 
+/** The query layer the generated SQL adapter runs on (db.ts). Line lists print one line each. */
+export interface DbText {
+  /** Header comment lines: the driver, the connection and what it does for this server. */
+  notes: readonly string[];
+  /** The driver's import. */
+  imports: readonly string[];
+  /** Members of the Db interface only this dialect has. */
+  transactionMember: readonly string[];
+  /** An arrow body quoting `name` as an identifier. */
+  quote: string;
+  /** An arrow function: bind placeholder `n` (1-based). */
+  placeholder: string;
+  /** More parameters of build(), after `rest`. */
+  buildParameters: string;
+  /** More entries of the object build() returns, after `query`. */
+  transactionEntry: readonly string[];
+  /** build()'s update and remove: one that returns the changed row. */
+  writeMethods: readonly string[];
+  /** isMissingTable()'s body after reading `e`: whether the error means the tables are missing. */
+  missingTable: readonly string[];
+  /** Appended to "never connects to the database": what else opening would do. */
+  lazyOpens: string;
+  /** Appended to the sentence saying `create: true` is for the schema scripts. */
+  createOnly: string;
+}
+
 /**
  * What the generated adapter, two-factor store and verify module
  * (templates/adapters/) print differently per dialect: how dates, booleans
  * and JSON cross the driver, and the statement that counts sign-in attempts.
  */
 export interface AdapterText {
+  /** What db.ts (templates/adapters/db.ts.hbs, beside its partials/db-<id>.hbs) prints for this dialect. */
+  db: DbText;
   /** Comment lines at the end of the adapter's header, on what the driver returns. */
   notes: readonly string[];
   /** An expression turning `date` (Date | null | undefined) into what the driver stores. */
@@ -110,6 +138,26 @@ export interface DrizzleText {
   rowsChanged(statement: string, table: string): string;
 }
 
+/** Prisma on this dialect: how a schema names it, and what the generated client and adapter print for it. */
+export interface PrismaText {
+  /** The datasource providers that mean this dialect. */
+  providers: readonly string[];
+  /** An example DATABASE_URL. */
+  example: string;
+  /** Prisma 7's driver adapter. */
+  adapterPackages: readonly DependencyName[];
+  /** The client module's import of the driver adapter. */
+  clientImports: readonly string[];
+  /** connect()'s body through the driver adapter (Prisma 7). */
+  clientConnect: readonly string[];
+  /** How many of the official adapter's methods the generated one replaces, in words. */
+  replacedMethods: string;
+  /** Adapter methods that replace the official ones on this dialect. */
+  adapterMethods: readonly string[];
+  /** Native type attributes of a long text field and of a wide (indexed) string, where the default type cannot hold them. */
+  nativeTypes: { long?: string; wide?: string };
+}
+
 export interface SqlDialect extends ServerUrls {
   id: Dialect;
   /** The server as the generated schema and adapter name it ("MySQL / MariaDB"). */
@@ -127,7 +175,7 @@ export interface SqlDialect extends ServerUrls {
   /** Packages whose import means the auth's modules speak this dialect. */
   clientPackages: readonly string[];
   /** Prisma: the datasource providers that mean this dialect, an example DATABASE_URL, Prisma 7's driver adapter. */
-  prisma: { providers: readonly string[]; example: string; adapterPackages: readonly DependencyName[] };
+  prisma: PrismaText;
   /** TypeORM's DataSource type for this dialect's driver. */
   typeormType: string;
   /** The entities module's column options for keys, timestamps, JSON and bigint, with any transformer they use; a line each. */

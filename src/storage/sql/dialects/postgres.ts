@@ -31,6 +31,14 @@ export const postgres = defineDialect({
     providers: ["postgresql", "postgres"],
     example: "postgresql://postgres@127.0.0.1:5432/app",
     adapterPackages: ["@prisma/adapter-pg"],
+    clientImports: ['import { PrismaPg } from "@prisma/adapter-pg";'],
+    clientConnect: [
+      "  const url = process.env.DATABASE_URL;",
+      "  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });",
+    ],
+    replacedMethods: "one method",
+    adapterMethods: [],
+    nativeTypes: {},
   },
   typeormType: "postgres",
   typeormColumns: [
@@ -68,6 +76,32 @@ export const postgres = defineDialect({
     expiresIndexStatements: ["CREATE INDEX IF NOT EXISTS attempt_counters_expires ON attempt_counters (expires);"],
   }),
   adapterText: {
+    db: {
+      notes: [
+        " * One pg Pool for the process, from DATABASE_URL. Add `?options=-c%20search_path%3Dauth`",
+        " * to the URL to keep the tables in a schema of their own.",
+      ],
+      imports: ['import pg from "pg";'],
+      transactionMember: [],
+      quote: '`"${name}"`',
+      placeholder: "(n: number): string => `$${n}`",
+      buildParameters: "",
+      transactionEntry: [],
+      writeMethods: [
+        "    async update(table, where, set) {",
+        "      const s = statements(table, where, set);",
+        "      if (!s.hasChanges) return findOne(table, where);",
+        "      return (await query(`${s.update} RETURNING *`, s.updateParams))[0] ?? null;",
+        "    },",
+        "    async remove(table, where) {",
+        "      const s = statements(table, where);",
+        "      return (await query(`${s.delete} RETURNING *`, s.keyParams))[0] ?? null;",
+        "    },",
+      ],
+      missingTable: ['  return e?.code === "42P01"; // undefined_table'],
+      lazyOpens: "",
+      createOnly: "",
+    },
     notes: [
       " * BIGINT columns (expires_at, counter) come back from pg as strings and are",
       " * converted to numbers; jsonb comes back already parsed.",
