@@ -162,7 +162,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
           drizzle: sqlDialects[dialect].drizzle,
         }),
       });
-      dependencies.push(({ postgres: "pg", mysql: "mysql2", sqlite: "better-sqlite3" } as const)[dialect]);
+      dependencies.push(sqlDialects[dialect].drizzle.driverPackage);
     } else if (dialect === "mysql" && db.driver !== undefined && db.driver !== "mysql2") {
       notices.push(
         `${db.path} uses drizzle-orm/${db.driver}: the generated useVerificationToken reads mysql2's affectedRows; check it with npm run verify-adapter.`,
@@ -238,11 +238,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
           {
             name: "DATABASE_URL",
             description: "The database of your Drizzle client",
-            example: {
-              postgres: "postgres://postgres@127.0.0.1:5432/app",
-              mysql: "mysql://root@127.0.0.1:3306/app",
-              sqlite: "./dev.db",
-            }[dialect],
+            example: sqlDialects[dialect].drizzle.example,
           },
         ],
         scripts: {

@@ -110,6 +110,10 @@ export interface AdapterText {
 export interface DrizzleText {
   /** drizzle.config's `dialect`. */
   kit: string;
+  /** The driver db.ts connects with, added to the project's dependencies. */
+  driverPackage: DependencyName;
+  /** An example DATABASE_URL for the Drizzle client. */
+  example: string;
   /** The column builders auth-schema.ts uses: the table function, and the columns for keys, dates, integers, booleans. */
   columns: {
     table: string;

@@ -169,6 +169,8 @@ export const mysql = defineDialect({
     ],
   },
   drizzle: {
+    driverPackage: "mysql2",
+    example: "mysql://root@127.0.0.1:3306/app",
     kit: "mysql",
     // varchar: MySQL cannot index TEXT; fsp 3 keeps JavaScript's milliseconds.
     columns: {

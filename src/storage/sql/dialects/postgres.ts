@@ -124,6 +124,8 @@ export const postgres = defineDialect({
     ],
   },
   drizzle: {
+    driverPackage: "pg",
+    example: "postgres://postgres@127.0.0.1:5432/app",
     kit: "postgresql",
     columns: {
       table: "pgTable",

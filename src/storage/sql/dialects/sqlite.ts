@@ -122,6 +122,8 @@ export const sqlite = defineDialect({
     ],
   },
   drizzle: {
+    driverPackage: "better-sqlite3",
+    example: "./dev.db",
     kit: "sqlite",
     columns: {
       table: "sqliteTable",
