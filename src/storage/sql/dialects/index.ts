@@ -1,4 +1,4 @@
-/** The SQL dialects, one module each: adding one is its module, its id in catalog/sql-dialects.ts and a line here. */
+/** The SQL dialects, one module each: adding one is its module, its id in catalog/sql-dialects.ts, its connection partial (templates/adapters/partials/db-<id>.hbs) and a line here. */
 import type { Dialect } from "../../../catalog/sql-dialects.js";
 import { connectionUrlProblem } from "../../../lib/urls.js";
 import type { SqlDialect } from "./dialect.js";
