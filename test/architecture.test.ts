@@ -75,6 +75,30 @@ function branchesOn(text: string, ids: readonly string[]): string[] {
   return [...text.matchAll(pattern)].map((m) => m[0]);
 }
 
+function templateFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return templateFiles(path);
+    return entry.name.endsWith(".hbs") ? [path] : [];
+  });
+}
+
+/**
+ * The Handlebars blocks of `text` whose condition names one of `ids`
+ * (`{{#if mysql}}`, `{{else unless postgres}}`, `{{#if (eq dialect "sqlite")}}`):
+ * a word of the condition, bare, quoted or a segment of a path, that is an id.
+ */
+function templateBranchesOn(text: string, ids: readonly string[]): string[] {
+  const blocks = /\{\{~?\s*(?:#(?:if|unless)|else\s+(?:if|unless))\b([^}]*)\}\}/g;
+  return [...text.matchAll(blocks)]
+    .filter((m) => (m[1] ?? "").split(/[^\w-]+/).some((word) => ids.includes(word)))
+    .map((m) => m[0]);
+}
+
+/** A template's own dialect: the `<id>` of a partial named `partials/<name>-<id>.hbs`. */
+const partialDialect = (path: string, ids: readonly string[]) =>
+  ids.find((id) => path.includes(`${join("partials", "")}`) && path.endsWith(`-${id}.hbs`));
+
 describe("the architecture", () => {
   const graph = importGraph(readAll(sourceFiles(src)));
 
@@ -169,6 +193,47 @@ describe("the architecture", () => {
       branchesOn(readFileSync(f, "utf8"), ids).map((b) => `${relative(root, f)}: ${b}`),
     );
     expect(found).toEqual([]);
+  });
+
+  it("branches on a SQL dialect's id in no template but that dialect's own partial", () => {
+    // What differs per dialect is a field of its module (src/storage/sql/dialects/) or its partial (partials/<name>-<id>.hbs).
+    const found = templateFiles(join(root, "templates")).flatMap((f) => {
+      const own = partialDialect(f, dialects);
+      const others = dialects.filter((id) => id !== own);
+      return templateBranchesOn(readFileSync(f, "utf8"), others).map((b) => `${relative(root, f)}: ${b}`);
+    });
+    expect(found).toEqual([]);
+  });
+
+  it("would notice a template branching on a dialect's id, and let a dialect's partial name its own", () => {
+    const planted = [
+      "{{#if mysql}}a{{/if}}",
+      "{{#unless sqlite}}b{{/unless}}",
+      "{{#if x}}{{else if postgres}}c{{/if}}",
+      '{{#if (eq dialect "mysql")}}d{{/if}}',
+      "{{#if adapter.sqlite}}e{{/if}}",
+      "{{#if mysqlish}}f{{/if}} {{mysql}} {{#each lines}}{{this}}{{/each}}",
+    ].join("\n");
+    expect(templateBranchesOn(planted, dialects)).toEqual([
+      "{{#if mysql}}",
+      "{{#unless sqlite}}",
+      "{{else if postgres}}",
+      '{{#if (eq dialect "mysql")}}',
+      "{{#if adapter.sqlite}}",
+    ]);
+    // A template planted in a copy of templates/ fails the rule; the same branch in that dialect's partial does not.
+    const dir = tempDir("create-auth-templates-");
+    mkdirSync(join(dir, "adapters", "partials"), { recursive: true });
+    writeFileSync(join(dir, "adapters", "sql.ts.hbs"), "x\n{{#if mysql}}\ny\n{{/if}}\n");
+    writeFileSync(join(dir, "adapters", "partials", "db-mysql.hbs"), "{{#if mysql}}z{{/if}}\n");
+    writeFileSync(join(dir, "adapters", "partials", "db-sqlite.hbs"), "{{#if mysql}}w{{/if}}\n");
+    const flagged = templateFiles(dir).flatMap((f) =>
+      templateBranchesOn(
+        readFileSync(f, "utf8"),
+        dialects.filter((id) => id !== partialDialect(f, dialects)),
+      ).map(() => relative(dir, f)),
+    );
+    expect(flagged.sort()).toEqual([join("adapters", "partials", "db-sqlite.hbs"), join("adapters", "sql.ts.hbs")]);
   });
 
   it("would notice a branch on an id", () => {

@@ -12,7 +12,7 @@ import type { Dialect } from "../catalog/sql-dialects.js";
 import { readDrizzleProject } from "../storage/drizzle/detect.js";
 import { readPrismaProject } from "../storage/prisma/detect.js";
 import { PrismaSchemaError, parsePrismaSchema } from "../storage/prisma/schema-text.js";
-import { dialectOfPrismaProvider } from "../storage/sql/dialects/index.js";
+import { dialectOfDrizzleKit, dialectOfPrismaProvider } from "../storage/sql/dialects/index.js";
 import type { ProjectView } from "../workspace/project-view.js";
 import { prismaTables } from "./published-tables.js";
 
@@ -98,15 +98,13 @@ export function declaredPrisma(project: ProjectView, scripts: Record<string, str
   };
 }
 
-const drizzleDialects: Record<string, Dialect> = { postgresql: "postgres", mysql: "mysql", sqlite: "sqlite" };
-
 /** The tables of the project's Drizzle schema modules and drizzle.config's database, when it names a dialect doctor opens. */
 export async function declaredDrizzle(
   project: ProjectView,
   scripts: Record<string, string>,
 ): Promise<DeclaredSchema | undefined> {
   const found = readDrizzleProject(project);
-  const dialect = found.dialect === undefined ? undefined : drizzleDialects[found.dialect];
+  const dialect = dialectOfDrizzleKit(found.dialect);
   if (!found.configPath || !found.schemaPath || !dialect) return undefined;
   const config = project.read(found.configPath) ?? "";
   const snake = /\bcasing\s*:\s*["']snake_case["']/.test(config);

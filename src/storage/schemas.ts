@@ -72,9 +72,7 @@ async function drizzle(dialect: Dialect, options: SchemaOptions): Promise<Genera
 
 async function typeorm(dialect: Dialect, options: SchemaOptions): Promise<GeneratedPart> {
   const contents = await renderTemplate("schemas/typeorm/entities.ts.hbs", {
-    pg: dialect === "postgres",
-    mysql: dialect === "mysql",
-    sqlite: dialect === "sqlite",
+    typeormColumns: sqlDialects[dialect].typeormColumns,
     dialectName: sqlDialects[dialect].shortTitle,
     ext: options.importExtension,
     dataSourceType: sqlDialects[dialect].typeormType,

@@ -13,11 +13,10 @@ import { envLoaderView, loadEnvModule } from "../../render/env-files.js";
 import { specifier } from "../../render/modules.js";
 import { type PlannedFile, part } from "../../render/parts.js";
 import { renderTemplate } from "../../render/templates.js";
+import { dialectOfDrizzleKit, sqlDialects } from "../sql/dialects/index.js";
 import { defineStorage, type StoragePart, verifyScript } from "../storage.js";
 import { type DrizzleProject, drizzleReason, readDrizzleProject } from "./detect.js";
 
-export const drizzleDialects: Record<string, Dialect> = { postgresql: "postgres", mysql: "mysql", sqlite: "sqlite" };
-const kitDialects: Record<Dialect, string> = { postgres: "postgresql", mysql: "mysql", sqlite: "sqlite" };
 export const authTableExports = [
   "usersTable",
   "accountsTable",
@@ -38,38 +37,6 @@ const defaultNames = {
 const twoFactorNames = { twoFactor: "twoFactor", twoFactorRecoveryCode: "twoFactorRecoveryCode" };
 const twoFactorTableExports = ["twoFactorTable", "twoFactorRecoveryCodesTable"] as const;
 
-/** What each dialect's columns are built from. */
-const columns: Record<Dialect, Record<string, string>> = {
-  postgres: {
-    table: "pgTable",
-    keyColumn: "text",
-    date: "timestamp",
-    dateOptions: '{ mode: "date" }',
-    int: "integer",
-    bool: "boolean",
-    boolOptions: "",
-  },
-  // varchar: MySQL cannot index TEXT; fsp 3 keeps JavaScript's milliseconds.
-  mysql: {
-    table: "mysqlTable",
-    keyColumn: "key",
-    date: "timestamp",
-    dateOptions: '{ mode: "date", fsp: 3 }',
-    int: "int",
-    bool: "boolean",
-    boolOptions: "",
-  },
-  sqlite: {
-    table: "sqliteTable",
-    keyColumn: "text",
-    date: "integer",
-    dateOptions: '{ mode: "timestamp_ms" }',
-    int: "integer",
-    bool: "integer",
-    boolOptions: ', { mode: "boolean" }',
-  },
-};
-
 /** The table names a Drizzle schema text declares (`pgTable("users", ...)`). */
 export const declaredTables = (text: string) =>
   [...text.matchAll(/\b(?:pg|mysql|sqlite|singlestore)Table\(\s*["'`]([^"'`]+)["'`]/g)].map((m) => m[1]!);
@@ -81,7 +48,7 @@ export function drizzleDialect(raw: string | undefined, configPath: string | und
       throw new UsageError(`${configPath}: names no dialect (postgresql, mysql or sqlite); nothing was written.`);
     return fallback;
   }
-  const dialect = drizzleDialects[raw];
+  const dialect = dialectOfDrizzleKit(raw);
   if (!dialect)
     throw new UsageError(
       `${configPath}: dialect "${raw}" is not one create-auth writes the auth tables for (postgresql, mysql, sqlite); nothing was written.`,
@@ -113,13 +80,11 @@ export function renderDrizzleTables(
   names: typeof defaultNames & Partial<typeof twoFactorNames> = defaultNames,
 ): Promise<string> {
   return renderTemplate("orms/drizzle/auth-schema.ts.hbs", {
-    ...columns[dialect],
+    ...sqlDialects[dialect].drizzle.columns,
+    drizzle: sqlDialects[dialect].drizzle,
     twoFactor: names.twoFactor !== undefined,
     names: { ...names, attemptCounterIndex: `${names.attemptCounter}_expires_idx` },
-    title: { postgres: "PostgreSQL", mysql: "MySQL / MariaDB", sqlite: "SQLite" }[dialect],
-    postgres: dialect === "postgres",
-    mysql: dialect === "mysql",
-    sqlite: dialect === "sqlite",
+    title: sqlDialects[dialect].schemaTitle,
   });
 }
 
@@ -135,7 +100,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
     return reason ? { facts, reason } : undefined;
   },
   assume: readDrizzleProject,
-  projectDialect: (facts) => drizzleDialects[facts.dialect ?? ""],
+  projectDialect: (facts) => dialectOfDrizzleKit(facts.dialect),
   async plan(request): Promise<StoragePart> {
     const project = request.facts;
     const { authDir, ext } = request;
@@ -190,12 +155,10 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
         path: db.path,
         contents: await renderTemplate("orms/drizzle/db.ts.hbs", {
           schemaSpecifier: specifier(db.path, exportFrom ?? authPath, ext),
-          postgres: dialect === "postgres",
-          mysql: dialect === "mysql",
-          sqlite: dialect === "sqlite",
+          drizzle: sqlDialects[dialect].drizzle,
         }),
       });
-      dependencies.push(({ postgres: "pg", mysql: "mysql2", sqlite: "better-sqlite3" } as const)[dialect]);
+      dependencies.push(sqlDialects[dialect].drizzle.driverPackage);
     } else if (dialect === "mysql" && db.driver !== undefined && db.driver !== "mysql2") {
       notices.push(
         `${db.path} uses drizzle-orm/${db.driver}: the generated useVerificationToken reads mysql2's affectedRows; check it with npm run verify-adapter.`,
@@ -206,7 +169,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
         path: "drizzle.config.ts",
         contents: await renderTemplate("orms/drizzle/drizzle.config.ts.hbs", {
           ...envLoaderView(request.envOrder),
-          dialect: kitDialects[dialect],
+          dialect: sqlDialects[dialect].drizzle.kit,
           schemaPath,
         }),
       });
@@ -227,7 +190,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
           schemaModule: authPath,
           dbSpecifier: specifier(adapterPath, db.path, ext),
           schemaSpecifier: specifier(adapterPath, authPath, ext),
-          mysql: dialect === "mysql",
+          drizzle: sqlDialects[dialect].drizzle,
         }),
       },
       {
@@ -253,7 +216,11 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
           schemaModule: authPath,
           dbSpecifier: specifier(storePath, db.path, ext),
           schemaSpecifier: specifier(storePath, authPath, ext),
-          mysql: dialect === "mysql",
+          drizzle: {
+            ...sqlDialects[dialect].drizzle,
+            updateChanged: sqlDialects[dialect].drizzle.rowsChanged("update", "secrets"),
+            removeChanged: sqlDialects[dialect].drizzle.rowsChanged("remove", "codes"),
+          },
         }),
       });
     }
@@ -267,11 +234,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
           {
             name: "DATABASE_URL",
             description: "The database of your Drizzle client",
-            example: {
-              postgres: "postgres://postgres@127.0.0.1:5432/app",
-              mysql: "mysql://root@127.0.0.1:3306/app",
-              sqlite: "./dev.db",
-            }[dialect],
+            example: sqlDialects[dialect].drizzle.example,
           },
         ],
         scripts: {

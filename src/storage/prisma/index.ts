@@ -127,9 +127,7 @@ export const prismaStorage = defineStorage<PrismaProject>({
         contents: await renderTemplate("orms/prisma/client.ts.hbs", {
           generated,
           driverAdapter: modern,
-          sqlite: dialect === "sqlite",
-          postgres: dialect === "postgres",
-          mysql: dialect === "mysql",
+          prisma: sqlDialects[dialect].prisma,
         }),
       });
       if (modern) dependencies.push(...sqlDialects[dialect].prisma.adapterPackages);
@@ -144,7 +142,7 @@ export const prismaStorage = defineStorage<PrismaProject>({
         contents: await renderTemplate("orms/prisma/adapter.ts.hbs", {
           ...client,
           clientSpecifier: clientFrom(adapterPath),
-          mysql: dialect === "mysql",
+          prisma: sqlDialects[dialect].prisma,
         }),
       },
       {

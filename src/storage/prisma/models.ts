@@ -7,6 +7,7 @@
  * their tables can move (`@@map`).
  */
 import type { Dialect } from "../../catalog/sql-dialects.js";
+import { sqlDialects } from "../sql/dialects/index.js";
 
 type Scalar = "String" | "DateTime" | "Int" | "Boolean";
 
@@ -171,8 +172,9 @@ function fieldLine(f: Field, dialect: Dialect): [string, string, string] {
   if (f.unique) attributes.push("@unique");
   if (f.default) attributes.push(`@default(${f.default})`);
   if (f.updatedAt) attributes.push("@updatedAt");
-  if (f.long && dialect === "mysql") attributes.push("@db.Text");
-  if (f.wide && dialect === "mysql") attributes.push("@db.VarChar(255)");
+  const { long, wide } = sqlDialects[dialect].prisma.nativeTypes;
+  if (f.long && long) attributes.push(long);
+  if (f.wide && wide) attributes.push(wide);
   return [f.name, `${f.type}${f.optional ? "?" : ""}`, attributes.join(" ")];
 }
 

@@ -7,7 +7,7 @@
  * or a model or table name already taken is a refusal, never an edit.
  */
 import type { Dialect } from "../../catalog/sql-dialects.js";
-import { dialectOfPrismaProvider } from "../sql/dialects/index.js";
+import { dialectOfPrismaProvider, sqlDialects } from "../sql/dialects/index.js";
 import { attemptModelName, authModelNames, renderPrismaModels, tableName, twoFactorModelNames } from "./models.js";
 
 export interface PrismaBlock {
@@ -224,7 +224,8 @@ export function mergeTwoFactorModels(text: string, dialect: Dialect, prefix?: st
 
 /** A new schema.prisma: the generator, the datasource and the auth models. */
 export function newPrismaSchema(dialect: Dialect, prefix: string | undefined, prismaMajor: number): string {
-  const provider = { sqlite: "sqlite", postgres: "postgresql", mysql: "mysql" }[dialect];
+  // The first of the providers that mean the dialect is the one Prisma's own docs write.
+  const provider = sqlDialects[dialect].prisma.providers[0];
   const head =
     prismaMajor >= 7
       ? [

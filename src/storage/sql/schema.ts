@@ -48,6 +48,9 @@ export function sqlDialectContext(dialect: Dialect) {
   return {
     dialect,
     title: sqlDialects[dialect].schemaTitle,
+    variable: sqlDialects[dialect].variable,
+    // What the adapter templates print for this dialect (dialects/<id>.ts).
+    adapter: sqlDialects[dialect].adapterText,
     // One boolean per dialect, for the templates' {{#if postgres}}.
     ...Object.fromEntries(dialects.map((d) => [d, d === dialect])),
     // The partial db.ts.hbs connects with (templates/adapters/partials/db-<dialect>.hbs).
@@ -60,7 +63,7 @@ export function sqlDialectContext(dialect: Dialect) {
 /** The CREATE TABLE IF NOT EXISTS script for `dialect`. */
 export async function renderSqlSchema(dialect: Dialect): Promise<string> {
   const context = sqlDialectContext(dialect);
-  return renderTemplate("schemas/sql/schema.sql.hbs", { ...context, ...sqlDialects[dialect].columnTypes(context.q) });
+  return renderTemplate("schemas/sql/schema.sql.hbs", { ...context, ...sqlDialects[dialect].schemaText(context.q) });
 }
 
 /** Where the schema of `dialect` is written in the project; the verify module reads it from there. */

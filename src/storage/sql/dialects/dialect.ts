@@ -22,8 +22,14 @@ export interface AddedColumn {
   type: string;
 }
 
-/** The column types the generated schema uses (templates/schemas/sql/schema.sql.hbs). */
-export interface ColumnTypes {
+/**
+ * What the generated schema (templates/schemas/sql/schema.sql.hbs) prints
+ * differently per dialect: column types, table options and how a table
+ * refers to its user and indexes its expiry. Line lists print one line each.
+ */
+export interface SchemaText {
+  /** Comment lines under the header, saying what this dialect stores how. */
+  notes: readonly string[];
   varchar: string;
   text: string;
   timestamp: string;
@@ -31,6 +37,129 @@ export interface ColumnTypes {
   boolean: string;
   json: string;
   tableOptions: string;
+  /** Follows a `"userId" ... NOT NULL` column: its reference to users, where the column can carry it. */
+  userReference: string;
+  /** Follows a table's last column or key: the reference to users as a table constraint, where the column cannot carry it. */
+  userForeignKey: string;
+  /** Follows attempt_counters' last column: the expiry index inside the table. */
+  expiresIndex: string;
+  /** Statements after attempt_counters: the expiry index as a statement of its own. */
+  expiresIndexStatements: readonly string[];
+}
+
+/** The query layer the generated SQL adapter runs on (db.ts). Line lists print one line each. */
+export interface DbText {
+  /** Header comment lines: the driver, the connection and what it does for this server. */
+  notes: readonly string[];
+  /** The driver's import. */
+  imports: readonly string[];
+  /** Members of the Db interface only this dialect has. */
+  transactionMember: readonly string[];
+  /** An arrow body quoting `name` as an identifier. */
+  quote: string;
+  /** An arrow function: bind placeholder `n` (1-based). */
+  placeholder: string;
+  /** More parameters of build(), after `rest`. */
+  buildParameters: string;
+  /** More entries of the object build() returns, after `query`. */
+  transactionEntry: readonly string[];
+  /** build()'s update and remove: one that returns the changed row. */
+  writeMethods: readonly string[];
+  /** isMissingTable()'s body after reading `e`: whether the error means the tables are missing. */
+  missingTable: readonly string[];
+  /** Appended to "never connects to the database": what else opening would do. */
+  lazyOpens: string;
+  /** Appended to the sentence saying `create: true` is for the schema scripts. */
+  createOnly: string;
+}
+
+/**
+ * What the generated adapter, two-factor store and verify module
+ * (templates/adapters/) print differently per dialect: how dates, booleans
+ * and JSON cross the driver, and the statement that counts sign-in attempts.
+ */
+export interface AdapterText {
+  /** What db.ts (templates/adapters/db.ts.hbs, beside its partials/db-<id>.hbs) prints for this dialect. */
+  db: DbText;
+  /** Comment lines at the end of the adapter's header, on what the driver returns. */
+  notes: readonly string[];
+  /** An expression turning `date` (Date | null | undefined) into what the driver stores. */
+  toDbDate: string;
+  /** An expression turning `date` (a Date) into what the driver stores. */
+  dateToDb: string;
+  /** An expression turning `value` (a boolean) into what the driver stores. */
+  toDbBoolean: string;
+  /** What a stored date is, as the adapter's comment names it. */
+  storedDate: string;
+  /** The TypeScript type a stored date comes back as. */
+  storedDateType: string;
+  /** An expression turning `value` of a JSON column back into its value. */
+  fromDbJson: string;
+  /** What openDb() opens, as a comment names it ("pool (DATABASE_URL)"). */
+  connection: string;
+  /** What the verify module closes at teardown ("pool"). */
+  closes: string;
+  /** The body of incrementAttempts after `key`, `at` and `expires` are set: counts and returns the attempts. */
+  incrementAttempts: readonly string[];
+}
+
+/**
+ * What the generated Drizzle files (templates/orms/drizzle/) print
+ * differently per dialect. Line lists print one line each.
+ */
+export interface DrizzleText {
+  /** drizzle.config's `dialect`. */
+  kit: string;
+  /** The driver db.ts connects with, added to the project's dependencies. */
+  driverPackage: DependencyName;
+  /** An example DATABASE_URL for the Drizzle client. */
+  example: string;
+  /** The column builders auth-schema.ts uses: the table function, and the columns for keys, dates, integers, booleans. */
+  columns: {
+    table: string;
+    keyColumn: string;
+    date: string;
+    dateOptions: string;
+    int: string;
+    bool: string;
+    boolOptions: string;
+  };
+  /** auth-schema.ts's import of the column builders, and any helper they need. */
+  schemaPreamble: readonly string[];
+  /** db.ts's import of drizzle for this dialect's driver. */
+  dbImport: string;
+  /** db.ts's line that connects to `url` with `schema`. */
+  dbConnect: string;
+  /** Comment lines ending the adapter's header: what it replaces of the official adapter here. */
+  adapterNotes: readonly string[];
+  /** The line finishing incrementAttempts' insert: add one to a counter that exists. */
+  upsertAttempt: string;
+  /** Adapter methods that replace the official ones on this dialect. */
+  adapterMethods: readonly string[];
+  /** Declarations the two-factor store needs before its functions. */
+  twoFactorHelpers: readonly string[];
+  /** An expression: how many rows `statement` (an UPDATE or DELETE on `table`, not yet awaited) changed. */
+  rowsChanged(statement: string, table: string): string;
+}
+
+/** Prisma on this dialect: how a schema names it, and what the generated client and adapter print for it. */
+export interface PrismaText {
+  /** The datasource providers that mean this dialect. */
+  providers: readonly string[];
+  /** An example DATABASE_URL. */
+  example: string;
+  /** Prisma 7's driver adapter. */
+  adapterPackages: readonly DependencyName[];
+  /** The client module's import of the driver adapter. */
+  clientImports: readonly string[];
+  /** connect()'s body through the driver adapter (Prisma 7). */
+  clientConnect: readonly string[];
+  /** How many of the official adapter's methods the generated one replaces, in words. */
+  replacedMethods: string;
+  /** Adapter methods that replace the official ones on this dialect. */
+  adapterMethods: readonly string[];
+  /** Native type attributes of a long text field and of a wide (indexed) string, where the default type cannot hold them. */
+  nativeTypes: { long?: string; wide?: string };
 }
 
 export interface SqlDialect extends ServerUrls {
@@ -50,15 +179,21 @@ export interface SqlDialect extends ServerUrls {
   /** Packages whose import means the auth's modules speak this dialect. */
   clientPackages: readonly string[];
   /** Prisma: the datasource providers that mean this dialect, an example DATABASE_URL, Prisma 7's driver adapter. */
-  prisma: { providers: readonly string[]; example: string; adapterPackages: readonly DependencyName[] };
+  prisma: PrismaText;
   /** TypeORM's DataSource type for this dialect's driver. */
   typeormType: string;
+  /** The entities module's column options for keys, timestamps, JSON and bigint, with any transformer they use; a line each. */
+  typeormColumns: readonly string[];
   /** An identifier quoted, so camelCase survives. */
   quote(name: string): string;
   /** Bind placeholder number `n` (1-based). */
   placeholder(n: number): string;
-  /** The schema's column types; `q` holds the quoted camelCase columns. */
-  columnTypes(q: Record<string, string>): ColumnTypes;
+  /** What the schema prints for this dialect; `q` holds the quoted camelCase columns. */
+  schemaText(q: Record<string, string>): SchemaText;
+  /** What the adapter templates print for this dialect. */
+  adapterText: AdapterText;
+  /** What the Drizzle templates print for this dialect. */
+  drizzle: DrizzleText;
   /**
    * Runs `script` (CREATE ... IF NOT EXISTS) on `target` (a connection URL,
    * or a file path when embedded) with the project's driver, then adds the

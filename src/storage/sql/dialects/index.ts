@@ -1,4 +1,4 @@
-/** The SQL dialects, one module each: adding one is its module, its id in catalog/sql-dialects.ts and a line here. */
+/** The SQL dialects, one module each: adding one is its module, its id in catalog/sql-dialects.ts, its connection partial (templates/adapters/partials/db-<id>.hbs) and a line here. */
 import type { Dialect } from "../../../catalog/sql-dialects.js";
 import { connectionUrlProblem } from "../../../lib/urls.js";
 import type { SqlDialect } from "./dialect.js";
@@ -16,6 +16,10 @@ export function urlProblem(dialect: SqlDialect, url: string): string | undefined
   const others = Object.values(sqlDialects).flatMap((d) => (d === dialect ? [] : d.schemes));
   return connectionUrlProblem(url, dialect, others);
 }
+
+/** The dialect a drizzle.config `dialect` ("postgresql") means, if create-auth writes SQL for it. */
+export const dialectOfDrizzleKit = (kit: string | undefined): Dialect | undefined =>
+  Object.values(sqlDialects).find((d) => kit !== undefined && d.drizzle.kit === kit)?.id;
 
 /** The dialect a Prisma datasource provider ("postgresql") means, if create-auth writes SQL for it. */
 export const dialectOfPrismaProvider = (provider: string | undefined): Dialect | undefined =>
