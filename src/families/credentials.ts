@@ -80,7 +80,7 @@ export const credentialsFamily = defineFamily({
         'Auth.js keeps credentials sign-ins in JWT sessions only: keep session: { strategy: "jwt" } (the default).',
         ...(twoFactor
           ? [
-              "Two-factor sign-in: a signed-in user turns it on at /two-factor (README: two-factor sign-in says what to do when someone loses their device).",
+              "Two-factor sign-in: a signed-in user turns it on at /two-factor; someone who lost their device signs in with a recovery code, and without one you turn it off for them (after checking who they are) with resetTwoFactor(userId) from the generated two-factor module.",
             ]
           : []),
       ],

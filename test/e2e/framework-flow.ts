@@ -244,7 +244,8 @@ export async function signInFlow(
     });
   if (twoFactor) {
     // The pages are mounted by what init wrote: a file it created, or a line in the app's own server module.
-    if (twoFactor.mount.startsWith("created ")) expect(initOutput).toContain(twoFactor.mount);
+    // (The table names the file by its path below the framework's folder: init prints it from the project's root.)
+    if (twoFactor.mount.startsWith("created ")) expect(initOutput).toContain(twoFactor.mount.slice("created ".length));
     else expect(readFileSync(join(dir, "src/index.ts"), "utf8")).toContain(twoFactor.mount);
     await twoFactorFlow(
       tools.browser,

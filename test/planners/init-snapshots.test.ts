@@ -80,6 +80,7 @@ async function plan(
       schema: storage.chosenBy === "orm" ? (storage.id as "prisma" | "drizzle") : "sql",
     },
   });
+  said.push(...planned.notices, ...planned.manualSteps, ...planned.snippets.flatMap((snippet) => snippet.steps));
   return planned.changes
     .map((c) => ({ path: relative(dir, c.path), text: masked(c.after) }))
     .sort((a, b) => a.path.localeCompare(b.path));
@@ -88,6 +89,8 @@ async function plan(
 const snapshots = join(root, "test/planners/__snapshots__/init");
 /** Every file this run generated, by its contents' name, and how many trees were recorded. */
 const generated = new Map<string, { path: string; text: string }>();
+/** What the plans tell the user beside the files: notices and next steps. */
+const said: string[] = [];
 let recorded = 0;
 const treeCount = () => pairs.length + 2 * frameworkIds.length + ormTwoFactor.length + otherMajors.length;
 const pairs = frameworkIds.flatMap((f) => storageModules.map((s) => [f, s.id] as const));
@@ -178,6 +181,9 @@ describe("what the generated files say", () => {
       // An RFC's section is the user's to look up; the adapter contract's numbering is this project's own.
       expect(text.replace(/RFC \d+ §[\d.]+/g, ""), path).not.toMatch(/§/);
     }
+    // Nor what init prints beside them.
+    expect(said.length).toBeGreaterThan(100);
+    for (const line of said) expect(line).not.toMatch(/\bREADME\b|§/);
   });
 
   it("has a JavaScript form in every TypeScript file (a JavaScript project gets them with their types erased)", async (context) => {
