@@ -10,6 +10,7 @@ import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { inert } from "../../src/contract/reporters/reporter.js";
 import { cli, fixture, root, tempDir } from "../helpers.js";
+import { limiter } from "../support/limiter.js";
 
 const seed = 7;
 const dir = fixture("adapters", "broken");
@@ -84,18 +85,7 @@ function difference(whole: Failure, again: Failure | undefined): string | undefi
 }
 
 /** Four processes at a time: each is a CLI and its worker compiling TypeScript, on a machine of two cores. */
-const slots = { free: 4, waiting: [] as Array<() => void> };
-async function inSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (slots.free === 0) await new Promise<void>((resolve) => slots.waiting.push(resolve));
-  else slots.free--;
-  try {
-    return await work();
-  } finally {
-    const next = slots.waiting.shift();
-    if (next) next();
-    else slots.free++;
-  }
-}
+const inSlot = limiter(4);
 
 /** A folder holding `create-auth`, the built CLI, so a printed command runs as a user's shell runs it. */
 function commandOnPath(): string {

@@ -14,6 +14,7 @@ import type { ExploreFailure } from "../../src/contract/explore/result.js";
 import { explore } from "../../src/contract/explore/run.js";
 import { formatSnippet } from "../../src/contract/explore/snippet.js";
 import { fixture, root, tempDir } from "../helpers.js";
+import { limiter } from "../support/limiter.js";
 
 const folders = ["broken", "unlisted"] as const;
 const mutants = folders.flatMap((folder) =>
@@ -77,18 +78,7 @@ async function failureOf(path: string, name: string): Promise<ExploreFailure | u
 }
 
 /** Three programs at a time: each is a Node process compiling TypeScript, on a machine of two cores. */
-const slots = { free: 3, waiting: [] as Array<() => void> };
-async function inSlot<T>(work: () => Promise<T>): Promise<T> {
-  if (slots.free === 0) await new Promise<void>((resolve) => slots.waiting.push(resolve));
-  else slots.free--;
-  try {
-    return await work();
-  } finally {
-    const next = slots.waiting.shift();
-    if (next) next();
-    else slots.free++;
-  }
-}
+const inSlot = limiter(3);
 
 async function runAsPrinted(program: string, name: string, dir: string) {
   const file = join(dir, `${name}.mts`);

@@ -206,6 +206,19 @@ export interface SqlDialect extends ServerUrls {
 
 export const defineDialect = (dialect: SqlDialect): SqlDialect => dialect;
 
+/** db.ts's update and remove where the database hands back the written row (UPDATE/DELETE ... RETURNING *). */
+export const returningWrites: readonly string[] = [
+  "    async update(table, where, set) {",
+  "      const s = statements(table, where, set);",
+  "      if (!s.hasChanges) return findOne(table, where);",
+  "      return (await query(`${s.update} RETURNING *`, s.updateParams))[0] ?? null;",
+  "    },",
+  "    async remove(table, where) {",
+  "      const s = statements(table, where);",
+  "      return (await query(`${s.delete} RETURNING *`, s.keyParams))[0] ?? null;",
+  "    },",
+];
+
 /**
  * The driver `name` as the project resolves it (the one its adapter uses),
  * else, with `orOwn`, create-auth's own (a development install has all

@@ -1,5 +1,5 @@
 /** PostgreSQL through pg. */
-import { defineDialect, group, projectDriver } from "./dialect.js";
+import { defineDialect, group, projectDriver, returningWrites } from "./dialect.js";
 
 type Pg = {
   Client: new (
@@ -87,17 +87,7 @@ export const postgres = defineDialect({
       placeholder: "(n: number): string => `$${n}`",
       buildParameters: "",
       transactionEntry: [],
-      writeMethods: [
-        "    async update(table, where, set) {",
-        "      const s = statements(table, where, set);",
-        "      if (!s.hasChanges) return findOne(table, where);",
-        "      return (await query(`${s.update} RETURNING *`, s.updateParams))[0] ?? null;",
-        "    },",
-        "    async remove(table, where) {",
-        "      const s = statements(table, where);",
-        "      return (await query(`${s.delete} RETURNING *`, s.keyParams))[0] ?? null;",
-        "    },",
-      ],
+      writeMethods: returningWrites,
       missingTable: ['  return e?.code === "42P01"; // undefined_table'],
       lazyOpens: "",
       createOnly: "",

@@ -1,5 +1,5 @@
 /** SQLite through better-sqlite3: a file, no server. */
-import { defineDialect, group, projectDriver } from "./dialect.js";
+import { defineDialect, group, projectDriver, returningWrites } from "./dialect.js";
 
 type Database = new (
   path: string,
@@ -85,17 +85,7 @@ export const sqlite = defineDialect({
       placeholder: '(_n: number): string => "?"',
       buildParameters: "",
       transactionEntry: [],
-      writeMethods: [
-        "    async update(table, where, set) {",
-        "      const s = statements(table, where, set);",
-        "      if (!s.hasChanges) return findOne(table, where);",
-        "      return (await query(`${s.update} RETURNING *`, s.updateParams))[0] ?? null;",
-        "    },",
-        "    async remove(table, where) {",
-        "      const s = statements(table, where);",
-        "      return (await query(`${s.delete} RETURNING *`, s.keyParams))[0] ?? null;",
-        "    },",
-      ],
+      writeMethods: returningWrites,
       missingTable: ['  return e?.code === "SQLITE_CANTOPEN" || /^no such table/.test(String(e?.message));'],
       lazyOpens: " or creates its file",
       createOnly: ":\n * only they may create the database file",
