@@ -206,6 +206,24 @@ export interface SqlDialect extends ServerUrls {
 
 export const defineDialect = (dialect: SqlDialect): SqlDialect => dialect;
 
+/** The schema's user references and expiry index where they are written inline and as statements (not MySQL). */
+export const inlineReferences = {
+  tableOptions: "",
+  userReference: " REFERENCES users (id) ON DELETE CASCADE",
+  userForeignKey: "",
+  expiresIndex: "",
+  expiresIndexStatements: ["CREATE INDEX IF NOT EXISTS attempt_counters_expires ON attempt_counters (expires);"],
+} as const;
+
+/** The TypeORM entities' transformer for BIGINT columns, which pg and mysql2 return as strings. */
+export const bigintToNumber: readonly string[] = [
+  "/** BIGINT comes back from the driver as a string (it may exceed 2^53); these values never do. */",
+  "const bigintToNumber: ValueTransformer = {",
+  "  to: (value: number | null | undefined) => value,",
+  "  from: (value: string | number | null) => (value === null ? null : Number(value)),",
+  "};",
+];
+
 /** db.ts's update and remove where the database hands back the written row (UPDATE/DELETE ... RETURNING *). */
 export const returningWrites: readonly string[] = [
   "    async update(table, where, set) {",

@@ -1,5 +1,13 @@
 /** MySQL and MariaDB through mysql2 (or mariadb, the driver a Prisma 7 project has). */
-import { defineDialect, group, projectDriver, resolvable } from "./dialect.js";
+import { bigintToNumber, defineDialect, group, projectDriver, resolvable } from "./dialect.js";
+
+/** Why the Prisma and Drizzle adapters' useVerificationToken is replaced on MySQL (said in both). */
+const tokenUseByRowCount = [
+  "    // MySQL and MariaDB have no DELETE ... RETURNING, and the official method",
+  "    // reads the token, then deletes it: two simultaneous uses of one sign-in",
+  "    // link both got the token and both signed in. Here the DELETE's row count",
+  "    // decides: only the use that removed the row gets the token.",
+];
 
 type Connection = { query(sql: string): Promise<unknown>; end(): Promise<void> };
 type Driver = { createConnection(o: object): Promise<Connection> };
@@ -50,10 +58,7 @@ export const mysql = defineDialect({
     ],
     replacedMethods: "two methods",
     adapterMethods: [
-      "    // MySQL and MariaDB have no DELETE ... RETURNING, and the official method",
-      "    // reads the token, then deletes it: two simultaneous uses of one sign-in",
-      "    // link both got the token and both signed in. Here the DELETE's row count",
-      "    // decides: only the use that removed the row gets the token.",
+      ...tokenUseByRowCount,
       "    async useVerificationToken({ identifier, token }) {",
       "      const found = await client.verificationToken.findUnique({",
       "        where: { identifier_token: { identifier, token } },",
@@ -67,11 +72,7 @@ export const mysql = defineDialect({
   },
   typeormType: "mysql",
   typeormColumns: [
-    "/** BIGINT comes back from the driver as a string (it may exceed 2^53); these values never do. */",
-    "const bigintToNumber: ValueTransformer = {",
-    "  to: (value: number | null | undefined) => value,",
-    "  from: (value: string | number | null) => (value === null ? null : Number(value)),",
-    "};",
+    ...bigintToNumber,
     "",
     "// Column types of the shared schema in MySQL.",
     'const key = { type: "varchar", length: 255 } satisfies ColumnOptions;',
@@ -197,10 +198,7 @@ export const mysql = defineDialect({
     ],
     upsertAttempt: "        .onDuplicateKeyUpdate({ set: { attempts: sql`${counter.attempts} + 1` } });",
     adapterMethods: [
-      "    // MySQL and MariaDB have no DELETE ... RETURNING, and the official method",
-      "    // reads the token, then deletes it: two simultaneous uses of one sign-in",
-      "    // link both got the token and both signed in. Here the DELETE's row count",
-      "    // decides: only the use that removed the row gets the token.",
+      ...tokenUseByRowCount,
       "    async useVerificationToken({ identifier, token }) {",
       "      const match = and(eq(verificationTokensTable.identifier, identifier), eq(verificationTokensTable.token, token));",
       "      const [found] = await database.select().from(verificationTokensTable).where(match);",

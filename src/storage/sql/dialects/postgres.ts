@@ -1,5 +1,5 @@
 /** PostgreSQL through pg. */
-import { defineDialect, group, projectDriver, returningWrites } from "./dialect.js";
+import { bigintToNumber, defineDialect, group, inlineReferences, projectDriver, returningWrites } from "./dialect.js";
 
 type Pg = {
   Client: new (
@@ -42,11 +42,7 @@ export const postgres = defineDialect({
   },
   typeormType: "postgres",
   typeormColumns: [
-    "/** BIGINT comes back from the driver as a string (it may exceed 2^53); these values never do. */",
-    "const bigintToNumber: ValueTransformer = {",
-    "  to: (value: number | null | undefined) => value,",
-    "  from: (value: string | number | null) => (value === null ? null : Number(value)),",
-    "};",
+    ...bigintToNumber,
     "",
     "// Column types of the shared schema in PostgreSQL.",
     'const key = { type: "varchar", length: 255 } satisfies ColumnOptions;',
@@ -69,11 +65,7 @@ export const postgres = defineDialect({
     bigint: "BIGINT",
     boolean: "BOOLEAN",
     json: "JSONB",
-    tableOptions: "",
-    userReference: " REFERENCES users (id) ON DELETE CASCADE",
-    userForeignKey: "",
-    expiresIndex: "",
-    expiresIndexStatements: ["CREATE INDEX IF NOT EXISTS attempt_counters_expires ON attempt_counters (expires);"],
+    ...inlineReferences,
   }),
   adapterText: {
     db: {

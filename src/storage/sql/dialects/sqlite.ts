@@ -1,5 +1,5 @@
 /** SQLite through better-sqlite3: a file, no server. */
-import { defineDialect, group, projectDriver, returningWrites } from "./dialect.js";
+import { defineDialect, group, inlineReferences, projectDriver, returningWrites } from "./dialect.js";
 
 type Database = new (
   path: string,
@@ -65,11 +65,7 @@ export const sqlite = defineDialect({
     bigint: "INTEGER",
     boolean: `INTEGER CHECK (${q.credentialBackedUp} IN (0, 1))`,
     json: "TEXT CHECK (json_valid(session_state))",
-    tableOptions: "",
-    userReference: " REFERENCES users (id) ON DELETE CASCADE",
-    userForeignKey: "",
-    expiresIndex: "",
-    expiresIndexStatements: ["CREATE INDEX IF NOT EXISTS attempt_counters_expires ON attempt_counters (expires);"],
+    ...inlineReferences,
   }),
   adapterText: {
     db: {
