@@ -99,6 +99,19 @@ function templateBranchesOn(text: string, ids: readonly string[]): string[] {
 const partialDialect = (path: string, ids: readonly string[]) =>
   ids.find((id) => path.includes(`${join("partials", "")}`) && path.endsWith(`-${id}.hbs`));
 
+/** A template's own framework: the `<id>` of `frameworks/<id>/` below the templates folder `dir` that holds it. */
+const templateFramework = (dir: string, path: string, ids: readonly string[]) =>
+  ids.find((id) => path.startsWith(join(dir, "frameworks", id, "")));
+
+/** The blocks of the templates under `dir` that branch on a framework's id outside that framework's folder. */
+function frameworkBranchesIn(dir: string, ids: readonly string[]): string[] {
+  return templateFiles(dir).flatMap((f) => {
+    const own = templateFramework(dir, f, ids);
+    const others = ids.filter((id) => id !== own);
+    return templateBranchesOn(readFileSync(f, "utf8"), others).map((b) => `${relative(dir, f)}: ${b}`);
+  });
+}
+
 describe("the architecture", () => {
   const graph = importGraph(readAll(sourceFiles(src)));
 
@@ -234,6 +247,29 @@ describe("the architecture", () => {
       ).map(() => relative(dir, f)),
     );
     expect(flagged.sort()).toEqual([join("adapters", "partials", "db-sqlite.hbs"), join("adapters", "sql.ts.hbs")]);
+  });
+
+  it("branches on a framework's id in no template outside that framework's folder", () => {
+    // A framework's part of a shared template (the two-factor route) is a partial in templates/frameworks/<id>/.
+    const ids = frameworkIds.filter((id) => id !== "none");
+    expect(frameworkBranchesIn(join(root, "templates"), ids)).toEqual([]);
+  });
+
+  it("would notice a template branching on a framework's id outside its folder, and let its own folder name it", () => {
+    const dir = tempDir("create-auth-templates-");
+    const write = (path: string, text: string) => {
+      mkdirSync(join(dir, path, ".."), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    write("frameworks/two-factor/route.ts.hbs", "{{#if astro}}a{{/if}}\n{{> two-factor-route}}\n");
+    write("frameworks/astro/partials/two-factor-route.hbs", "{{#if astro}}b{{/if}}\n");
+    write("frameworks/astro/route.ts.hbs", "{{#if next}}c{{else if astro}}d{{/if}}\n");
+    write("config/auth.ts.hbs", '{{#unless (eq framework "tanstack-start")}}e{{/unless}} {{#if nextAuth}}f{{/if}}\n');
+    expect(frameworkBranchesIn(dir, ["astro", "next", "tanstack-start"]).sort()).toEqual([
+      `${join("config", "auth.ts.hbs")}: {{#unless (eq framework "tanstack-start")}}`,
+      `${join("frameworks", "astro", "route.ts.hbs")}: {{#if next}}`,
+      `${join("frameworks", "two-factor", "route.ts.hbs")}: {{#if astro}}`,
+    ]);
   });
 
   it("would notice a branch on an id", () => {

@@ -2,9 +2,11 @@
  * How a framework mounts the two-factor pages (--two-factor totp): the
  * framework-neutral handler, handleTwoFactor(request) of two-factor-pages.ts,
  * at twoFactorPath and every path below it, for GET and POST. File-routed
- * frameworks get a catch-all route file (templates/frameworks/two-factor/);
- * a framework that mounts it in a server module of the user's writes the line
- * there or names it in a step.
+ * frameworks get a catch-all route file: the shared head of
+ * templates/frameworks/two-factor/route.ts.hbs, then the framework's own
+ * imports and handler, the partial two-factor-route.hbs of its templates
+ * folder; a framework that mounts it in a server module of the user's writes
+ * the line there or names it in a step.
  */
 import { twoFactorPath } from "../families/two-factor.js";
 import { specifier } from "../render/modules.js";
@@ -13,39 +15,27 @@ import { renderTemplate } from "../render/templates.js";
 import { clientAddressPath } from "./client-address.js";
 import type { FrameworkRequest } from "./framework.js";
 
-/** The route file's shape: which framework's export convention it follows. */
-export type TwoFactorRouteShape =
-  | "next"
-  | "sveltekit"
-  | "astro"
-  | "nitro"
-  | "h3-1"
-  | "solid-start"
-  | "tanstack-start"
-  | "qwik"
-  | "react-router";
-
 /**
- * A catch-all route file at `path` handing its requests to the pages; none without --two-factor. Where a
+ * A catch-all route file at `path` handing its requests to the pages; none without --two-factor. Its handler is
+ * `partials/two-factor-route.hbs` of the framework's `templates` folder (e.g. "frameworks/next"). Where a
  * catch-all does not match its folder's own path (Nitro's `[...]`), call it again for that path.
  */
 export async function twoFactorRoute(
   request: FrameworkRequest<unknown>,
   path: string,
-  shape: TwoFactorRouteShape,
-  /** What the shape's imports and route name need (TanStack Start: its packages and the route's path). */
+  templates: string,
+  /** What the framework's imports and route name need (TanStack Start: its packages and the route's path). */
   data: Record<string, string> = {},
 ): Promise<PlannedFile[]> {
   const pagesModule = request.twoFactorPages && specifier(path, request.twoFactorPages, request.importExtension);
   if (!pagesModule) return [];
-  const contents = await renderTemplate("frameworks/two-factor/route.ts.hbs", {
+  const context = {
     ...data,
     path: twoFactorPath,
     pagesModule,
     clientAddressModule: specifier(path, clientAddressPath(request.authDir), request.importExtension),
-    [shape]: true,
-  });
-  return [{ path, contents }];
+  };
+  return [{ path, contents: await renderTemplate("frameworks/two-factor/route.ts.hbs", context, templates) }];
 }
 
 /** The step for a server the user writes (or a framework whose route is not written): where to mount the pages. */

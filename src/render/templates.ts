@@ -144,9 +144,12 @@ function partialsOf(folder: string): Promise<Record<string, Template>> {
 
 /**
  * Renders `templates/<path>` (e.g. "providers/social.ts.hbs") with `context`.
- * Compiled templates are cached for the life of the process.
+ * Compiled templates are cached for the life of the process. `partialsFrom`
+ * names a second folder (e.g. "frameworks/next") whose partials the template
+ * may use too, theirs winning on a name both have: a shared template whose
+ * parts each kind writes in its own folder.
  */
-export async function renderTemplate(path: string, context: object): Promise<string> {
+export async function renderTemplate(path: string, context: object, partialsFrom?: string): Promise<string> {
   let template = templates.get(path);
   if (!template) {
     template = compile(path);
@@ -155,6 +158,10 @@ export async function renderTemplate(path: string, context: object): Promise<str
     template.catch(() => templates.delete(path));
   }
   const folder = path.slice(0, path.lastIndexOf("/") + 1);
-  const [render, partials] = await Promise.all([template, partialsOf(folder)]);
-  return render(context, { partials });
+  const [render, own, theirs] = await Promise.all([
+    template,
+    partialsOf(folder),
+    partialsFrom === undefined ? {} : partialsOf(`${partialsFrom.replace(/\/$/, "")}/`),
+  ]);
+  return render(context, { partials: { ...own, ...theirs } });
 }

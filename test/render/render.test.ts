@@ -62,6 +62,17 @@ describe("JS literals for generated code", () => {
     expect(out).toContain('provider "a&b"');
   });
 
+  it("renders a shared template with the partials of the folder it names", async () => {
+    const context = { path: "/two-factor", pagesModule: "./pages", clientAddressModule: "./address" };
+    const next = await renderTemplate("frameworks/two-factor/route.ts.hbs", context, "frameworks/next");
+    const astro = await renderTemplate("frameworks/two-factor/route.ts.hbs", context, "frameworks/astro/");
+    expect(next).toContain('import { lastForwardedFor, withClientAddress } from "./address";');
+    expect(astro).toContain("export const ALL: APIRoute");
+    expect(astro).not.toContain("lastForwardedFor");
+    // Without a folder naming the framework's part, the shared template has none to print.
+    await expect(renderTemplate("frameworks/two-factor/route.ts.hbs", context)).rejects.toThrow(/two-factor-route/);
+  });
+
   it("fails loudly on a field the template needs but did not get", async () => {
     await expect(renderTemplate("providers/webauthn.ts.hbs", { id: "a", name: "b" })).rejects.toThrow(/binding/);
     await expect(

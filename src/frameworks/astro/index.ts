@@ -84,7 +84,7 @@ export const astro = defineFramework<AstroFacts>({
         sessionModule: specifier(astroRoute, sessionPath, ext),
       }),
     });
-    wiring.files.push(...(await twoFactorRoute(request, "src/pages/two-factor/[...path].ts", "astro")));
+    wiring.files.push(...(await twoFactorRoute(request, "src/pages/two-factor/[...path].ts", "frameworks/astro")));
     if (!request.facts.adapter)
       wiring.steps.push(
         `Auth.js's route is rendered on demand, which needs an adapter: add one (npx astro add node) to ${request.facts.config ?? "astro.config.mjs"}.`,

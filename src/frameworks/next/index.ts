@@ -106,7 +106,9 @@ export const next = defineFramework<NextFacts>({
           : ["export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);"],
       },
     };
-    wiring.files.push(...(await twoFactorRoute(request, `${facts.appDir}/two-factor/[[...path]]/route.ts`, "next")));
+    wiring.files.push(
+      ...(await twoFactorRoute(request, `${facts.appDir}/two-factor/[[...path]]/route.ts`, "frameworks/next")),
+    );
     if (facts.pagesDir) await pagesRouter(wiring, facts, request.configPath);
     if (!request.protect?.length) return wiring;
     // Next.js 16 renamed middleware.ts to proxy.ts (and runs it on Node.js); it sits beside app/.

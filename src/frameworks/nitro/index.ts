@@ -80,7 +80,7 @@ export const nitro = defineFramework<NitroFacts>({
     });
     // Nitro's [...] matches the paths below its folder; the folder's own path is a route of its own.
     for (const path of ["routes/two-factor.ts", "routes/two-factor/[...].ts"])
-      part.wiring.files.push(...(await twoFactorRoute(request, under(srcDir, path), major === 3 ? "nitro" : "h3-1")));
+      part.wiring.files.push(...(await twoFactorRoute(request, under(srcDir, path), templates)));
     if (!request.protect?.length) return part.wiring;
     await protectFile(request, part, {
       path: under(srcDir, "middleware/auth.ts"),

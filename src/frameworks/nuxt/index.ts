@@ -60,7 +60,7 @@ export const nuxt = defineFramework<NuxtFacts>({
     });
     // Nitro's [...] matches the paths below its folder; the folder's own path is a route of its own.
     for (const path of ["routes/two-factor.ts", "routes/two-factor/[...].ts"])
-      part.wiring.files.push(...(await twoFactorRoute(request, `${serverDir}/${path}`, "h3-1")));
+      part.wiring.files.push(...(await twoFactorRoute(request, `${serverDir}/${path}`, "frameworks/h3-1")));
     if (!request.protect?.length) return part.wiring;
     await protectFile(request, part, {
       path: middlewarePath,

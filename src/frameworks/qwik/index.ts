@@ -88,7 +88,9 @@ export const qwik = defineFramework<QwikFacts>({
     });
     wiring.instructions[plugin] = line;
     // An endpoint for /two-factor and every path below it (a rest parameter matches none too).
-    wiring.files.push(...(await twoFactorRoute(request, "src/routes/two-factor/[...path]/index.ts", "qwik")));
+    wiring.files.push(
+      ...(await twoFactorRoute(request, "src/routes/two-factor/[...path]/index.ts", "frameworks/qwik")),
+    );
     if (protect)
       wiring.steps.push(`${plugin} sends visitors who are not signed in to the sign-in page on: ${protect.join(", ")}`);
     return wiring;

@@ -65,7 +65,7 @@ export const reactRouter = defineFramework<ReactRouterFacts>({
     });
     const routes = [{ path: routePath, file: route }];
     // Two-factor: a resource route for /two-factor and every path below it (a splat matches none too).
-    const twoFactor = await twoFactorRoute(request, `${appDir}/routes/two-factor.$.ts`, "react-router");
+    const twoFactor = await twoFactorRoute(request, `${appDir}/routes/two-factor.$.ts`, "frameworks/react-router");
     wiring.files.push(...twoFactor);
     for (const file of twoFactor) routes.push({ path: "two-factor/*", file: file.path });
     await registerInRoutes(wiring, routesFile, appDir, routes);

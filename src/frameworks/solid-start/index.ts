@@ -62,7 +62,7 @@ export const solidStart = defineFramework<SolidStartFacts>({
     const { wiring } = part;
     // API routes: /two-factor itself (which a catch-all does not match) and every path below it.
     for (const path of ["src/routes/two-factor/index.ts", "src/routes/two-factor/[...path].ts"])
-      wiring.files.push(...(await twoFactorRoute(request, path, "solid-start")));
+      wiring.files.push(...(await twoFactorRoute(request, path, "frameworks/solid-start")));
     if (!request.protect?.length) return wiring;
     const { config, ownMiddleware } = request.facts;
     await protectFile(request, part, {

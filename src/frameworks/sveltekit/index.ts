@@ -89,7 +89,9 @@ export const sveltekit = defineFramework<SvelteKitFacts>({
         exports: [...(request.federatedSignOut ? federatedSignOutExports : plainExports), ...withAddress],
       },
     };
-    wiring.files.push(...(await twoFactorRoute(request, "src/routes/two-factor/[...path]/+server.ts", "sveltekit")));
+    wiring.files.push(
+      ...(await twoFactorRoute(request, "src/routes/two-factor/[...path]/+server.ts", "frameworks/sveltekit")),
+    );
     const protectModule = protect ? libModule(protectPath) : undefined;
     if (protect)
       wiring.files.push({

@@ -66,7 +66,11 @@ export const tanstackStart = defineFramework<TanStackStartFacts>({
     const routes = { "src/routes/two-factor/index.ts": "/two-factor/", "src/routes/two-factor/$.ts": "/two-factor/$" };
     for (const [path, routePath] of Object.entries(routes))
       part.wiring.files.push(
-        ...(await twoFactorRoute(request, path, "tanstack-start", { routerPackage, startPackage, routePath })),
+        ...(await twoFactorRoute(request, path, "frameworks/tanstack-start", {
+          routerPackage,
+          startPackage,
+          routePath,
+        })),
       );
     if (!request.protect?.length) return part.wiring;
     await protectFile(request, part, {
