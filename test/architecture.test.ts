@@ -75,6 +75,20 @@ function branchesOn(text: string, ids: readonly string[]): string[] {
   return [...text.matchAll(pattern)].map((m) => m[0]);
 }
 
+/**
+ * A lookup keyed by every one of `ids`, which is a branch by another name: an object literal naming each as a
+ * key (`{ sqlite: "SQLite", postgres: …, mysql: … }[dialect]`), or a `Record<T, …>` keyed by `type` (their union).
+ */
+function mapsByEvery(text: string, ids: readonly string[], type?: string): string[] {
+  const key = (id: string) => new RegExp(`(?:^|[{,\\s])["']?${id.replace(/[-]/g, "\\-")}["']?\\s*:`);
+  const literals = [...text.matchAll(/\{[^{}]*\}/g)]
+    .map((m) => m[0])
+    .filter((literal) => ids.every((id) => key(id).test(literal)))
+    .map((literal) => `a map by every id: ${literal.replace(/\s+/g, " ").slice(0, 100)}`);
+  const records = type ? [...text.matchAll(new RegExp(`Record<${type}\\b`, "g"))].map((m) => m[0]) : [];
+  return [...literals, ...records];
+}
+
 function templateFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -98,6 +112,18 @@ function templateBranchesOn(text: string, ids: readonly string[]): string[] {
 /** A template's own dialect: the `<id>` of a partial named `partials/<name>-<id>.hbs`. */
 const partialDialect = (path: string, ids: readonly string[]) =>
   ids.find((id) => path.includes(`${join("partials", "")}`) && path.endsWith(`-${id}.hbs`));
+
+/**
+ * The branches on one of `ids` in the modules under `dir` outside its folder `inside` ("storage/sql/dialects"),
+ * and the lookups keyed by every id (by `type`, the ids' union type, when it has one).
+ */
+function codeBranchesOutside(dir: string, inside: string, ids: readonly string[], type?: string): string[] {
+  const outside = sourceFiles(dir).filter((f) => !f.startsWith(join(dir, inside, "")));
+  return outside.flatMap((f) => {
+    const text = readFileSync(f, "utf8");
+    return [...branchesOn(text, ids), ...mapsByEvery(text, ids, type)].map((b) => `${relative(dir, f)}: ${b}`);
+  });
+}
 
 /** A template's own framework: the `<id>` of `frameworks/<id>/` below the templates folder `dir` that holds it. */
 const templateFramework = (dir: string, path: string, ids: readonly string[]) =>
@@ -191,21 +217,51 @@ describe("the architecture", () => {
 
   it("branches on a framework's id only inside src/frameworks/", () => {
     const ids = frameworkIds.filter((id) => id !== "none");
-    const outside = sourceFiles(src).filter((f) => !f.startsWith(join(src, "frameworks")));
-    const found = outside.flatMap((f) =>
-      branchesOn(readFileSync(f, "utf8"), ids).map((b) => `${relative(root, f)}: ${b}`),
-    );
-    expect(found).toEqual([]);
+    expect(codeBranchesOutside(src, "frameworks", ids)).toEqual([]);
   });
 
   it("branches on a storage's id only inside src/storage/", () => {
-    // The SQL dialects' ids too (postgres, mysql, sqlite): each dialect's module is in src/storage/sql/dialects/.
-    const ids = [...new Set([...storageModules.map((s) => s.id), ...dialects])];
-    const outside = sourceFiles(src).filter((f) => !f.startsWith(join(src, "storage")));
-    const found = outside.flatMap((f) =>
-      branchesOn(readFileSync(f, "utf8"), ids).map((b) => `${relative(root, f)}: ${b}`),
+    const ids = storageModules.map((s) => s.id).filter((id) => !(dialects as readonly string[]).includes(id));
+    expect(codeBranchesOutside(src, "storage", ids)).toEqual([]);
+  });
+
+  it("branches on a SQL dialect's id only inside src/storage/sql/dialects/", () => {
+    // postgres, mysql, sqlite: also the ids of the SQL backends, which take all they print from their dialect's module.
+    expect(codeBranchesOutside(src, "storage/sql/dialects", dialects, "Dialect")).toEqual([]);
+  });
+
+  it("would notice a branch on a dialect's id outside the dialects' folder, and let a dialect's module name its own", () => {
+    const dir = join(tempDir(), "src");
+    const write = (path: string, text: string) => {
+      mkdirSync(join(dir, path, ".."), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    write("storage/sql/dialects/index.ts", 'export const mine = (id: string) => id === "mysql";\n');
+    write(
+      "storage/prisma/index.ts",
+      'export const ignored = (dialect: string) => (dialect === "sqlite" ? ["dev.db"] : []);\n',
     );
-    expect(found).toEqual([]);
+    write(
+      "doctor/database.ts",
+      'export const quoted = (d: string) => { switch (d) { case "postgres": return 1; } };\n',
+    );
+    write(
+      "storage/prisma/names.ts",
+      [
+        'import type { Dialect } from "../../catalog/sql-dialects.js";',
+        'export const title = (d: Dialect) => ({ sqlite: "SQLite", postgres: "PostgreSQL", "mysql": "MySQL" })[d];',
+        'export const now: Record<Dialect, string> = { postgres: "now()", mysql: "NOW(3)", sqlite: "now" };',
+        // One dialect's key is a fact about it, not a lookup by every dialect.
+        'export const files = { sqlite: { base: "." } };',
+      ].join("\n"),
+    );
+    expect(codeBranchesOutside(dir, "storage/sql/dialects", dialects, "Dialect").sort()).toEqual([
+      `${join("doctor", "database.ts")}: case "postgres"`,
+      `${join("storage", "prisma", "index.ts")}: === "sqlite"`,
+      `${join("storage", "prisma", "names.ts")}: Record<Dialect`,
+      `${join("storage", "prisma", "names.ts")}: a map by every id: { postgres: "now()", mysql: "NOW(3)", sqlite: "now" }`,
+      `${join("storage", "prisma", "names.ts")}: a map by every id: { sqlite: "SQLite", postgres: "PostgreSQL", "mysql": "MySQL" }`,
+    ]);
   });
 
   it("branches on a SQL dialect's id in no template but that dialect's own partial", () => {

@@ -83,7 +83,7 @@ export const verifyScript = (dir: string) => `create-auth verify-adapter ${dir}/
 /** A store without SQL (memory, skeleton): its own adapter template beside the verify-adapter module. */
 export async function planOwnTemplate(name: string, request: StorageRequest): Promise<StoragePart> {
   const { ext, authDir } = request;
-  const context = { ext, sql: false, dialect: "", sqlite: false };
+  const context = { ext, sql: false, dialect: "" };
   const adapterPath = `${authDir}/adapter.ts`;
   // Two-factor state in memory: what the memory store keeps; the skeleton's user replaces it with their own.
   const twoFactor = request.twoFactor

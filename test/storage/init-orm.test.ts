@@ -125,6 +125,40 @@ describe("init in a Drizzle project", () => {
   });
 });
 
+describe("what differs per dialect under an ORM", () => {
+  it("a Drizzle db on MySQL through a driver other than mysql2 is told to check the adapter; mysql2's is not", async () => {
+    const notice = /src\/db\/index\.ts uses drizzle-orm\/planetscale-serverless: .* reads mysql2's affectedRows/;
+    const own = copy("drizzle-mysql");
+    expect((await inProcess(base, { cwd: own })).stdout).not.toMatch(/reads mysql2's affectedRows/);
+    const other = copy("drizzle-mysql");
+    writeFileSync(
+      join(other, "src/db/index.ts"),
+      read(other, "src/db/index.ts").replace("drizzle-orm/mysql2", "drizzle-orm/planetscale-serverless"),
+    );
+    expect((await inProcess(base, { cwd: other })).stdout).toMatch(notice);
+    // PostgreSQL's adapter counts with RETURNING, whatever the driver.
+    const postgres = copy("drizzle-postgres");
+    writeFileSync(
+      join(postgres, "src/db/index.ts"),
+      read(postgres, "src/db/index.ts").replace(/drizzle-orm\/[\w-]+"/, 'drizzle-orm/postgres-js"'),
+    );
+    expect((await inProcess(base, { cwd: postgres })).stdout).not.toMatch(/ uses drizzle-orm\//);
+  });
+
+  it.each([
+    ["prisma-sqlite", "SQLite", ["dev.db*"]],
+    ["prisma-postgres", "PostgreSQL", []],
+    ["prisma-mysql", "MySQL or MariaDB", []],
+  ])("%s: DATABASE_URL is described as %s's, and .gitignore gets %j", async (name, title, ignored) => {
+    const dir = copy(name);
+    expect((await inProcess(base, { cwd: dir })).exitCode).toBe(0);
+    expect(read(dir, ".env.example")).toContain(`The database of your Prisma client (${title})`);
+    const gitignore = read(dir, ".gitignore");
+    expect(gitignore.includes("dev.db")).toBe(ignored.length > 0);
+    for (const line of ignored) expect(gitignore.split("\n")).toContain(line);
+  });
+});
+
 describe("init in other Drizzle and Prisma layouts", () => {
   it("a drizzle.config without a migrations folder: the tables are pushed", async () => {
     const dir = copy("drizzle-sqlite");

@@ -159,10 +159,12 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
         }),
       });
       dependencies.push(sqlDialects[dialect].drizzle.driverPackage);
-    } else if (dialect === "mysql" && db.driver !== undefined && db.driver !== "mysql2") {
-      notices.push(
-        `${db.path} uses drizzle-orm/${db.driver}: the generated useVerificationToken reads mysql2's affectedRows; check it with npm run verify-adapter.`,
-      );
+    } else {
+      const bound = sqlDialects[dialect].drizzle.rowCountDriver;
+      if (bound && db.driver !== undefined && db.driver !== bound.driver)
+        notices.push(
+          `${db.path} uses drizzle-orm/${db.driver}: the generated useVerificationToken reads ${bound.reads}; check it with npm run verify-adapter.`,
+        );
     }
     if (!project.configPath)
       files.push({
@@ -244,7 +246,7 @@ export const drizzleStorage = defineStorage<DrizzleProject>({
             : { "db:push": "drizzle-kit push" }),
         },
         notices,
-        ignored: dialect === "sqlite" ? [{ pattern: "dev.db*", paths: ["dev.db", "dev.db-wal", "dev.db-shm"] }] : [],
+        ignored: [...sqlDialects[dialect].drizzle.ignored],
       }),
       adapterPath,
       dialect,

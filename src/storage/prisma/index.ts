@@ -185,7 +185,7 @@ export const prismaStorage = defineStorage<PrismaProject>({
         env: [
           {
             name: "DATABASE_URL",
-            description: `The database of your Prisma client (${{ sqlite: "SQLite", postgres: "PostgreSQL", mysql: "MySQL or MariaDB" }[dialect]})`,
+            description: `The database of your Prisma client (${sqlDialects[dialect].prisma.title})`,
             example: sqlDialects[dialect].prisma.example,
           },
         ],
@@ -196,7 +196,7 @@ export const prismaStorage = defineStorage<PrismaProject>({
           "auth:tables": `create-auth migrate ${sqlPath}`,
         },
         ignored: [
-          ...(dialect === "sqlite" ? [{ pattern: "dev.db*", paths: ["dev.db", "dev.db-journal"] }] : []),
+          ...sqlDialects[dialect].prisma.ignored,
           ...(schema.created && modern ? [{ pattern: "generated/prisma", paths: ["generated/prisma/"] }] : []),
         ],
         notices: schema.text === project.schemaText ? [`${project.schemaPath} has the Auth.js models already.`] : [],
@@ -216,7 +216,7 @@ export const prismaStorage = defineStorage<PrismaProject>({
  * file against the schema's folder, Prisma 7 against the project).
  */
 function prismaSql(dialect: Dialect, prefix: string | undefined, modern: boolean, twoFactor: boolean): string {
-  const relative = dialect === "sqlite" && !modern ? " (paths relative to prisma)" : "";
+  const relative = sqlDialects[dialect].embedded && !modern ? " (paths relative to prisma)" : "";
   return [
     `-- connection: DATABASE_URL${relative}`,
     "-- The tables of the Auth.js models in schema.prisma, as Prisma's migration creates them.",

@@ -209,26 +209,19 @@ export function renderPrismaModels(
   return blocks.join(eol + eol) + eol;
 }
 
-const sqlTypes: Record<Dialect, Record<Scalar, string> & { long: string }> = {
-  sqlite: { String: "TEXT", DateTime: "DATETIME", Int: "INTEGER", Boolean: "BOOLEAN", long: "TEXT" },
-  postgres: { String: "TEXT", DateTime: "TIMESTAMP(3)", Int: "INTEGER", Boolean: "BOOLEAN", long: "TEXT" },
-  mysql: { String: "VARCHAR(191)", DateTime: "DATETIME(3)", Int: "INTEGER", Boolean: "BOOLEAN", long: "TEXT" },
-};
-
 /**
  * The tables, indexes and foreign keys Prisma's migration of the auth
  * models creates, as CREATE ... IF NOT EXISTS so applying it twice changes
  * nothing. Unique constraints keep Prisma's names (`User_email_key`).
  */
 export function renderPrismaSql(dialect: Dialect, prefix: string | undefined, twoFactor = false): string {
-  const q = (name: string) => (dialect === "mysql" ? `\`${name}\`` : `"${name}"`);
-  const types = sqlTypes[dialect];
-  const now = dialect === "mysql" ? "CURRENT_TIMESTAMP(3)" : "CURRENT_TIMESTAMP";
+  const { quote: q, prisma } = sqlDialects[dialect];
+  const { types, now, tableOptions, keysInTable } = prisma.sql;
   const statements: string[] = [];
   for (const model of [...authModels, ...(twoFactor ? twoFactorModels : [])]) {
     const table = tableName(model.name, prefix);
     const lines = model.fields.map((f) => {
-      const type = f.long ? types.long : f.wide && dialect === "mysql" ? "VARCHAR(255)" : types[f.type];
+      const type = f.long ? types.long : f.wide && types.wide ? types.wide : types[f.type];
       const parts = [q(f.name), type];
       if (!f.optional) parts.push("NOT NULL");
       if (f.default === "now()") parts.push(`DEFAULT ${now}`);
@@ -237,17 +230,16 @@ export function renderPrismaSql(dialect: Dialect, prefix: string | undefined, tw
     });
     if (model.compoundId) lines.push(`  PRIMARY KEY (${model.compoundId.map(q).join(", ")})`);
     const uniques = model.fields.filter((f) => f.unique);
-    if (dialect === "mysql")
+    if (keysInTable) {
       for (const f of uniques) lines.push(`  UNIQUE KEY ${q(`${table}_${f.name}_key`)} (${q(f.name)})`);
-    if (dialect === "mysql")
       for (const column of model.indexes ?? []) lines.push(`  INDEX ${q(`${table}_${column}_idx`)} (${q(column)})`);
+    }
     if (model.belongsToUser)
       lines.push(
         `  CONSTRAINT ${q(`${table}_userId_fkey`)} FOREIGN KEY (${q("userId")}) REFERENCES ${q(tableName("User", prefix))} (${q("id")}) ON DELETE CASCADE ON UPDATE CASCADE`,
       );
-    const options = dialect === "mysql" ? " DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci" : "";
-    statements.push(`CREATE TABLE IF NOT EXISTS ${q(table)} (\n${lines.join(",\n")}\n)${options};`);
-    if (dialect !== "mysql") {
+    statements.push(`CREATE TABLE IF NOT EXISTS ${q(table)} (\n${lines.join(",\n")}\n)${tableOptions};`);
+    if (!keysInTable) {
       for (const f of uniques)
         statements.push(
           `CREATE UNIQUE INDEX IF NOT EXISTS ${q(`${table}_${f.name}_key`)} ON ${q(table)} (${q(f.name)});`,

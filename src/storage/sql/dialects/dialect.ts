@@ -5,12 +5,10 @@
  * generated schema and adapter use, and what migrate and doctor do with a
  * database of it (apply a schema, read its columns).
  */
-import { createRequire } from "node:module";
-import { join } from "node:path";
 import type { DependencyName } from "../../../catalog/dependencies.js";
 import type { Dialect } from "../../../catalog/sql-dialects.js";
-import { CliError, ExitCode } from "../../../lib/errors.js";
 import type { ServerUrls } from "../../../lib/urls.js";
+import type { IgnoreEntry } from "../../../render/gitignore.js";
 
 /** Table -> its column names, as a database reports them. */
 export type Columns = Record<string, string[]>;
@@ -140,6 +138,26 @@ export interface DrizzleText {
   twoFactorHelpers: readonly string[];
   /** An expression: how many rows `statement` (an UPDATE or DELETE on `table`, not yet awaited) changed. */
   rowsChanged(statement: string, table: string): string;
+  /**
+   * Where the generated adapter reads one driver's row count (useVerificationToken): that drizzle-orm driver
+   * (`drizzle-orm/<driver>`) and what of its answer is read. A project's own db on another driver is told to
+   * check the adapter.
+   */
+  rowCountDriver?: { driver: string; reads: string };
+  /** The database files a Drizzle project of this dialect keeps beside it, for .gitignore. */
+  ignored: readonly IgnoreEntry[];
+}
+
+/** The SQL of Prisma's migration of the auth models on this dialect (`auth:tables`: prisma/models.ts). */
+export interface PrismaSql {
+  /** The column type of each Prisma scalar, of a long text, and of a wide (indexed) string where not String's. */
+  types: { String: string; DateTime: string; Int: string; Boolean: string; long: string; wide?: string };
+  /** `@default(now())` as a column default. */
+  now: string;
+  /** Follows a CREATE TABLE's closing parenthesis. */
+  tableOptions: string;
+  /** Unique keys and indexes inside CREATE TABLE, where the dialect has no CREATE INDEX IF NOT EXISTS; else statements after it. */
+  keysInTable: boolean;
 }
 
 /** Prisma on this dialect: how a schema names it, and what the generated client and adapter print for it. */
@@ -160,6 +178,12 @@ export interface PrismaText {
   adapterMethods: readonly string[];
   /** Native type attributes of a long text field and of a wide (indexed) string, where the default type cannot hold them. */
   nativeTypes: { long?: string; wide?: string };
+  /** The database as DATABASE_URL's description names it ("MySQL or MariaDB"). */
+  title: string;
+  /** The database files a Prisma project of this dialect keeps beside it, for .gitignore. */
+  ignored: readonly IgnoreEntry[];
+  /** The auth models' tables as Prisma's migration creates them. */
+  sql: PrismaSql;
 }
 
 export interface SqlDialect extends ServerUrls {
@@ -236,50 +260,3 @@ export const returningWrites: readonly string[] = [
   "      return (await query(`${s.delete} RETURNING *`, s.keyParams))[0] ?? null;",
   "    },",
 ];
-
-/**
- * The driver `name` as the project resolves it (the one its adapter uses),
- * else, with `orOwn`, create-auth's own (a development install has all
- * three); undefined when neither has it.
- */
-export function loadDriver<T = unknown>(root: string, name: string, options: { orOwn?: boolean } = {}): T | undefined {
-  const from = [join(root, "package.json"), ...(options.orOwn ? [import.meta.url] : [])];
-  for (const base of from) {
-    try {
-      return createRequire(base)(name) as T;
-    } catch (error) {
-      if ((error as { code?: string }).code !== "MODULE_NOT_FOUND") throw error;
-    }
-  }
-  return undefined;
-}
-
-/** The project's driver `name`, or a usage error saying to install the dependencies. */
-export function projectDriver<T>(root: string, name: string): T {
-  const driver = loadDriver<T>(root, name);
-  if (driver === undefined)
-    throw new CliError(`${name} is not installed in ${root}; install the dependencies first (npm install).`, {
-      exitCode: ExitCode.usage,
-    });
-  return driver;
-}
-
-/** Whether the project resolves the package `name`. */
-export function resolvable(root: string, name: string): boolean {
-  try {
-    createRequire(join(root, "package.json")).resolve(name);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Rows of (table, column) as table -> columns. */
-export function group(rows: { t: string; c: string }[]): Columns {
-  const out: Columns = {};
-  for (const { t, c } of rows) {
-    out[t] ??= [];
-    out[t].push(c);
-  }
-  return out;
-}

@@ -7,7 +7,7 @@ import { postgres } from "./postgres.js";
 import { sqlite } from "./sqlite.js";
 
 export type { AddedColumn, Columns, SqlDialect } from "./dialect.js";
-export { loadDriver } from "./dialect.js";
+export { loadDriver } from "./drivers.js";
 
 export const sqlDialects: Record<Dialect, SqlDialect> = { postgres, mysql, sqlite };
 

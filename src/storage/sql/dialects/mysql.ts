@@ -1,5 +1,6 @@
 /** MySQL and MariaDB through mysql2 (or mariadb, the driver a Prisma 7 project has). */
-import { bigintToNumber, defineDialect, group, projectDriver, resolvable } from "./dialect.js";
+import { bigintToNumber, defineDialect } from "./dialect.js";
+import { group, projectDriver, resolvable } from "./drivers.js";
 
 /** Why the Prisma and Drizzle adapters' useVerificationToken is replaced on MySQL (said in both). */
 const tokenUseByRowCount = [
@@ -69,6 +70,23 @@ export const mysql = defineDialect({
       "    },",
     ],
     nativeTypes: { long: "@db.Text", wide: "@db.VarChar(255)" },
+    title: "MySQL or MariaDB",
+    ignored: [],
+    sql: {
+      // A String is VARCHAR(191), which an index of utf8mb4 holds; an email address may pass it.
+      types: {
+        String: "VARCHAR(191)",
+        DateTime: "DATETIME(3)",
+        Int: "INTEGER",
+        Boolean: "BOOLEAN",
+        long: "TEXT",
+        wide: "VARCHAR(255)",
+      },
+      now: "CURRENT_TIMESTAMP(3)",
+      tableOptions: " DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci",
+      // MySQL has no CREATE INDEX IF NOT EXISTS (MariaDB has).
+      keysInTable: true,
+    },
   },
   typeormType: "mysql",
   typeormColumns: [
@@ -215,6 +233,8 @@ export const mysql = defineDialect({
       "",
     ],
     rowsChanged: (statement, _table) => `changedRows(await ${statement})`,
+    rowCountDriver: { driver: "mysql2", reads: "mysql2's affectedRows" },
+    ignored: [],
   },
   async apply(root, url, script, added) {
     let connection: Connection | undefined;

@@ -1,5 +1,6 @@
 /** PostgreSQL through pg. */
-import { bigintToNumber, defineDialect, group, inlineReferences, projectDriver, returningWrites } from "./dialect.js";
+import { bigintToNumber, defineDialect, inlineReferences, returningWrites } from "./dialect.js";
+import { group, projectDriver } from "./drivers.js";
 
 type Pg = {
   Client: new (
@@ -39,6 +40,14 @@ export const postgres = defineDialect({
     replacedMethods: "one method",
     adapterMethods: [],
     nativeTypes: {},
+    title: "PostgreSQL",
+    ignored: [],
+    sql: {
+      types: { String: "TEXT", DateTime: "TIMESTAMP(3)", Int: "INTEGER", Boolean: "BOOLEAN", long: "TEXT" },
+      now: "CURRENT_TIMESTAMP",
+      tableOptions: "",
+      keysInTable: false,
+    },
   },
   typeormType: "postgres",
   typeormColumns: [
@@ -129,6 +138,7 @@ export const postgres = defineDialect({
     adapterMethods: [],
     twoFactorHelpers: [],
     rowsChanged: (statement, table) => `(await ${statement}.returning({ userId: ${table}.userId })).length`,
+    ignored: [],
   },
   async apply(root, url, script, added) {
     const Client = clientOf(projectDriver(root, "pg"));

@@ -1,5 +1,6 @@
 /** SQLite through better-sqlite3: a file, no server. */
-import { defineDialect, group, inlineReferences, projectDriver, returningWrites } from "./dialect.js";
+import { defineDialect, inlineReferences, returningWrites } from "./dialect.js";
+import { group, projectDriver } from "./drivers.js";
 
 type Database = new (
   path: string,
@@ -33,6 +34,15 @@ export const sqlite = defineDialect({
     replacedMethods: "one method",
     adapterMethods: [],
     nativeTypes: {},
+    title: "SQLite",
+    // The example's database file (file:./dev.db) and the journal SQLite writes beside it.
+    ignored: [{ pattern: "dev.db*", paths: ["dev.db", "dev.db-journal"] }],
+    sql: {
+      types: { String: "TEXT", DateTime: "DATETIME", Int: "INTEGER", Boolean: "BOOLEAN", long: "TEXT" },
+      now: "CURRENT_TIMESTAMP",
+      tableOptions: "",
+      keysInTable: false,
+    },
   },
   typeormType: "better-sqlite3",
   typeormColumns: [
@@ -129,6 +139,8 @@ export const sqlite = defineDialect({
     adapterMethods: [],
     twoFactorHelpers: [],
     rowsChanged: (statement, table) => `(await ${statement}.returning({ userId: ${table}.userId })).length`,
+    // The database file and the -wal and -shm files SQLite writes beside it.
+    ignored: [{ pattern: "dev.db*", paths: ["dev.db", "dev.db-wal", "dev.db-shm"] }],
   },
   async apply(root, path, script, added) {
     const Driver = projectDriver<Database>(root, "better-sqlite3");
