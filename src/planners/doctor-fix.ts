@@ -18,7 +18,8 @@ import type { Finding } from "../doctor-model/finding.js";
 import { parseEnv, renameEnvVariable, setEnvValue } from "../render/env-file.js";
 import { addIgnoreEntries } from "../render/gitignore.js";
 import { describeSecurity } from "../render/package-security.js";
-import { changesOfParts, type FileChange, readIfExists } from "../workspace/plan.js";
+import { changesOfParts } from "../workspace/parts-to-changes.js";
+import { type FileChange, readIfExists } from "../workspace/plan.js";
 import { securePackages } from "../workspace/secure-packages.js";
 
 export interface FixPlan {

@@ -17,7 +17,8 @@ import { type GeneratedPart, mergeParts, type ProviderSnippet, part } from "../r
 import { type OwnAdapter, ownAdapterPart } from "../storage/own-adapter.js";
 import type { AuthSetup } from "../workspace/auth-setup/index.js";
 import type { PackageManager } from "../workspace/package-manager.js";
-import { changesOfParts, readIfExists } from "../workspace/plan.js";
+import { changesOfParts } from "../workspace/parts-to-changes.js";
+import { readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { schemaPart } from "./init-plan.js";
 import type { InitPlan, StorageChoice } from "./init-request.js";

@@ -20,7 +20,8 @@ import { type EnvToFill, gitignore, planEnvWrites } from "../render/env-files.js
 import type { FilesPart, ProviderSnippet } from "../render/parts.js";
 import type { PackageManager } from "../workspace/package-manager.js";
 import { detectPackageVersion } from "../workspace/package-version.js";
-import { changesOfParts, type FileChange, readIfExists } from "../workspace/plan.js";
+import { changesOfParts } from "../workspace/parts-to-changes.js";
+import { type FileChange, readIfExists } from "../workspace/plan.js";
 import { importExtension } from "../workspace/project.js";
 import { ProjectView } from "../workspace/project-view.js";
 import { readEnvForWriting } from "../workspace/read-env.js";

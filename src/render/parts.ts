@@ -17,7 +17,7 @@ export interface PlannedFile {
 
 /**
  * What a planner says of the files it touches, read by one function
- * (`changesOfParts` in src/workspace/plan.ts) that turns it into changes. A
+ * (`changesOfParts` in src/workspace/parts-to-changes.ts) that turns it into changes. A
  * GeneratedPart is one; a planner that edits the project's own files gives
  * their new text as `edits`.
  */

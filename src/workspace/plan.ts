@@ -1,6 +1,7 @@
 /**
  * Plan, then apply. Commands describe every file they would write as a
- * change (before and after); only `applyPlan` touches the disk, and it writes
+ * change (before and after; a planner's parts become changes in
+ * parts-to-changes.ts); only `applyPlan` touches the disk, and it writes
  * all or nothing: each file goes to a private temporary sibling first and is
  * renamed into place once every write has succeeded.
  *
@@ -24,11 +25,10 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { CliError, ExitCode, UsageError } from "../lib/errors.js";
 import { makeFolders } from "../lib/make-folders.js";
 import { isEnvFile, isSecretEnvFile, maskEnvValues } from "../render/env-file.js";
-import type { FilesPart } from "../render/parts.js";
 
 export interface FileChange {
   /** Absolute path. */
@@ -87,45 +87,6 @@ function isLink(path: string): boolean {
 export function changeFile(path: string, after: string): FileChange | null {
   const before = readIfExists(path);
   return before === after ? null : { path, before, after };
-}
-
-/**
- * The one way a plan's parts become file changes, in the parts' order (in
- * each: files, files if missing, edits, removals). Paths are relative to
- * `root` or absolute. A file a part writes that exists with other contents
- * is left alone (listed, as the part gave its path) unless `force` or it
- * holds what the part `replaces`; an edit always applies; a file written
- * only where none is keeps what stands there; nothing that would not change
- * is a change.
- */
-export function changesOfParts(
-  root: string,
-  parts: readonly FilesPart[],
-  options: { force: boolean },
-): { changes: FileChange[]; leftAlone: string[] } {
-  const changes: FileChange[] = [];
-  const leftAlone: string[] = [];
-  const at = (path: string) => (isAbsolute(path) ? path : join(root, path));
-  for (const part of parts) {
-    for (const file of part.files ?? []) {
-      const change = changeFile(at(file.path), file.contents);
-      if (change?.before != null && !options.force && change.before !== file.replaces) leftAlone.push(file.path);
-      else if (change) changes.push(change);
-    }
-    for (const file of part.ifMissing ?? []) {
-      const change = changeFile(at(file.path), file.contents);
-      if (change?.before === null) changes.push(change);
-    }
-    for (const edit of part.edits ?? []) {
-      const change = changeFile(at(edit.path), edit.contents);
-      if (change) changes.push(change);
-    }
-    for (const path of part.removed ?? []) {
-      const before = readIfExists(at(path));
-      if (before !== null) changes.push({ path: at(path), before, after: "", remove: true });
-    }
-  }
-  return { changes, leftAlone };
 }
 
 const tempPattern = /\.create-auth-(\d+)-[0-9a-z]+\.tmp$/;

@@ -17,7 +17,7 @@ import { none } from "../../src/frameworks/none.js";
 import { generateConfig } from "../../src/planners/auth-config.js";
 import { planTokenWiring } from "../../src/planners/token-wiring.js";
 import { renderTemplate } from "../../src/render/templates.js";
-import { changesOfParts } from "../../src/workspace/plan.js";
+import { changesOfParts } from "../../src/workspace/parts-to-changes.js";
 import { AFTER_SIGN_IN, APP_ORIGIN, BASE_PATH, SESSION_COOKIE } from "../e2e/auth-harness.js";
 import { Browser } from "../e2e/browser.js";
 import { generated, type LoadedProvider, withEnv, writeModule } from "../e2e/provider-module.js";
