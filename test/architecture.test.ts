@@ -2,8 +2,9 @@
  * The shape the code keeps: layers that point one way (each folder of src/
  * has a rank and imports only lower ranks, over value, type and dynamic
  * imports alike; no import circles of any kind among its modules), and kinds
- * that own their code (nothing outside a framework's or a storage's module
- * branches on its id).
+ * that own their code: nothing outside a framework's module and templates
+ * folder, a storage's module, or a SQL dialect's module and partials branches
+ * on its id.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
