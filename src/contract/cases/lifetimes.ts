@@ -35,7 +35,7 @@ const alignedLeadMs = [300, 700, 1100];
 /** How long before a first expiry its extension must have returned (a store's clock may run a little ahead of ours). */
 const landedBeforeMs = 100;
 /** How long after the last first expiry the read comes: a store drops a record once its expiry has passed. */
-const settleMs = 25;
+const settleMs = 5;
 /** The lifetime a record must outlive the read by: long next to the run, short enough that a TTL 1000 times too short is gone. */
 const longLifetimeMs = 10 * 60 * 1000;
 /** How long a record's lifetime must still run at the read for the read to prove anything. */
