@@ -26,7 +26,7 @@ const rows = [
     target: 7,
   },
   {
-    // The lifetime cases let a second and a half of real time pass, beside the rest of the run.
+    // The lifetime cases let about a second of real time pass, beside the rest of the run.
     name: "verify-adapter memory.ts, default (cases + exploration)",
     ms: time("node", [...bin, "verify-adapter", "fixtures/adapters/memory.ts", "--seed", "1"], opts),
   },

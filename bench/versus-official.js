@@ -179,7 +179,7 @@ const commands = adapters.flatMap(({ name, fixture, kind, target }) => {
   return [
     { adapter: name, suite: "official suite (vitest run)", args: [vitest, "run"], cwd: project, env: {} },
     ours("verify-adapter, default run", []),
-    // The lifetime cases let a second and a half of real time pass beside the rest: this is the rest.
+    // The lifetime cases let about a second of real time pass beside the rest: this is the rest.
     ...(hasLifetimes ? [ours("verify-adapter, default run, lifetimes left out", ["--skip", "*.lifetime.*"])] : []),
   ];
 });

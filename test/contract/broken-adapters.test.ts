@@ -1,6 +1,6 @@
 // Each broken fixture breaks one rule; the suite must fail exactly the cases
 // listed in fixtures/adapters/broken/expected.json, on every seed. Cases
-// that let real time pass make each run last about two seconds, so every
+// that let real time pass make each run last over a second, so every
 // fixture and seed runs at once, each on its own adapter.
 import { readdirSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";

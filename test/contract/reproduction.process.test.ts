@@ -29,6 +29,8 @@ const noFailure: Record<string, string> = {
   "no-webauthn": "a missing capability, not a fault: the exploration leaves out the methods it lacks",
   "expiry-in-wrong-unit": "shows only once real time passes, which the lifetime cases wait for and sequences do not",
   "session-expiry-kept-on-extension": "shows only once real time passes, as above",
+  "session-expiry-whole-second-kept-on-extension": "shows only once real time passes, as above",
+  "session-ttl-seconds-kept-on-extension": "shows only once real time passes, as above",
   "email-lookup-ignores-case": "a warning only: a case-insensitive collation is tolerated",
   "token-use-ignores-case": "a warning only: a case-insensitive collation is tolerated",
 };
