@@ -8,9 +8,10 @@
  *   entry and command, so a command loads only its own code: the command
  *   line, verify-adapter's worker, and the library entry points
  *   `create-auth` and `create-auth/vitest`. Every dependency is inside but
- *   vitest (the optional peer of create-auth/vitest) and tsx, which the
- *   worker takes from the user's project (isolation/typescript.ts), so the
- *   package installs no dependencies at all. Of handlebars only the runtime
+ *   vitest, which create-auth/vitest takes from the user's project at run
+ *   time (lib/running-vitest.ts), and tsx, which the worker takes from there
+ *   too (isolation/typescript.ts), so the package declares no dependencies
+ *   and no peers, and a first `npx create-auth` fetches one package. Of handlebars only the runtime
  *   is inside: templates are precompiled. @babel/parser is inside add-provider's chunk: loaded from
  *   node_modules instead, a cold add-provider took 20 ms (require) to 60 ms
  *   (import, which scans the CommonJS file for export names) longer on
@@ -70,6 +71,24 @@ const precompiledOnly: Plugin = {
   },
 };
 
+/**
+ * create-auth/vitest must register with the copy of vitest that runs the
+ * user's test file, which it finds at run time (src/lib/running-vitest.ts):
+ * a static import of vitest would be bundled (a second copy) or left for
+ * Node to resolve beside create-auth (no vitest there under pnpm). The build
+ * refuses one.
+ */
+const vitestFromTheProject: Plugin = {
+  name: "vitest-from-the-project",
+  setup(build) {
+    build.onResolve({ filter: /^@?vitest(\/|$)/ }, (args) => ({
+      errors: [
+        { text: `${args.path} is imported by ${args.importer}: take vitest from lib/running-vitest.ts (loadVitest)` },
+      ],
+    }));
+  },
+};
+
 /** The command line's esbuild options: the pack test builds with them to see what the bundle holds. */
 export function commandLineOptions(dist: string) {
   return {
@@ -91,8 +110,7 @@ export function commandLineOptions(dist: string) {
     bundle: true,
     splitting: true,
     chunkNames: "[name]-[hash]",
-    external: ["vitest"],
-    plugins: [precompiledOnly],
+    plugins: [precompiledOnly, vitestFromTheProject],
     // Bundled CommonJS dependencies call require() for Node's modules.
     banner: {
       js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',

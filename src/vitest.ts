@@ -2,10 +2,10 @@
  * `import { adapterContract, adapterExploration } from "create-auth/vitest"`:
  * the contract suite as vitest tests, one per case, and the model-based
  * exploration as one test, for teams that want them inside their own run.
+ * vitest must be installed in the project: this module takes it from there.
  */
 
 import picomatch from "picomatch";
-import { afterAll, beforeAll, describe, it } from "vitest";
 import { describeLeftovers } from "./contract/access/ledger.js";
 import { newNonce, newSeed } from "./contract/access/random.js";
 import { selectableCases } from "./contract/cases/index.js";
@@ -14,6 +14,11 @@ import { type CaseResult, runContract } from "./contract/run/runner.js";
 import { selectWith } from "./contract/run/select.js";
 import { type AdapterMethod, type AnyAdapter, presentMethods } from "./contract/spec/adapter.js";
 import { type CapabilityName, capabilities } from "./contract/spec/capabilities.js";
+import { loadVitest } from "./lib/running-vitest.js";
+
+// The project's vitest, the copy running the test file that imports this (lib/running-vitest.ts): create-auth
+// declares no dependency on it.
+const { afterAll, beforeAll, describe, it } = await loadVitest();
 
 type Awaitable<T> = T | PromiseLike<T>;
 

@@ -4,7 +4,8 @@
  * npm registry), `npx create-auth init --yes` WITH its install (better-sqlite3
  * built by its install script, approved by the generated allowScripts), then
  * `npm run verify-adapter` against the generated SQLite adapter, and every
- * other command and the library entry point. The package installs nothing
+ * other command and the library entry point, and create-auth/vitest in a
+ * strict pnpm workspace (`npx pnpm@<exact>`). The package installs nothing
  * but itself (everything it runs is bundled into dist/cli/; a TypeScript
  * adapter is compiled by the project's tsx or by Node itself), within a size
  * budget, and its third-party notice names exactly the packages bundled
@@ -20,12 +21,13 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { builtinModules } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,6 +36,8 @@ import { execa, type Options } from "execa";
 import { afterAll, describe, expect, test } from "vitest";
 import { commandLineOptions } from "../../scripts/build.js";
 import { fetchMissingNodes, nodeBinary } from "../../scripts/node-versions.js";
+import { allCases } from "../../src/contract/cases/index.js";
+import { notInstalled } from "../../src/lib/running-vitest.js";
 import { userEnv } from "./user-env.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
@@ -100,6 +104,10 @@ async function importedPackages(installed: string): Promise<string[]> {
 }
 
 const MINUTE = 60_000;
+/** Exact versions for the pnpm step: some registry mirrors serve no dist-tags. vitest as this repo tests with. */
+const PNPM = "pnpm@12.4.2";
+const VITEST = JSON.parse(readFileSync(join(projectRoot, "node_modules/vitest/package.json"), "utf8"))
+  .version as string;
 /** What `npm install create-auth` may put in node_modules (it was 32 MB in 17 packages with tsx and handlebars). */
 const SIZE_BUDGET_MB = 15;
 
@@ -322,15 +330,22 @@ describe("npm pack → install the tarball → npx create-auth init --yes → np
       );
       expect(String(library.stdout)).toMatch(/runVerifyAdapter/);
 
-      // 7. The package declares no dependencies, and dist/ imports none: only vitest, the optional peer of
-      // create-auth/vitest.
+      // 7. The package declares no dependencies and no peers (an optional peer made a cold `npx create-auth` fetch
+      // the metadata of each of the peer's own optional peers), and dist/ imports no package: create-auth/vitest
+      // takes vitest from the project at run time, and says so in one line in a project without it.
       const installed = join(app, "node_modules", "create-auth");
-      const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as {
-        dependencies?: Record<string, string>;
-        peerDependencies: Record<string, string>;
-      };
-      expect(manifest.dependencies ?? {}).toEqual({});
-      expect(await importedPackages(installed)).toEqual(Object.keys(manifest.peerDependencies).sort());
+      const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as Record<string, unknown>;
+      for (const field of ["dependencies", "peerDependencies", "peerDependenciesMeta", "optionalDependencies"])
+        expect(manifest[field] ?? {}, field).toEqual({});
+      expect(await importedPackages(installed)).toEqual([]);
+      const withoutVitest = await execa("node", ["--input-type=module", "-e", 'await import("create-auth/vitest");'], {
+        cwd: app,
+        env: userEnv(),
+        extendEnv: false,
+        reject: false,
+      });
+      expect(withoutVitest.exitCode).toBe(1);
+      expect(withoutVitest.stderr).toContain(`Error: ${notInstalled}\n`);
 
       // 8. The notice names exactly the packages bundled into dist/cli/, each with its licence files' text.
       const notice = readFileSync(join(installed, "dist", "THIRD-PARTY-NOTICES.txt"), "utf8");
@@ -350,6 +365,42 @@ describe("npm pack → install the tarball → npx create-auth init --yes → np
             readFileSync(join(folder, name), "utf8").replace(/\r\n/g, "\n").trim(),
           );
       }
+      // 9. create-auth/vitest under pnpm's strict layout: a workspace whose app has create-auth and vitest, nothing
+      // hoisted, so create-auth (in node_modules/.pnpm) has no vitest above it: the app's vitest runs the contract.
+      const workspace = join(root, "pnpm");
+      const pnpmApp = join(workspace, "packages", "app");
+      mkdirSync(pnpmApp, { recursive: true });
+      writeFileSync(join(workspace, "package.json"), '{ "name": "workspace", "private": true }\n');
+      writeFileSync(join(workspace, "pnpm-workspace.yaml"), "packages:\n  - packages/*\nhoist: false\n");
+      writeFileSync(
+        join(pnpmApp, "package.json"),
+        `${JSON.stringify({ name: "app", private: true, type: "module", devDependencies: { "create-auth": `file:${tarball}`, vitest: VITEST } }, null, 2)}\n`,
+      );
+      cpSync(join(projectRoot, "fixtures/adapters/memory.ts"), join(pnpmApp, "memory.ts"));
+      writeFileSync(
+        join(pnpmApp, "memory.test.ts"),
+        'import { adapterContract } from "create-auth/vitest";\nimport { createMemoryAdapter } from "./memory.js";\n\nadapterContract(createMemoryAdapter, { seed: 3 });\n',
+      );
+      await step(
+        "pnpm install (strict workspace)",
+        "npx",
+        ["--yes", PNPM, "install", "--store-dir", join(root, "pnpm-store")],
+        {
+          cwd: workspace,
+          timeout: 3 * MINUTE,
+        },
+      );
+      const storedAt = realpathSync(join(pnpmApp, "node_modules", "create-auth"));
+      expect(storedAt).toContain(join(workspace, "node_modules", ".pnpm"));
+      expect(() => createRequire(join(storedAt, "package.json")).resolve("vitest")).toThrow(/Cannot find/);
+      const contract = await step("pnpm exec vitest run", "npx", ["--yes", PNPM, "exec", "vitest", "run"], {
+        cwd: pnpmApp,
+        env: { ...userEnv(), NO_COLOR: "1" },
+        timeout: 2 * MINUTE,
+      });
+      expect(String(contract.all)).toMatch(/Tests\s+\d+ passed \(\d+\)/);
+      expect(Number(/Tests\s+(\d+) passed/.exec(String(contract.all))?.[1])).toBeGreaterThanOrEqual(allCases.length);
+
       console.log(`[npm-pack] timings (ms): ${JSON.stringify(timings)}`);
     },
     BUDGET + MINUTE,

@@ -6,11 +6,12 @@
  * with a resolver for TypeScript's import conventions, else the run stops
  * with what to install.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire, register } from "node:module";
+import { existsSync } from "node:fs";
+import { register } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { LoadError } from "../../lib/errors.js";
+import { packageEntry } from "../../lib/package-entry.js";
 
 interface TsxApi {
   tsImport(url: string, options: { parentURL: string; tsconfig?: string | false }): Promise<Record<string, unknown>>;
@@ -27,17 +28,9 @@ export function projectTsx(folder: string): Promise<TsxApi | undefined> {
   let api = found.get(folder);
   if (!api) {
     api = (async () => {
-      for (const from of [join(folder, "noop.js"), import.meta.url]) {
-        let manifest: string;
-        try {
-          manifest = createRequire(from).resolve("tsx/package.json");
-        } catch {
-          continue;
-        }
-        const exports = JSON.parse(readFileSync(manifest, "utf8")).exports?.["./esm/api"]?.import;
-        const entry = typeof exports === "string" ? exports : exports?.default;
-        if (typeof entry === "string")
-          return (await import(pathToFileURL(join(dirname(manifest), entry)).href)) as TsxApi;
+      for (const from of [folder, import.meta.url]) {
+        const entry = packageEntry("tsx", from, "./esm/api");
+        if (entry) return (await import(pathToFileURL(entry).href)) as TsxApi;
       }
       return undefined;
     })();
