@@ -87,18 +87,4 @@ export const sessionAndUserSchema = z
   })
   .passthrough();
 
-export type ModelName = "user" | "account" | "session" | "verificationToken" | "authenticator";
-
-/**
- * The fields the service reads from each record: those of §2.9 and the
- * stored columns §2.10 adds (an account's `session_state`, the rows' own
- * `id`). An answer is copied field by field through these (access/answers.ts),
- * so a model instance whose fields are getters reads as its plain twin.
- */
-export const modelFields: Record<ModelName, readonly string[]> = {
-  user: [...Object.keys(adapterUserSchema.shape)],
-  account: [...Object.keys(adapterAccountSchema.shape), "session_state", "id"],
-  session: [...Object.keys(adapterSessionSchema.shape), "id"],
-  verificationToken: [...Object.keys(verificationTokenSchema.shape)],
-  authenticator: [...Object.keys(adapterAuthenticatorSchema.shape)],
-};
+export { type ModelName, modelFields } from "./model-fields.js";

@@ -10,6 +10,14 @@ import { allCases } from "../../src/contract/cases/index.js";
 import { runContract } from "../../src/contract/run/runner.js";
 import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
 import { describeThrownValue } from "../../src/contract/spec/thrown.js";
+import {
+  adapterAccountSchema,
+  adapterAuthenticatorSchema,
+  adapterSessionSchema,
+  adapterUserSchema,
+  verificationTokenSchema,
+} from "../../src/schemas/adapter-models.js";
+import { modelFields } from "../../src/schemas/model-fields.js";
 
 /** A Sequelize-shaped instance: fields as prototype getters over dataValues, methods, a link back to its model. */
 class UserModel {
@@ -138,5 +146,20 @@ describe("adapters the service signs in with pass whole runs", () => {
     const user = await port.call("createUser", [{ id: "x", email: "m@example.test", emailVerified: null }]);
     expect(Object.getPrototypeOf(user)).toBe(Object.prototype);
     expect(user).toMatchObject({ email: "m@example.test", emailVerified: null });
+  });
+});
+
+describe("the fields an answer is copied through", () => {
+  // Plain lists (schemas/model-fields.ts), so the worker copies answers without loading zod: they must be
+  // the zod models' fields, plus the stored columns §2.10 adds.
+  it("are every field of the zod models, with an account's session_state and the rows' id", () => {
+    const keys = (schema: { shape: object }) => Object.keys(schema.shape);
+    expect(modelFields).toEqual({
+      user: keys(adapterUserSchema),
+      account: [...keys(adapterAccountSchema), "session_state", "id"],
+      session: [...keys(adapterSessionSchema), "id"],
+      verificationToken: keys(verificationTokenSchema),
+      authenticator: keys(adapterAuthenticatorSchema),
+    });
   });
 });

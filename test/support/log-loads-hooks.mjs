@@ -2,6 +2,6 @@
 import { appendFileSync } from "node:fs";
 
 export async function load(url, context, nextLoad) {
-  if (process.env.LOAD_LOG) appendFileSync(process.env.LOAD_LOG, `${url}\n`);
+  if (process.env.LOAD_LOG) appendFileSync(process.env.LOAD_LOG.replace("{pid}", String(process.pid)), `${url}\n`);
   return nextLoad(url, context);
 }

@@ -17,7 +17,7 @@
  * captured here, so a module that replaces intrinsics changes nothing.
  */
 import { types } from "node:util";
-import { type ModelName, modelFields } from "../../schemas/adapter-models.js";
+import { type ModelName, modelFields } from "../../schemas/model-fields.js";
 import type { AdapterMethod } from "../spec/adapter.js";
 import { describeThrownValue } from "../spec/thrown.js";
 

@@ -13,6 +13,11 @@ import type { Scribble } from "../access/answers.js";
 import type { AdapterMethod } from "../spec/adapter.js";
 
 export type WorkerRequest =
+  /**
+   * From the launcher, which starts the worker before the command line is parsed: the module to come is
+   * TypeScript (by the look of the arguments), so its compiler may start before the "load" arrives.
+   */
+  | { type: "warm-up" }
   | {
       type: "load";
       /** As the user wrote it, resolved from `cwd`. */

@@ -6,13 +6,15 @@
  * sends it the job on stdin. A worker nobody takes sees its stdin close and
  * ends.
  *
- * This module is loaded by the launcher: it imports only Node's modules and
- * the private-cache module.
+ * This module is loaded by the launcher: it imports only Node's modules, the
+ * private-cache module and the frames of the worker's protocol.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { privateTempFolder } from "../../lib/private-cache.js";
+import type { WorkerRequest } from "./protocol.js";
+import { encodeFrame } from "./wire.js";
 
 /** dist/cli/verify-worker.js, from this module in src/contract/isolation/, dist/contract/isolation/ or the bundle in dist/cli/. */
 export function workerPath(): string {
@@ -36,10 +38,18 @@ export function spawnWorker(env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
 
 let early: { child: ChildProcess; cwd: string } | undefined;
 
+/**
+ * Whether the arguments name a TypeScript module, read before commander parses them: any word with a
+ * TypeScript extension. Wrong either way costs only time (a JavaScript module's worker starts tsx for
+ * nothing; a TypeScript one's starts it when the module arrives), never the result.
+ */
+const namesTypeScript = (args: string[]) => args.some((a) => /\.[cm]?ts$/i.test(a));
+
 /** From the launcher, with verify-adapter's own arguments: a run (not --help or --list) starts the worker at once. */
 export function prestartWorker(args: string[]): void {
   if (args.some((a) => a === "--help" || a === "-h" || a === "--list")) return;
   early = { child: spawnWorker(process.env, process.cwd()), cwd: process.cwd() };
+  if (namesTypeScript(args)) early.child.stdin?.write(encodeFrame({ type: "warm-up" } satisfies WorkerRequest));
   // Until the supervisor takes it, it must not keep this process alive.
   early.child.unref();
   for (const stream of early.child.stdio) (stream as { unref?: () => void } | null)?.unref?.();

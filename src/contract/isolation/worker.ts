@@ -147,12 +147,18 @@ async function tearDown(loaded: Loaded): Promise<void> {
   // The supervisor ends this process now, whatever the module left open.
 }
 
-export function startWorker(): void {
-  watchTheExit();
-  // tsx's module hooks take longest to start: start the project's while the first request is on its way.
+/**
+ * tsx's module hooks take long to start (tens of milliseconds): told the module is TypeScript before it
+ * arrives, the worker starts the project's tsx meanwhile. A module of plain JavaScript never loads tsx,
+ * and one that arrives at once is loaded at once (importTypeScript starts tsx itself).
+ */
+function warmUpTypeScript(): void {
   const warm = projectTsx(process.cwd()).then((tsx) => tsx?.register({ namespace: "create-auth-warm-up" }));
   warm.catch(() => undefined);
+}
 
+export function startWorker(): void {
+  watchTheExit();
   const reader = new FrameReader();
   let adapter: AnyAdapter | undefined;
   let loading: Promise<(Loaded & { ready: AnyAdapter }) | undefined> | undefined;
@@ -172,6 +178,11 @@ export function startWorker(): void {
       else early.push(request);
     } else if (request.type === "teardown") {
       void loading?.then((loaded) => loaded && tearDown(loaded));
+    } else if (request.type === "warm-up") {
+      // The "load" often follows in the same read: then the warm-up would only add a registration.
+      setImmediate(() => {
+        if (!loading) warmUpTypeScript();
+      });
     }
   };
   process.stdin.on("data", (chunk: Buffer) => {
