@@ -53,7 +53,7 @@ export const isRoot = process.getuid?.() === 0;
  */
 export async function cli(
   args: string[],
-  options: { cwd?: string; env?: Record<string, string>; uid?: number; node?: string } = {},
+  options: { cwd?: string; env?: Record<string, string>; uid?: number; node?: string; timeoutMs?: number } = {},
 ) {
   const { execa } = await import("execa");
   const asUser =
@@ -63,7 +63,7 @@ export async function cli(
     cwd: options.cwd ?? root,
     env: { NO_COLOR: "1", ...options.env },
     reject: false,
-    timeout: 60_000,
+    timeout: options.timeoutMs ?? 60_000,
   });
 }
 

@@ -17,6 +17,7 @@ import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { useCleanup } from "../e2e/cleanup.js";
 import { inProcess, root } from "../helpers.js";
+import { limiter } from "../support/limiter.js";
 import { ormProject, ormSteps, runIn } from "./projects.js";
 
 const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
@@ -128,55 +129,69 @@ describe.each(["sqlite", "memory"])("init --two-factor totp --backend %s", (back
   }, 120_000);
 });
 
-describe.each(cases)("init --two-factor totp on $fixture", ({ fixture }) => {
+/**
+ * The six projects side by side, three at a time: each has its own folder and database, and a run is
+ * mostly waiting on the processes it starts (Prisma, tsc, drizzle-kit, tsx) and the database.
+ */
+const inSlot = limiter(3);
+
+describe.concurrent.each(cases)("init --two-factor totp on $fixture", ({ fixture }) => {
   const defer = useCleanup();
   const orm = fixture.split("-")[0]!;
 
-  test("adds the two-factor models, compiles, makes the tables, and the store keeps its promises", async () => {
-    const dir = await ormProject(fixture, defer);
-    let url = orm === "prisma" ? "file:./dev.db" : "./dev.db";
-    if (fixture.endsWith("postgres")) {
-      const name = `create_auth_2fa_${randomBytes(5).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: `${pgUrl}/test` });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      defer(async () => {
-        const c = new pg.Client({ connectionString: `${pgUrl}/test` });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
-      });
-      url = `${pgUrl}/${name}`;
-    }
-    if (fixture.endsWith("mysql")) {
-      const name = `create_auth_2fa_${randomBytes(5).toString("hex")}`;
-      const admin = await mysql.createConnection({ uri: mysqlUrl });
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      defer(async () => {
-        const c = await mysql.createConnection({ uri: mysqlUrl });
-        await c.query(`DROP DATABASE IF EXISTS ${name}`);
-        await c.end();
-      });
-      url = `${mysqlUrl}/${name}`;
-    }
-    const env = { ...prismaEnv, DATABASE_URL: url };
-    const init = await inProcess(
-      ["init", "--yes", "--no-install", "--providers", "credentials", "--two-factor", "totp"],
-      { cwd: dir, env },
-    );
-    expect(init.stderr).toBe("");
-    expect(init.exitCode, init.stdout).toBe(0);
-    const store = readFileSync(join(dir, "auth/two-factor-store.ts"), "utf8");
-    expect(store).toContain(orm === "prisma" ? "client.twoFactor.updateMany" : "database\n        .update(secrets)");
+  test(
+    "adds the two-factor models, compiles, makes the tables, and the store keeps its promises",
+    ({ expect }) =>
+      inSlot(async () => {
+        const dir = await ormProject(fixture, defer);
+        let url = orm === "prisma" ? "file:./dev.db" : "./dev.db";
+        if (fixture.endsWith("postgres")) {
+          const name = `create_auth_2fa_${randomBytes(5).toString("hex")}`;
+          const admin = new pg.Client({ connectionString: `${pgUrl}/test` });
+          await admin.connect();
+          await admin.query(`CREATE DATABASE ${name}`);
+          await admin.end();
+          defer(async () => {
+            const c = new pg.Client({ connectionString: `${pgUrl}/test` });
+            await c.connect();
+            await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            await c.end();
+          });
+          url = `${pgUrl}/${name}`;
+        }
+        if (fixture.endsWith("mysql")) {
+          const name = `create_auth_2fa_${randomBytes(5).toString("hex")}`;
+          const admin = await mysql.createConnection({ uri: mysqlUrl });
+          await admin.query(`CREATE DATABASE ${name}`);
+          await admin.end();
+          defer(async () => {
+            const c = await mysql.createConnection({ uri: mysqlUrl });
+            await c.query(`DROP DATABASE IF EXISTS ${name}`);
+            await c.end();
+          });
+          url = `${mysqlUrl}/${name}`;
+        }
+        const env = { ...prismaEnv, DATABASE_URL: url };
+        const init = await inProcess(
+          ["init", "--yes", "--no-install", "--providers", "credentials", "--two-factor", "totp"],
+          { cwd: dir, env },
+        );
+        expect(init.stderr).toBe("");
+        expect(init.exitCode, init.stdout).toBe(0);
+        const store = readFileSync(join(dir, "auth/two-factor-store.ts"), "utf8");
+        expect(store).toContain(
+          orm === "prisma" ? "client.twoFactor.updateMany" : "database\n        .update(secrets)",
+        );
 
-    if (orm === "prisma")
-      expect(readFileSync(join(dir, "prisma/schema.prisma"), "utf8")).toMatch(/model TwoFactorRecoveryCode \{/);
-    await ormSteps(dir, orm, env);
+        if (orm === "prisma")
+          expect(readFileSync(join(dir, "prisma/schema.prisma"), "utf8")).toMatch(/model TwoFactorRecoveryCode \{/);
+        await ormSteps(dir, orm, env);
 
-    writeFileSync(join(dir, "exercise-two-factor.ts"), exercise);
-    const out = await run(dir, join(root, "node_modules/.bin/tsx"), ["exercise-two-factor.ts"], env);
-    expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual(promised);
-  }, 240_000);
+        writeFileSync(join(dir, "exercise-two-factor.ts"), exercise);
+        const out = await run(dir, join(root, "node_modules/.bin/tsx"), ["exercise-two-factor.ts"], env);
+        expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual(promised);
+        // Its own four minutes, after up to two others' turns before it.
+      }),
+    720_000,
+  );
 });
