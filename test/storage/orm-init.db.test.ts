@@ -12,7 +12,6 @@
  * PostgreSQL 127.0.0.1:5432 (trust) and MariaDB 127.0.0.1:3306 (root, no
  * password): a database of its own per test.
  */
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -22,39 +21,7 @@ import { describe, expect, test } from "vitest";
 import { useCleanup } from "../e2e/cleanup.js";
 import { cli, inProcess, tempDir } from "../helpers.js";
 import { limiter } from "../support/limiter.js";
-import { bin, ormDeps, ormProject, ormSteps, runIn } from "./projects.js";
-
-type Database = "sqlite" | "postgres" | "mariadb";
-const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
-const mysqlUrl = process.env.CREATE_AUTH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306";
-
-/** A fresh database of `kind` for one test, dropped afterwards; its URL in the form the ORM reads. */
-async function freshDatabase(kind: Database, orm: string, defer: (fn: () => unknown) => void): Promise<string> {
-  const name = `create_auth_orm_${randomBytes(5).toString("hex")}`;
-  if (kind === "sqlite") return orm === "prisma" ? "file:./dev.db" : "./dev.db";
-  if (kind === "postgres") {
-    const admin = new pg.Client({ connectionString: `${pgUrl}/test` });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    defer(async () => {
-      const c = new pg.Client({ connectionString: `${pgUrl}/test` });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    });
-    return `${pgUrl}/${name}`;
-  }
-  const admin = await mysql.createConnection({ uri: mysqlUrl });
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  defer(async () => {
-    const c = await mysql.createConnection({ uri: mysqlUrl });
-    await c.query(`DROP DATABASE IF EXISTS ${name}`);
-    await c.end();
-  });
-  return `${mysqlUrl.replace(/^mariadb:/, "mysql:")}/${name}`;
-}
+import { bin, type Database, freshDatabase, ormDeps, ormProject, ormSteps, runIn } from "./projects.js";
 
 const prismaEnv = {
   PRISMA_SCHEMA_ENGINE_BINARY: process.execPath,

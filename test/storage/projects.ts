@@ -7,11 +7,13 @@
  * the repository's node_modules, so drizzle-kit finds the drivers and
  * drizzle-orm there, as it would in a project of its own.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
+import mysql from "mysql2/promise";
+import pg from "pg";
 import { expect } from "vitest";
 import { userEnv } from "../e2e/user-env.js";
 import { inProcess, root } from "../helpers.js";
@@ -104,4 +106,36 @@ export async function ormSteps(dir: string, orm: string, env: Record<string, str
     await runIn(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "generate"], env);
     await runIn(dir, process.execPath, [bin(dir, "drizzle-kit", "bin.cjs"), "migrate"], env);
   }
+}
+
+export type Database = "sqlite" | "postgres" | "mariadb";
+const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
+const mysqlUrl = process.env.CREATE_AUTH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306";
+
+/** A fresh database of `kind` for one test, dropped afterwards; its URL in the form the ORM reads (SQLite: the project's dev.db). */
+export async function freshDatabase(kind: Database, orm: string, defer: (fn: () => unknown) => void): Promise<string> {
+  const name = `create_auth_orm_${randomBytes(5).toString("hex")}`;
+  if (kind === "sqlite") return orm === "prisma" ? "file:./dev.db" : "./dev.db";
+  if (kind === "postgres") {
+    const admin = new pg.Client({ connectionString: `${pgUrl}/test` });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    defer(async () => {
+      const c = new pg.Client({ connectionString: `${pgUrl}/test` });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    });
+    return `${pgUrl}/${name}`;
+  }
+  const admin = await mysql.createConnection({ uri: mysqlUrl });
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  defer(async () => {
+    const c = await mysql.createConnection({ uri: mysqlUrl });
+    await c.query(`DROP DATABASE IF EXISTS ${name}`);
+    await c.end();
+  });
+  return `${mysqlUrl.replace(/^mariadb:/, "mysql:")}/${name}`;
 }

@@ -8,20 +8,15 @@
  * once (also by two requests at the same moment), a recovery code used once,
  * everything gone when it is turned off.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import mysql from "mysql2/promise";
-import pg from "pg";
 import { describe, expect, test } from "vitest";
 import { useCleanup } from "../e2e/cleanup.js";
 import { inProcess, root } from "../helpers.js";
 import { limiter } from "../support/limiter.js";
-import { ormProject, ormSteps, runIn } from "./projects.js";
+import { freshDatabase, ormProject, ormSteps, runIn } from "./projects.js";
 
-const pgUrl = process.env.CREATE_AUTH_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
-const mysqlUrl = process.env.CREATE_AUTH_MYSQL_URL ?? "mysql://root@127.0.0.1:3306";
 const prismaEnv = {
   PRISMA_SCHEMA_ENGINE_BINARY: process.execPath,
   PRISMA_HIDE_UPDATE_MESSAGE: "1",
@@ -144,33 +139,8 @@ describe.concurrent.each(cases)("init --two-factor totp on $fixture", ({ fixture
     ({ expect }) =>
       inSlot(async () => {
         const dir = await ormProject(fixture, defer);
-        let url = orm === "prisma" ? "file:./dev.db" : "./dev.db";
-        if (fixture.endsWith("postgres")) {
-          const name = `create_auth_2fa_${randomBytes(5).toString("hex")}`;
-          const admin = new pg.Client({ connectionString: `${pgUrl}/test` });
-          await admin.connect();
-          await admin.query(`CREATE DATABASE ${name}`);
-          await admin.end();
-          defer(async () => {
-            const c = new pg.Client({ connectionString: `${pgUrl}/test` });
-            await c.connect();
-            await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-            await c.end();
-          });
-          url = `${pgUrl}/${name}`;
-        }
-        if (fixture.endsWith("mysql")) {
-          const name = `create_auth_2fa_${randomBytes(5).toString("hex")}`;
-          const admin = await mysql.createConnection({ uri: mysqlUrl });
-          await admin.query(`CREATE DATABASE ${name}`);
-          await admin.end();
-          defer(async () => {
-            const c = await mysql.createConnection({ uri: mysqlUrl });
-            await c.query(`DROP DATABASE IF EXISTS ${name}`);
-            await c.end();
-          });
-          url = `${mysqlUrl}/${name}`;
-        }
+        const database = fixture.endsWith("postgres") ? "postgres" : fixture.endsWith("mysql") ? "mariadb" : "sqlite";
+        const url = await freshDatabase(database, orm, defer);
         const env = { ...prismaEnv, DATABASE_URL: url };
         const init = await inProcess(
           ["init", "--yes", "--no-install", "--providers", "credentials", "--two-factor", "totp"],
