@@ -260,3 +260,17 @@ export const returningWrites: readonly string[] = [
   "      return (await query(`${s.delete} RETURNING *`, s.keyParams))[0] ?? null;",
   "    },",
 ];
+
+/** Drizzle's connection, attempt upsert and changed-row count where the database has ON CONFLICT and RETURNING (not MySQL). */
+export const returningDrizzle: Pick<
+  SqlDialect["drizzle"],
+  "dbConnect" | "adapterNotes" | "upsertAttempt" | "adapterMethods" | "twoFactorHelpers" | "rowsChanged"
+> = {
+  dbConnect: "export const db = drizzle({ connection: url, schema });",
+  adapterNotes: [],
+  upsertAttempt:
+    "        .onConflictDoUpdate({ target: counter.id, set: { attempts: sql`${counter.attempts} + 1` } });",
+  adapterMethods: [],
+  twoFactorHelpers: [],
+  rowsChanged: (statement, table) => `(await ${statement}.returning({ userId: ${table}.userId })).length`,
+};

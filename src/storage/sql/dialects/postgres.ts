@@ -1,5 +1,5 @@
 /** PostgreSQL through pg. */
-import { bigintToNumber, defineDialect, inlineReferences, returningWrites } from "./dialect.js";
+import { bigintToNumber, defineDialect, inlineReferences, returningDrizzle, returningWrites } from "./dialect.js";
 import { group, projectDriver } from "./drivers.js";
 
 type Pg = {
@@ -131,13 +131,7 @@ export const postgres = defineDialect({
       'import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";',
     ],
     dbImport: 'import { drizzle } from "drizzle-orm/node-postgres";',
-    dbConnect: "export const db = drizzle({ connection: url, schema });",
-    adapterNotes: [],
-    upsertAttempt:
-      "        .onConflictDoUpdate({ target: counter.id, set: { attempts: sql`${counter.attempts} + 1` } });",
-    adapterMethods: [],
-    twoFactorHelpers: [],
-    rowsChanged: (statement, table) => `(await ${statement}.returning({ userId: ${table}.userId })).length`,
+    ...returningDrizzle,
     ignored: [],
   },
   async apply(root, url, script, added) {

@@ -1,5 +1,5 @@
 /** SQLite through better-sqlite3: a file, no server. */
-import { defineDialect, inlineReferences, returningWrites } from "./dialect.js";
+import { defineDialect, inlineReferences, returningDrizzle, returningWrites } from "./dialect.js";
 import { group, projectDriver } from "./drivers.js";
 
 type Database = new (
@@ -132,13 +132,7 @@ export const sqlite = defineDialect({
     },
     schemaPreamble: ['import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";'],
     dbImport: 'import { drizzle } from "drizzle-orm/better-sqlite3";',
-    dbConnect: "export const db = drizzle({ connection: url, schema });",
-    adapterNotes: [],
-    upsertAttempt:
-      "        .onConflictDoUpdate({ target: counter.id, set: { attempts: sql`${counter.attempts} + 1` } });",
-    adapterMethods: [],
-    twoFactorHelpers: [],
-    rowsChanged: (statement, table) => `(await ${statement}.returning({ userId: ${table}.userId })).length`,
+    ...returningDrizzle,
     // The database file and the -wal and -shm files SQLite writes beside it.
     ignored: [{ pattern: "dev.db*", paths: ["dev.db", "dev.db-wal", "dev.db-shm"] }],
   },
