@@ -27,6 +27,12 @@ function sourceFiles(dir: string): string[] {
 
 const readAll = (files: string[]) => new Map(files.map((f) => [f, readFileSync(f, "utf8")]));
 
+/** Writes files of a planted tree under `dir` (the checks' own tests plant what they must find). */
+const writerIn = (dir: string) => (path: string, text: string) => {
+  mkdirSync(join(dir, path, ".."), { recursive: true });
+  writeFileSync(join(dir, path), text);
+};
+
 /** src/'s layers, bottom to top: [folder or top-level module, rank, why it stands there]. */
 const ranked: readonly [string, number, string][] = [
   ["lib", 0, "errors, io, terminal, options tables, semver: the toolkit, which needs nothing of ours"],
@@ -170,10 +176,7 @@ describe("the architecture", () => {
   it("would notice an upward import of each kind, and a circle through types or a dynamic import", () => {
     // A small src/ on disk, read as the tree is: lib imports commands three ways.
     const dir = join(tempDir(), "src");
-    const write = (path: string, text: string) => {
-      mkdirSync(join(dir, path, ".."), { recursive: true });
-      writeFileSync(join(dir, path), text);
-    };
+    const write = writerIn(dir);
     write("commands/run.ts", 'import { low } from "../lib/low.js";\nexport const run = () => low;\n');
     write(
       "lib/low.ts",
@@ -233,10 +236,7 @@ describe("the architecture", () => {
 
   it("would notice a branch on a dialect's id outside the dialects' folder, and let a dialect's module name its own", () => {
     const dir = join(tempDir(), "src");
-    const write = (path: string, text: string) => {
-      mkdirSync(join(dir, path, ".."), { recursive: true });
-      writeFileSync(join(dir, path), text);
-    };
+    const write = writerIn(dir);
     write("storage/sql/dialects/index.ts", 'export const mine = (id: string) => id === "mysql";\n');
     write(
       "storage/prisma/index.ts",
@@ -314,10 +314,7 @@ describe("the architecture", () => {
 
   it("would notice a template branching on a framework's id outside its folder, and let its own folder name it", () => {
     const dir = tempDir("create-auth-templates-");
-    const write = (path: string, text: string) => {
-      mkdirSync(join(dir, path, ".."), { recursive: true });
-      writeFileSync(join(dir, path), text);
-    };
+    const write = writerIn(dir);
     write("frameworks/two-factor/route.ts.hbs", "{{#if astro}}a{{/if}}\n{{> two-factor-route}}\n");
     write("frameworks/astro/partials/two-factor-route.hbs", "{{#if astro}}b{{/if}}\n");
     write("frameworks/astro/route.ts.hbs", "{{#if next}}c{{else if astro}}d{{/if}}\n");
