@@ -44,6 +44,7 @@ import { fetchMissingNodes, nodeBinary, nodeHome, pinnedNodeVersions } from "../
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { root } from "../helpers.js";
 import { type AppName, appsWith } from "../support/framework-apps.js";
+import { betterSqliteBuild, versionOf } from "./better-sqlite3-binary.js";
 import { userEnv } from "./user-env.js";
 
 export type { AppName };
@@ -200,44 +201,11 @@ async function install(dir: string, fixture: string, packages: string[], runtime
   writeFileSync(join(dir, ".ready"), new Date().toISOString());
 }
 
-const versionOf = (dir: string) =>
-  (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
-
 const hasInstallScript = (dir: string) =>
   Boolean(
     (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts?: { install?: string } }).scripts
       ?.install,
   );
-
-/**
- * A build/ folder of better-sqlite3 `version` for `runtime`'s Node: this repository's own when it is that
- * version on this Node, else built once (against that Node's headers).
- */
-export async function betterSqliteBuild(version: string, runtime: AppRuntime): Promise<string> {
-  const own = join(root, "node_modules/better-sqlite3");
-  if (
-    runtime.node === "node" &&
-    versionOf(own) === version &&
-    existsSync(join(own, "build/Release/better_sqlite3.node"))
-  )
-    return join(own, "build");
-  const dir = join(root, ".cache/e2e-apps", `better-sqlite3-${version}-${runtime.version}`);
-  if (!existsSync(join(dir, ".ready"))) {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      join(dir, "package.json"),
-      JSON.stringify({
-        private: true,
-        dependencies: { "better-sqlite3": version },
-        allowScripts: { "better-sqlite3": true },
-      }),
-    );
-    await execa("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env: runtime.installEnv });
-    writeFileSync(join(dir, ".ready"), new Date().toISOString());
-  }
-  return join(dir, "node_modules/better-sqlite3/build");
-}
 
 /** A fresh copy of app `name` in a temp dir, its node_modules hard-linked from the installed template. */
 export async function freshApp(

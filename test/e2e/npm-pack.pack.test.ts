@@ -11,7 +11,7 @@
  * budget, and its third-party notice names exactly the packages bundled
  * into dist/cli/, each with its licence text.
  *
- * Slow (a native build, ~2 minutes) and needs the npm registry: the `pack`
+ * Slow (installs, about a minute) and needs the npm registry: the `pack`
  * project (`npm test -- --project pack`). Each step's wall time is printed.
  */
 import {
@@ -36,8 +36,10 @@ import { execa, type Options } from "execa";
 import { afterAll, describe, expect, test } from "vitest";
 import { commandLineOptions } from "../../scripts/build.js";
 import { fetchMissingNodes, nodeBinary } from "../../scripts/node-versions.js";
+import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { allCases } from "../../src/contract/cases/index.js";
 import { notInstalled } from "../../src/lib/running-vitest.js";
+import { newestIn, prebuiltMirror, versionOf } from "./better-sqlite3-binary.js";
 import { userEnv } from "./user-env.js";
 
 const projectRoot = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
@@ -133,7 +135,7 @@ function nodeOf(major: string): string {
   if (!nodeBinary(major)) fetchMissingNodes();
   return nodeBinary(major)!;
 }
-/** The whole flow, all steps together; each step also has its own limit. Measured: ~2.5 minutes, most of it the better-sqlite3 build. */
+/** The whole flow, all steps together; each step also has its own limit. */
 const BUDGET = 8 * MINUTE;
 
 function filesUnder(dir: string): string[] {
@@ -259,11 +261,14 @@ describe("npm pack → install the tarball → npx create-auth init --yes → np
       expect(onNode20.exitCode, String(onNode20.all)).toBe(process.versions.node.startsWith("20.") ? 2 : 0);
       if (process.versions.node.startsWith("20.")) expect(String(onNode20.all)).toMatch(/npm install --save-dev tsx/);
 
-      // 4. init with the defaults, and its install (better-sqlite3 built from source when no prebuilt binary is reachable).
+      // 4. init with the defaults, and its install: better-sqlite3's install script runs (the generated allowScripts
+      // approves it) and downloads its prebuilt binary, as on a user's machine, from a release mirror on loopback.
+      const mirror = await prebuiltMirror(await newestIn(dependencyVersions["better-sqlite3"]));
       const init = await step("npx create-auth init --yes", "npx", ["create-auth", "init", "--yes"], {
         cwd: app,
+        env: { ...userEnv(), ...mirror.env },
         timeout: 6 * MINUTE,
-      });
+      }).finally(() => mirror.close());
       for (const file of [
         "auth.ts",
         "providers/credentials.ts",
@@ -286,7 +291,11 @@ describe("npm pack → install the tarball → npx create-auth init --yes → np
         "@auth/core": expect.any(String),
         "better-sqlite3": expect.any(String),
       });
-      // The install ran better-sqlite3's install script: its native addon exists.
+      // The install ran better-sqlite3's install script: it fetched the binary for its version and this Node.
+      const installedVersion = versionOf(join(app, "node_modules/better-sqlite3"));
+      expect(mirror.requests, String(init.all)).toEqual([
+        `/v${installedVersion}/better-sqlite3-v${installedVersion}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`,
+      ]);
       expect(
         existsSync(join(app, "node_modules/better-sqlite3/build/Release/better_sqlite3.node")),
         String(init.all),
@@ -384,7 +393,8 @@ describe("npm pack → install the tarball → npx create-auth init --yes → np
       await step(
         "pnpm install (strict workspace)",
         "npx",
-        ["--yes", PNPM, "install", "--store-dir", join(root, "pnpm-store")],
+        // pnpm's store is content-addressed and shared by projects, as a user's is: kept between runs.
+        ["--yes", PNPM, "install", "--store-dir", join(projectRoot, ".cache/pnpm-store")],
         {
           cwd: workspace,
           timeout: 3 * MINUTE,

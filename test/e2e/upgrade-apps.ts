@@ -22,7 +22,8 @@ import { dirname, join, relative } from "node:path";
 import { execa } from "execa";
 import { root } from "../helpers.js";
 import { copyInput, filesUnder } from "../upgrade/cases.js";
-import { appEnv, appRuntime, betterSqliteBuild, nextBin } from "./apps.js";
+import { appEnv, appRuntime, nextBin } from "./apps.js";
+import { betterSqliteBuild } from "./better-sqlite3-binary.js";
 import { userEnv } from "./user-env.js";
 
 // prisma generate needs no engine for the prisma-client generator, but its CLI looks for one and would download it.
