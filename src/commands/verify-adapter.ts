@@ -124,8 +124,9 @@ export const verifyAdapterOptions = defineOptions({
   },
   concurrency: {
     flag: "--concurrency <n>",
-    description: "cases to run in parallel (default: 1)",
-    schema: wholeNumber(1, 64).default(1),
+    description:
+      "cases to run side by side (default: 4); a case that fails beside others runs again alone, and that run is its verdict",
+    schema: wholeNumber(1, 64).default(4),
     expects: "a whole number from 1 to 64",
   },
   seed: {

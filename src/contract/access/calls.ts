@@ -24,6 +24,8 @@ export class HungMethods {
   hangs = 0;
   /** Why the run must stop: two hangs in a row with no call settling between them. */
   stopped: string | undefined;
+  /** Set when the adapter's process ended: nothing can be called again, not even to decide a verdict anew. */
+  ended = false;
 
   /** A call returned or threw: the adapter still answers. */
   settled(): void {
@@ -52,6 +54,7 @@ export class HungMethods {
 
   /** The adapter cannot answer any more (its process ended): the first reason given stands. */
   gone(reason: string): void {
+    this.ended = true;
     this.stopped ??= reason;
   }
 

@@ -1,12 +1,12 @@
 /**
  * One verify-adapter run, whatever the adapter is: a remote one answered by
  * the worker (the CLI) or an object in this process (the library API). The
- * cases run, then the exploration while the cases that wait for time to pass
- * wait, against one record of hung methods, and one run:end carries the
- * verdict of all of it.
+ * exploration runs beside the cases and each decides its verdict alone
+ * afterwards (turns.ts), and one run:end carries the verdict of all of it.
  */
 import { isAbsolute } from "node:path";
 import { addLeftovers } from "../access/ledger.js";
+import type { HungMethods } from "../access/calls.js";
 import type { AdapterPort } from "../access/port.js";
 import type { AnyAdapter } from "../spec/adapter.js";
 import type { CapabilityName } from "../spec/capabilities.js";
@@ -14,6 +14,7 @@ import type { ExplorationReport, ExploreBudget } from "./exploration.js";
 import { type RunEvent, runContract } from "./runner.js";
 import type { Selection } from "./select.js";
 import type { RunSummary } from "./summary.js";
+import type { Turns } from "./turns.js";
 
 /** The exploration's name for --only/--skip. */
 export const explorePart = "explore";
@@ -56,25 +57,17 @@ export async function runVerification(options: VerificationOptions): Promise<Ext
       if (event.type === "run:end") end = event;
       else options.onEvent(event);
     },
-    // While the cases that wait for time to pass are waiting.
-    meanwhile: explores
-      ? async (port, hung) => {
-          const { runExploration } = await import("./exploration.js");
-          const modulePath = options.modulePath;
-          exploration = await runExploration({
-            adapter: port,
-            budget: budget!,
-            seed: options.seed,
-            nonce: options.nonce,
-            callTimeoutMs: options.timeoutMs,
-            strict: options.strict,
-            hung,
-            replayPath: options.explorePath,
-            onProgress: (progress) => options.onEvent({ type: "exploration:progress", ...progress, of: budget!.runs }),
-            // As an import from the folder verify-adapter ran in: "./x.ts", never the bare "x.ts".
-            modulePath: isAbsolute(modulePath) || modulePath.startsWith(".") ? modulePath : `./${modulePath}`,
-            exportName: options.exportName,
-          });
+    // Beside the cases, taking its turns (turns.ts); again after them when a case hung.
+    beside: explores
+      ? {
+          start: async (port, hung, turns) => {
+            const report = await explorationOf(options, port, hung, turns);
+            // It may have ended before the cases did: its report counts once they are decided.
+            if (await turns.decided()) exploration = report;
+          },
+          again: async (port, hung) => {
+            exploration = await explorationOf(options, port, hung);
+          },
         }
       : undefined,
   });
@@ -88,4 +81,30 @@ export async function runVerification(options: VerificationOptions): Promise<Ext
     };
   }
   return { ...end!, summary };
+}
+
+async function explorationOf(
+  options: VerificationOptions,
+  port: AdapterPort,
+  hung: HungMethods,
+  turns?: Turns,
+): Promise<ExplorationReport> {
+  const { runExploration } = await import("./exploration.js");
+  const budget = options.explore!;
+  const modulePath = options.modulePath;
+  return runExploration({
+    adapter: port,
+    budget,
+    seed: options.seed,
+    nonce: options.nonce,
+    callTimeoutMs: options.timeoutMs,
+    strict: options.strict,
+    hung,
+    turns,
+    replayPath: options.explorePath,
+    onProgress: (progress) => options.onEvent({ type: "exploration:progress", ...progress, of: budget.runs }),
+    // As an import from the folder verify-adapter ran in: "./x.ts", never the bare "x.ts".
+    modulePath: isAbsolute(modulePath) || modulePath.startsWith(".") ? modulePath : `./${modulePath}`,
+    exportName: options.exportName,
+  });
 }
