@@ -5,8 +5,8 @@
  * afterwards (turns.ts), and one run:end carries the verdict of all of it.
  */
 import { isAbsolute } from "node:path";
-import { addLeftovers } from "../access/ledger.js";
 import type { HungMethods } from "../access/calls.js";
+import { addLeftovers } from "../access/ledger.js";
 import type { AdapterPort } from "../access/port.js";
 import type { AnyAdapter } from "../spec/adapter.js";
 import type { CapabilityName } from "../spec/capabilities.js";
