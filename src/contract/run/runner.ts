@@ -129,7 +129,7 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
   const beside = options.beside && !hung.stopped ? options.beside.start(port, besideHung, turns) : undefined;
   if (beside) await turns.untilPrepared(beside);
   // Cases beside each other or beside the exploration: a verdict is decided alone.
-  const overlapped = options.concurrency > 1 || beside !== undefined;
+  const overlapped = (options.concurrency > 1 && options.cases.length > 1) || beside !== undefined;
 
   const results: CaseResult[] = [];
   const ended = new Set<number>();
