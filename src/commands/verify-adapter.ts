@@ -246,13 +246,16 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
     required.some((group) => c.id.startsWith(group.cases)) ? { ...c, optIn: false } : c,
   );
   const selection = await selectRun(cases, options.only, options.skip, explore ? [explorePart] : []);
-  const opened = await openWorker(
-    { type: "load", modulePath: options.module, cwd: io.cwd, exportName: options.export },
-    { setupMs: options.setupTimeout, teardownMs: options.teardownTimeout },
-    io,
-  );
-  if (opened.kind === "load-error") throw new LoadError(opened.message, { hint: opened.hint });
-  const { session } = opened;
+  const open = async () => {
+    const opened = await openWorker(
+      { type: "load", modulePath: options.module, cwd: io.cwd, exportName: options.export },
+      { setupMs: options.setupTimeout, teardownMs: options.teardownTimeout },
+      io,
+    );
+    if (opened.kind === "load-error") throw new LoadError(opened.message, { hint: opened.hint });
+    return opened.session;
+  };
+  let session = await open();
   for (const group of required) {
     const lacking = group.methods.filter((m) => !session.port.methods.has(m));
     if (lacking.length === 0) continue;
@@ -283,6 +286,12 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
 
   const end = await runVerification({
     adapter: session.port,
+    // A run that overlapped a hang starts again in a new worker: the old one may be blocked for good.
+    fresh: async () => {
+      session.stop();
+      session = await open();
+      return session.port;
+    },
     selection,
     seed: options.seed ?? newSeed(),
     nonce: newNonce(),

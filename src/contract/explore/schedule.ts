@@ -74,7 +74,7 @@ export interface ExplorationTurns {
   /**
    * Its jobs side by side are done; resolves once the cases are done too,
    * true when it may decide its verdict, false when what it ran beside the
-   * cases is void (a case hung) and it is run again from the beginning.
+   * cases is void (a call hung: the whole run starts again, run/verification.ts).
    */
   alone(): Promise<boolean>;
 }

@@ -36,6 +36,8 @@ export type RunEvent =
   | { type: "case:end"; result: CaseResult }
   /** After each exploration sequence: how far it has got (of `of` sequences, when a number was asked). */
   | { type: "exploration:progress"; runs: number; steps: number; of?: number }
+  /** What ran so far is thrown away (it overlapped a hang): the run starts again, one call at a time. */
+  | { type: "run:again"; reason: string }
   | { type: "run:end"; summary: RunSummary; results: CaseResult[] };
 
 export interface RunOptions extends Omit<CaseOptions, "hung" | "nonce" | "strict"> {
@@ -52,14 +54,22 @@ export interface RunOptions extends Omit<CaseOptions, "hung" | "nonce" | "strict
   onEvent?: (event: RunEvent) => void;
   /** Runs beside the cases (verify-adapter's exploration), taking its turns (turns.ts). */
   beside?: Beside;
+  /**
+   * When the run overlapped (lanes, or work beside the cases) and a call never
+   * settled or the adapter stopped answering, nothing is decided again: the
+   * first hang stops the run and calls this at once (the caller may stop the
+   * adapter's process: nothing after counts), the summary says so, and the
+   * caller throws it away and starts again one call at a time on a fresh
+   * adapter (verification.ts). Without it, cases in lanes run again one
+   * after another on the same adapter.
+   */
+  endsOnHang?: () => void;
 }
 
-/** Work run beside the cases, on the same adapter. */
+/** Work run beside the cases, on the same adapter: its verdict stands only when no case hung. */
 export interface Beside {
   /** Starts it with a record of hangs of its own; the cases' hangs stay theirs until the cases are decided. */
   start(port: AdapterPort, hung: HungMethods, turns: Turns): Promise<void>;
-  /** A case hung: runs it again from the beginning, alone, after the cases, their hangs known. */
-  again(port: AdapterPort, hung: HungMethods): Promise<void>;
 }
 
 /** Opens once the other cases are done: waiting cases resume after it, once their time has come. */
@@ -107,7 +117,7 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
   const emit = options.onEvent ?? (() => undefined);
   const started = performance.now();
   const port = toPort(options.adapter);
-  let hung = options.hung ?? new HungMethods();
+  let hung = options.hung ?? new HungMethods(options.endsOnHang);
   const caseOptions: CaseOptions = {
     seed: options.seed,
     timeoutMs: options.timeoutMs,
@@ -125,7 +135,8 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
   });
 
   const turns = new Turns();
-  const besideHung = new HungMethods();
+  // Where a hang voids the run, both sides share one record: a stop on either ends both at once.
+  const besideHung = options.endsOnHang !== undefined ? hung : new HungMethods();
   const beside = options.beside && !hung.stopped ? options.beside.start(port, besideHung, turns) : undefined;
   if (beside) await turns.untilPrepared(beside);
   // Cases beside each other or beside the exploration: a verdict is decided alone.
@@ -143,6 +154,13 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
     record(index, result, !overlapped || result.status !== "failed"),
   );
   if (beside) await turns.untilTogetherDone(beside);
+  const stopped = hung.stopped;
+  if (overlapped && options.endsOnHang !== undefined && (stopped || hung.entries().length > 0)) {
+    // What overlapped a hang is void: the caller starts again, one call at a time.
+    turns.casesDone(false);
+    await beside;
+    return end(results, hung.entries(), stopped);
+  }
   const alone = { ...caseOptions, nonce: `${caseOptions.nonce}.alone` };
   if (!overlapped || hung.ended) {
     // Nothing ran beside a case, or nothing can run again.
@@ -162,21 +180,17 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
 
   const explorationStands = hung.entries().length === 0 && !hung.stopped;
   turns.casesDone(explorationStands);
-  if (beside) {
-    await beside;
-    if (!explorationStands && !hung.stopped) await options.beside!.again(port, hung);
-  }
+  await beside;
   const hangs = hung.entries();
   if (explorationStands) hangs.push(...besideHung.entries().filter((h) => !hangs.some((c) => c.method === h.method)));
+  return end(results, hangs, hung.stopped ?? (explorationStands ? besideHung.stopped : undefined));
 
-  const unmetRequirements = capabilities.filter((c) => !c.supported && options.require.includes(c.name));
-  const summary = summarize(
-    results,
-    { seed: options.seed, unmetRequirements, hung: hangs, started },
-    hung.stopped ?? (explorationStands ? besideHung.stopped : undefined),
-  );
-  emit({ type: "run:end", summary, results });
-  return summary;
+  function end(results: CaseResult[], hangs: RunSummary["hung"], aborted: string | undefined): RunSummary {
+    const unmetRequirements = capabilities.filter((c) => !c.supported && options.require.includes(c.name));
+    const summary = summarize(results, { seed: options.seed, unmetRequirements, hung: hangs, started }, aborted);
+    emit({ type: "run:end", summary, results });
+    return summary;
+  }
 }
 
 /** One case from start to end, its waits slept through; refused once the run stopped. */

@@ -7,12 +7,14 @@
  *    later sequence compares keys, so nothing may run beside it).
  * 2. Together: the cases (in their lanes) and the exploration's jobs.
  * 3. The cases alone: a case that failed beside other work runs again alone
- *    and that run is its verdict; a case that hung beside other work makes
- *    every case run again one after another (which case hung first, and
- *    which were refused for it, is what a run one after another says).
+ *    and that run is its verdict.
  * 4. The exploration alone: its jobs that failed together run again alone
- *    (explore/schedule.ts). If a case hung, the exploration would have run
- *    after it without that method: it starts again from the beginning, alone.
+ *    (explore/schedule.ts).
+ *
+ * A call that never settled on either side, or an adapter that stopped
+ * answering, voids all of it (which calls were in flight beside the hang is
+ * chance): verification.ts starts the whole run again one call at a time on
+ * a fresh adapter, and the exploration's verdict here is not decided.
  */
 
 import type { ExplorationTurns } from "../explore/schedule.js";
