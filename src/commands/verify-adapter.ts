@@ -125,7 +125,7 @@ export const verifyAdapterOptions = defineOptions({
   concurrency: {
     flag: "--concurrency <n>",
     description:
-      "cases to run side by side (default: 4); a case that fails beside others runs again alone, and that run is its verdict",
+      "cases to run side by side (default: 4); a case that fails beside others runs again alone, and that run is its verdict; a call that never settles starts the whole run again, one call at a time, in a new worker",
     schema: wholeNumber(1, 64).default(4),
     expects: "a whole number from 1 to 64",
   },

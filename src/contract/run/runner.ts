@@ -68,7 +68,10 @@ export interface RunOptions extends Omit<CaseOptions, "hung" | "nonce" | "strict
 
 /** Work run beside the cases, on the same adapter: its verdict stands only when no case hung. */
 export interface Beside {
-  /** Starts it with a record of hangs of its own; the cases' hangs stay theirs until the cases are decided. */
+  /**
+   * Starts it with a record of hangs of its own (the cases' hangs stay theirs until the cases are decided),
+   * or the cases' record when a hang ends the run (`endsOnHang`).
+   */
   start(port: AdapterPort, hung: HungMethods, turns: Turns): Promise<void>;
 }
 
