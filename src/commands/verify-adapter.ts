@@ -124,8 +124,9 @@ export const verifyAdapterOptions = defineOptions({
   },
   concurrency: {
     flag: "--concurrency <n>",
-    description: "cases to run in parallel (default: 1)",
-    schema: wholeNumber(1, 64).default(1),
+    description:
+      "cases to run side by side (default: 4); a case that fails beside others runs again alone, and that run is its verdict; a call that never settles starts the whole run again, one call at a time, in a new worker",
+    schema: wholeNumber(1, 64).default(4),
     expects: "a whole number from 1 to 64",
   },
   seed: {
@@ -245,13 +246,16 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
     required.some((group) => c.id.startsWith(group.cases)) ? { ...c, optIn: false } : c,
   );
   const selection = await selectRun(cases, options.only, options.skip, explore ? [explorePart] : []);
-  const opened = await openWorker(
-    { type: "load", modulePath: options.module, cwd: io.cwd, exportName: options.export },
-    { setupMs: options.setupTimeout, teardownMs: options.teardownTimeout },
-    io,
-  );
-  if (opened.kind === "load-error") throw new LoadError(opened.message, { hint: opened.hint });
-  const { session } = opened;
+  const open = async () => {
+    const opened = await openWorker(
+      { type: "load", modulePath: options.module, cwd: io.cwd, exportName: options.export },
+      { setupMs: options.setupTimeout, teardownMs: options.teardownTimeout },
+      io,
+    );
+    if (opened.kind === "load-error") throw new LoadError(opened.message, { hint: opened.hint });
+    return opened.session;
+  };
+  let session = await open();
   for (const group of required) {
     const lacking = group.methods.filter((m) => !session.port.methods.has(m));
     if (lacking.length === 0) continue;
@@ -282,6 +286,12 @@ export async function runVerifyAdapter(input: VerifyAdapterInput, io: Io = proce
 
   const end = await runVerification({
     adapter: session.port,
+    // A run that overlapped a hang starts again in a new worker: the old one may be blocked for good.
+    fresh: async () => {
+      session.stop();
+      session = await open();
+      return session.port;
+    },
     selection,
     seed: options.seed ?? newSeed(),
     nonce: newNonce(),

@@ -1,5 +1,6 @@
-// The run pipeline: cases that let real time pass start first and finish
-// last, after whatever runs meanwhile, in an order the seed alone fixes;
+// The run pipeline: what runs beside the cases prepares first; cases that let
+// real time pass start first and finish after the other cases, in an order
+// the seed alone fixes (in one lane);
 // opt-in groups run only when named; create-auth/vitest selects the same way.
 import picomatch from "picomatch";
 import { describe, expect, it } from "vitest";
@@ -52,15 +53,20 @@ async function traced(cases: ContractCase[], timeoutMs = 60_000) {
     concurrency: 1,
     require: [],
     onEvent: (e) => events.push(e),
-    meanwhile: async () => {
-      calls.push("meanwhile");
+    beside: {
+      async start(_port, _hung, turns) {
+        calls.push("beside");
+        turns.prepared();
+        await turns.alone();
+        calls.push("beside decides");
+      },
     },
   });
   return { calls, events, summary };
 }
 
 describe("cases that let real time pass", () => {
-  it("start first, stop where they wait, and finish after the other cases and what runs meanwhile", async () => {
+  it("start first, stop where they wait, and finish after the other cases; what runs beside decides after them", async () => {
     const { calls, events, summary } = await traced([...plain, ...waiting]);
     expect(summary).toMatchObject({ ok: true, passed: 3 });
     const order = events.flatMap((e) =>
@@ -74,9 +80,10 @@ describe("cases that let real time pass", () => {
       "end session.get.unknown-token-is-null",
       "end test.waits",
     ]);
-    // Its write comes before every other call, its read after "meanwhile".
-    expect(calls[0]).toBe("createUser");
-    expect(calls.indexOf("meanwhile")).toBeLessThan(calls.lastIndexOf("getUser"));
+    // What runs beside prepares before any case's call; the waiting case's write comes before every other
+    // case's call; what runs beside decides once every case is done.
+    expect(calls.slice(0, 2)).toEqual(["beside", "createUser"]);
+    expect(calls.at(-1)).toBe("beside decides");
   });
 
   it("the time limit does not run while a case waits", async () => {

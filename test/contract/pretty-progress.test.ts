@@ -17,3 +17,21 @@ describe("exploration progress in the pretty reporter", () => {
     expect(prettyReporter({ ...context, interactive: false })(progress)).toBeUndefined();
   });
 });
+
+describe("a run started again one call at a time in the pretty reporter", () => {
+  const start = { type: "run:start" as const, seed: 1, capabilities: [], required: [] };
+  const ended = {
+    type: "case:end",
+    result: { case: { id: "a" }, status: "passed", warnings: [], notes: [], leftovers: {}, durationMs: 1 },
+  } as never;
+
+  it("on a terminal: says so, and counts the cases again from none", () => {
+    const report = prettyReporter({ ...context, interactive: true });
+    report({ ...start, cases: [{ id: "a" }, { id: "b" }] as never });
+    expect(report(ended)).toBe("\r  running 1/2");
+    expect(report({ type: "run:again", reason: "getUser never settled beside other work" })).toBe(
+      "\r\u001b[K  a call never settled: running again, one call at a time",
+    );
+    expect(report(ended)).toBe("\r  running 1/2");
+  });
+});

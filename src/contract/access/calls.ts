@@ -24,6 +24,15 @@ export class HungMethods {
   hangs = 0;
   /** Why the run must stop: two hangs in a row with no call settling between them. */
   stopped: string | undefined;
+  /** Set when the adapter's process ended: nothing can be called again, not even to decide a verdict anew. */
+  ended = false;
+
+  /**
+   * `onFirstHang`, when given: the first hang stops the run and is told at
+   * once (an overlapped run that a hang voids: nothing it does after one
+   * counts, run/verification.ts).
+   */
+  constructor(private readonly onFirstHang?: () => void) {}
 
   /** A call returned or threw: the adapter still answers. */
   settled(): void {
@@ -45,6 +54,10 @@ export class HungMethods {
     for (const method of fresh) this.hung.set(method, where);
     this.hangs++;
     this.settledSinceHang = 0;
+    if (this.onFirstHang && !this.stopped) {
+      this.stopped = `${fresh.join(", ")} never settled beside other work`;
+      this.onFirstHang();
+    }
     if (answeredBefore || this.stopped) return;
     const names = [...this.hung.keys()];
     this.stopped = `${names.length} methods never settled after ${this.calls} calls (${names.join(", ")}); the adapter stopped answering`;
@@ -52,6 +65,7 @@ export class HungMethods {
 
   /** The adapter cannot answer any more (its process ended): the first reason given stands. */
   gone(reason: string): void {
+    this.ended = true;
     this.stopped ??= reason;
   }
 

@@ -78,8 +78,8 @@ export class CaseContext extends Checks {
   }
 
   /**
-   * Resumes once real time has reached `at`; in a verify-adapter run, after
-   * the other cases and the exploration too, which run meanwhile.
+   * Resumes once real time has reached `at`; in a verify-adapter run, not
+   * before the other cases are done (the exploration runs meanwhile).
    */
   later(at: number): Promise<void> {
     return this.waitUntil(at);

@@ -7,8 +7,8 @@
  * or less and of ten minutes, extend some, and read them back about a second
  * after the write, once the first lifetimes have passed however a store
  * rounds them, and well before the last. They start before the
- * other cases and finish after them and after the exploration (`waits`), so
- * the time they need passes while the rest of the run works.
+ * other cases and finish after them (`waits`), the exploration running
+ * beside them, so the time they need passes while the rest of the run works.
  */
 import { sessionAndUserSchema, verificationTokenSchema } from "../../schemas/adapter-models.js";
 import type { CaseContext } from "../access/context.js";

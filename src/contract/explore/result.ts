@@ -3,6 +3,7 @@ import type { HungMethods } from "../access/calls.js";
 import type { Leftovers } from "../access/ledger.js";
 import type { AdapterPort } from "../access/port.js";
 import type { AdapterMethod, AnyAdapter } from "../spec/adapter.js";
+import type { ExplorationTurns } from "./schedule.js";
 import type { TraceStep } from "./trace.js";
 
 export interface ExploreOptions {
@@ -31,6 +32,8 @@ export interface ExploreOptions {
   /** Longest sequence generated (default 30 commands). */
   maxSteps?: number;
   onProgress?: (p: { runs: number; steps: number }) => void;
+  /** Beside the cases (verify-adapter): when the cases may start, and when the verdict may be decided. */
+  turns?: ExplorationTurns;
 }
 
 export interface ExploreFailure {

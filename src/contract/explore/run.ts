@@ -40,7 +40,9 @@
  *   time-out leaves sequences unrun, and the result says it is incomplete.
  * - The batches and the crowds (jobs) run side by side, a few at a time,
  *   and the verdict is chosen in seed order (schedule.ts): a job that failed
- *   among others is run again alone, and only then shrunk.
+ *   among others is run again alone, and only then shrunk. In verify-adapter
+ *   the jobs also run beside the cases, and the verdict is decided once the
+ *   cases are done (run/turns.ts).
  */
 import fc from "fast-check";
 import { HungMethods } from "../access/calls.js";
@@ -214,6 +216,8 @@ class Exploration {
   private async everything(): Promise<Verdict> {
     const inBudget = (index: number) => index < this.jobs && this.elapsed() < this.timeLimit && !this.hung.stopped;
     const failedTogether = await runSideBySide(inBudget, (index) => this.runJob(index, "together"));
+    // Beside the cases: the verdict is decided once they are done, alone (run/turns.ts).
+    if (this.options.turns && !(await this.options.turns.alone())) return undefined;
     // The adapter went away: nothing can run again, and the lowest job that saw it says why.
     if (this.hung.stopped && failedTogether.length > 0) return { job: failedTogether[0]!, how: "together" };
     if (failedTogether.length === 0 && Number.isFinite(this.maxRuns))
@@ -255,7 +259,11 @@ class Exploration {
       this.leftovers,
     );
     for (const kind of this.folding) this.before.warnings.add(foldingWarning(kind));
-    const decision = this.options.replayPath ? await this.replay(this.options.replayPath) : await this.everything();
+    this.options.turns?.prepared();
+    const { replayPath, turns } = this.options;
+    // A replay runs alone, after the cases.
+    if (replayPath && turns && !(await turns.alone())) return this.result(undefined);
+    const decision = replayPath ? await this.replay(replayPath) : await this.everything();
     return this.result(decision);
   }
 

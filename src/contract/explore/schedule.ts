@@ -66,3 +66,15 @@ export async function decideInSeedOrder(
   const first = await inOrder();
   return first === undefined ? undefined : { job: first, how: "in order" };
 }
+
+/** When the exploration runs beside the cases (run/turns.ts): where it waits for them. */
+export interface ExplorationTurns {
+  /** Its preparation is done: the cases may start beside it. */
+  prepared(): void;
+  /**
+   * Its jobs side by side are done; resolves once the cases are done too,
+   * true when it may decide its verdict, false when what it ran beside the
+   * cases is void (a call hung: the whole run starts again, run/verification.ts).
+   */
+  alone(): Promise<boolean>;
+}

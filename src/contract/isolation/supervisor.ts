@@ -31,6 +31,8 @@ export interface WorkerSession {
   exportName: string;
   /** Runs the module's teardown() and ends the worker: what went wrong, if anything. */
   close(): Promise<string | undefined>;
+  /** Ends the worker at once, without teardown() (it may be blocked): for a run started again in a new one. */
+  stop(): void;
 }
 
 type OpenOutcome = { kind: "load-error"; message: string; hint?: string } | { kind: "ready"; session: WorkerSession };
@@ -201,7 +203,10 @@ class Supervisor {
     const adapter: AnyAdapter = {};
     for (const method of methods) adapter[method] = (...args: unknown[]) => port.call(method, args);
     clearTimeout(this.setupTimer);
-    this.opening.decide({ kind: "ready", session: { port, adapter, exportName, close: () => this.close() } });
+    this.opening.decide({
+      kind: "ready",
+      session: { port, adapter, exportName, close: () => this.close(), stop: () => this.stop() },
+    });
   }
 
   private loadError(message: string, hint?: string): void {

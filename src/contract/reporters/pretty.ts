@@ -106,6 +106,11 @@ export const prettyReporter: ReporterFactory = (context) => {
         return context.interactive
           ? `\r${c.dim(`  running ${done}/${total}`)}${done === total ? "\r\u001b[K" : ""}`
           : undefined;
+      case "run:again":
+        done = 0;
+        return context.interactive
+          ? `\r\u001b[K${c.dim("  a call never settled: running again, one call at a time")}`
+          : undefined;
       case "exploration:progress":
         return context.interactive
           ? `\r\u001b[K${c.dim(`  exploring ${event.runs}${event.of ? `/${event.of}` : ""} sequences, ${event.steps} steps`)}`

@@ -8,6 +8,7 @@ import type { HungMethods } from "../access/calls.js";
 import type { Leftovers } from "../access/ledger.js";
 import type { AdapterPort } from "../access/port.js";
 import type { ExploreFailure } from "../explore/run.js";
+import type { ExplorationTurns } from "../explore/schedule.js";
 
 /** Sequences to run, or a time to run them for; exploration is off when null. */
 export type ExploreBudget = { runs?: number; timeLimitMs?: number; depth?: number } | null;
@@ -57,6 +58,8 @@ export interface ExplorationJob {
   hung?: HungMethods;
   replayPath?: string;
   onProgress?: (progress: { runs: number; steps: number }) => void;
+  /** Beside the cases: when they may start, and when the verdict may be decided. */
+  turns?: ExplorationTurns;
   /** How the reproduction imports the module. */
   modulePath: string;
   exportName: string;
@@ -76,6 +79,7 @@ export async function runExploration(job: ExplorationJob): Promise<ExplorationRe
     nonce: job.nonce,
     replayPath: job.replayPath,
     onProgress: job.onProgress,
+    turns: job.turns,
   });
   const failure = result.failure;
   return {
