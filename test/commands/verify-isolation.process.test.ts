@@ -4,10 +4,12 @@
 // limits, in this process (the module runs in the worker either way) unless
 // what is tested is that the CLI's own process ends; the wall-time bounds are
 // generous for a loaded CI machine but far below "never".
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { setTimeout } from "node:timers/promises";
+import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { cli, fixture, inProcess, isRoot, nobody, tempDir } from "../helpers.js";
+import { cli, fixture, inProcess, isRoot, nobody, root, tempDir } from "../helpers.js";
 
 const hostile = (name: string) => fixture("modules", "hostile", `${name}.ts`);
 // The setup limit leaves room for a worker starting on a loaded machine; the others are short. The cases
@@ -31,6 +33,38 @@ async function verifyWith(env: Record<string, string>, name: string, ...args: st
   const started = performance.now();
   const result = await inProcess(["verify-adapter", hostile(name), ...limits, ...args], { env });
   return { ...result, seconds: (performance.now() - started) / 1000 };
+}
+
+const alive = (pid: number) => existsSync(`/proc/${pid}`);
+
+/** CPU ticks a process has used (utime + stime of /proc/<pid>/stat). */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** The child of `parent` that is busy without pause: at least half a core over half a second. */
+async function spinningChildOf(parent: number): Promise<number> {
+  const deadline = performance.now() + 30_000;
+  while (performance.now() < deadline) {
+    const children = readFileSync(`/proc/${parent}/task/${parent}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
+    for (const child of children.map(Number)) {
+      const before = cpuTicks(child);
+      await setTimeout(500);
+      if (alive(child) && cpuTicks(child) - before >= 25) return child;
+    }
+    await setTimeout(100);
+  }
+  throw new Error("the worker never started spinning");
+}
+
+async function endsWithin(pid: number, ms: number): Promise<boolean> {
+  for (const deadline = performance.now() + ms; performance.now() < deadline; await setTimeout(100))
+    if (!alive(pid)) return true;
+  return !alive(pid);
 }
 
 // Concurrent: most of each test is waiting for a limit to pass.
@@ -107,6 +141,24 @@ describe.concurrent("verify-adapter: no false green, always an end", () => {
     );
     // The overlapped run's limit, a fresh worker, then the run one call at a time to its two limits.
     expect(result.seconds).toBeLessThan(16);
+  });
+
+  it("a worker stuck in a method ends when the command is killed, not spinning on the machine for good", async ({
+    expect,
+  }) => {
+    // A call limit no run reaches here: only the command's end can stop the worker.
+    const args = ["verify-adapter", hostile("loop-in-method"), "--timeout", "60000", "--concurrency", "1"];
+    const run = execa(process.execPath, [join(root, "bin", "create-auth.js"), ...args], { reject: false });
+    const worker = await spinningChildOf(run.pid!);
+    try {
+      run.kill("SIGKILL");
+      await run;
+      expect(await endsWithin(worker, 5000), `worker ${worker} still running 5 s after the command was killed`).toBe(
+        true,
+      );
+    } finally {
+      if (alive(worker)) process.kill(worker, "SIGKILL");
+    }
   });
 
   it.for([

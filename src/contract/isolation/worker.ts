@@ -9,6 +9,7 @@
  * this process garbles nothing but its own answers.
  */
 import { writeSync } from "node:fs";
+import { Worker } from "node:worker_threads";
 import { LoadError } from "../../lib/errors.js";
 import { answerCopy, scribbleAfter, type UnreadableResult } from "../access/answers.js";
 import { type AnyAdapter, presentMethods } from "../spec/adapter.js";
@@ -157,7 +158,20 @@ function warmUpTypeScript(): void {
   warm.catch(() => undefined);
 }
 
+/**
+ * A method that blocks this process's one thread (a loop) leaves nothing here to notice that the supervisor
+ * is gone (killed, crashed) and the process would spin on the machine for good: a thread of its own, which
+ * the module cannot reach, ends the process once it has another parent. Started while the worker waits for
+ * its job, and never what keeps the process alive.
+ */
+function endWithTheSupervisor(): void {
+  const watch = `const parent = ${process.ppid};
+setInterval(() => { if (process.ppid !== parent) process.kill(process.pid, "SIGKILL"); }, 500);`;
+  new Worker(watch, { eval: true }).unref();
+}
+
 export function startWorker(): void {
+  endWithTheSupervisor();
   watchTheExit();
   const reader = new FrameReader();
   let adapter: AnyAdapter | undefined;
