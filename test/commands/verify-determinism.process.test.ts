@@ -4,10 +4,9 @@
 // on a quiet machine and on one whose cores are all busy. What may differ is
 // what is meant to: timings, and the values salted with each run's nonce or
 // dated from its clock (so two runs never share a record).
-import { type ChildProcess, spawn } from "node:child_process";
-import { cpus } from "node:os";
 import { describe, expect, it } from "vitest";
 import { cli, fixture } from "../helpers.js";
+import { whileBusy } from "../support/hostile-runs.js";
 
 interface Report {
   ok: boolean;
@@ -45,18 +44,6 @@ function verdictOf(stdout: string) {
   };
 }
 
-async function underLoad<T>(work: () => Promise<T>): Promise<T> {
-  // Two busy loops per core: the run gets a fraction of the machine, as on a shared CI runner.
-  const spinners: ChildProcess[] = Array.from({ length: cpus().length * 2 }, () =>
-    spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }),
-  );
-  try {
-    return await work();
-  } finally {
-    for (const spinner of spinners) spinner.kill("SIGKILL");
-  }
-}
-
 const verify = (module: string) =>
   cli(["verify-adapter", fixture("adapters", module), "--seed", "20261125", "--reporter", "json"]);
 
@@ -65,7 +52,7 @@ describe("verify-adapter: one seed, one verdict", () => {
     timeout: 180_000,
   }, async () => {
     const quiet = await verify("memory.ts");
-    const loaded = await underLoad(() => verify("memory.ts"));
+    const loaded = await whileBusy(2, () => verify("memory.ts"));
     expect(quiet.exitCode).toBe(0);
     expect(loaded.exitCode).toBe(0);
     const verdict = verdictOf(quiet.stdout);
@@ -78,7 +65,7 @@ describe("verify-adapter: one seed, one verdict", () => {
   }, async () => {
     const first = await verify("broken/verification-token-reusable.ts");
     const second = await verify("broken/verification-token-reusable.ts");
-    const loaded = await underLoad(() => verify("broken/verification-token-reusable.ts"));
+    const loaded = await whileBusy(2, () => verify("broken/verification-token-reusable.ts"));
     for (const run of [first, second, loaded]) expect(run.exitCode).toBe(1);
     const verdict = verdictOf(first.stdout);
     expect(verdict.exploration.failure?.[1]).toMatch(/^--seed 20261125 --explore-path \S+$/);

@@ -10,20 +10,7 @@ import { setTimeout } from "node:timers/promises";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { cli, fixture, inProcess, isRoot, nobody, root, tempDir } from "../helpers.js";
-
-const hostile = (name: string) => fixture("modules", "hostile", `${name}.ts`);
-// The setup limit leaves room for a worker starting on a loaded machine; the others are short. The cases
-// that let real time pass are left out: what is tested here is how a run ends, not how long it waits.
-const limits = [
-  "--setup-timeout",
-  "20000",
-  "--teardown-timeout",
-  "2000",
-  "--timeout",
-  "1000",
-  "--skip",
-  "*.lifetime.*",
-];
+import { endingLimits, hostile } from "../support/hostile-runs.js";
 
 async function verify(name: string, ...args: string[]) {
   return verifyWith({}, name, ...args);
@@ -31,7 +18,7 @@ async function verify(name: string, ...args: string[]) {
 
 async function verifyWith(env: Record<string, string>, name: string, ...args: string[]) {
   const started = performance.now();
-  const result = await inProcess(["verify-adapter", hostile(name), ...limits, ...args], { env });
+  const result = await inProcess(["verify-adapter", hostile(name), ...endingLimits, ...args], { env });
   return { ...result, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -123,7 +110,7 @@ describe.concurrent("verify-adapter: no false green, always an end", () => {
     expect,
   }) => {
     const started = performance.now();
-    const result = await cli(["verify-adapter", hostile("replaces-exit"), ...limits, "--explore", "0"]);
+    const result = await cli(["verify-adapter", hostile("replaces-exit"), ...endingLimits, "--explore", "0"]);
     const seconds = (performance.now() - started) / 1000;
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toMatch(/^PASS /m);

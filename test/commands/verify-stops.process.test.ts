@@ -6,39 +6,14 @@
 // that of a run one call at a time (--concurrency 1 --explore 0: the run stops
 // in the cases, so an exploration after them would never start), blame and
 // call counts included, on a quiet machine and on one whose cores are busy.
-import { type ChildProcess, spawn } from "node:child_process";
-import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
-import { fixture, inProcess } from "../helpers.js";
-
-const hostile = (name: string) => fixture("modules", "hostile", `${name}.ts`);
-// As in verify-isolation: short call limits, a setup limit a loaded machine's worker start stays under,
-// and no case that lets real time pass (what is tested is how a run ends).
-const limits = [
-  "--setup-timeout",
-  "20000",
-  "--teardown-timeout",
-  "2000",
-  "--timeout",
-  "1000",
-  "--skip",
-  "*.lifetime.*",
-];
+import { inProcess } from "../helpers.js";
+import { endingLimits, hostile, whileBusy } from "../support/hostile-runs.js";
 
 /** The report with its one figure that differs run to run, the duration, set aside. */
 async function report(name: string, ...args: string[]): Promise<{ exitCode: number; stdout: string }> {
-  const result = await inProcess(["verify-adapter", hostile(name), ...limits, "--seed", "7", ...args]);
+  const result = await inProcess(["verify-adapter", hostile(name), ...endingLimits, "--seed", "7", ...args]);
   return { exitCode: result.exitCode, stdout: result.stdout.replace(/\(\d+ ms\)/g, "(<ms>)") };
-}
-
-/** Processes that keep every core busy until stopped: a loaded machine. */
-function burners(): () => void {
-  const children: ChildProcess[] = Array.from({ length: availableParallelism() }, () =>
-    spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }),
-  );
-  return () => {
-    for (const child of children) child.kill("SIGKILL");
-  };
 }
 
 describe("verify-adapter: a run that stops is reported as a run one call at a time", () => {
@@ -56,12 +31,7 @@ describe("verify-adapter: a run that stops is reported as a run one call at a ti
       const quiet = await report(name);
       expect(quiet).toEqual(oneAtATime);
 
-      const release = burners();
-      try {
-        expect(await report(name)).toEqual(oneAtATime);
-      } finally {
-        release();
-      }
+      expect(await whileBusy(1, () => report(name))).toEqual(oneAtATime);
     },
   );
 });
