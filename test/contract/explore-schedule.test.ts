@@ -12,6 +12,7 @@ import { type ExploreResult, explore } from "../../src/contract/explore/run.js";
 import { decideInSeedOrder, type JobOutcome, jobsAtOnce, runSideBySide } from "../../src/contract/explore/schedule.js";
 import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
 import { fixture } from "../helpers.js";
+import { underLoad } from "../support/slowed-adapter.js";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -75,21 +76,6 @@ describe("jobs side by side", () => {
     expect(await decideInSeedOrder([], never, never)).toBeUndefined();
   });
 });
-
-/**
- * Each call made after a random number of turns of the event loop, as on a loaded machine: the jobs
- * interleave and finish in another order on every run (turns, not timers, so the test stays quick).
- */
-function underLoad(adapter: AnyAdapter): AnyAdapter {
-  const slowed: Record<string, unknown> = {};
-  const turn = () => new Promise((resolve) => setImmediate(resolve));
-  for (const [name, method] of Object.entries(adapter as Record<string, (...args: unknown[]) => unknown>))
-    slowed[name] = async (...args: unknown[]) => {
-      for (let turns = Math.floor(Math.random() * 4); turns > 0; turns--) await turn();
-      return method.apply(adapter, args);
-    };
-  return slowed as AnyAdapter;
-}
 
 const explored = (adapter: AnyAdapter, seed: number) =>
   explore({ adapter, seed, runs: 40, callTimeoutMs: 10_000, nonce: "same-salts" });

@@ -20,6 +20,7 @@ import { runVerification } from "../../src/contract/run/verification.js";
 import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
 import { fixture } from "../helpers.js";
 import { limiter } from "../support/limiter.js";
+import { underLoad } from "../support/slowed-adapter.js";
 
 /**
  * Whose a user is, by its address: an exploration's carries its salt as a label of ten letters and digits
@@ -73,18 +74,6 @@ function crossWipingAdapter(): { adapter: Adapter; wiped: { byCases: number; byE
     return deleted;
   };
   return { adapter, wiped };
-}
-
-/** Each call after a random number of turns of the event loop, as on a loaded machine. */
-function underLoad(adapter: AnyAdapter): AnyAdapter {
-  const slowed: Record<string, unknown> = {};
-  const turn = () => new Promise((resolve) => setImmediate(resolve));
-  for (const [name, method] of Object.entries(adapter as Record<string, (...args: unknown[]) => unknown>))
-    slowed[name] = async (...args: unknown[]) => {
-      for (let turns = Math.floor(Math.random() * 4); turns > 0; turns--) await turn();
-      return method.apply(adapter, args);
-    };
-  return slowed as AnyAdapter;
 }
 
 const seed = 5;
