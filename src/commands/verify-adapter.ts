@@ -41,8 +41,8 @@ const list = z
   );
 const wholeNumber = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-/** A case's time limit unless --timeout says otherwise. */
-const defaultCaseTimeoutMs = 5000;
+/** Each adapter call's time limit unless --timeout says otherwise. */
+const defaultCallTimeoutMs = 5000;
 
 const ms = (what: string, fallback: number) => ({
   flag: `--${what} <ms>`,
@@ -86,8 +86,8 @@ export const verifyAdapterOptions = defineOptions({
     parse: repeatable,
   },
   timeout: {
-    ...ms("timeout", defaultCaseTimeoutMs),
-    description: `time limit for each case in milliseconds (default: ${defaultCaseTimeoutMs})`,
+    ...ms("timeout", defaultCallTimeoutMs),
+    description: `time limit for each adapter call in milliseconds (default: ${defaultCallTimeoutMs})`,
   },
   setupTimeout: {
     ...ms("setup-timeout", 30_000),
@@ -215,7 +215,7 @@ function planOutputs(names: ReporterName[], outputFiles: string[], cwd: string):
 function verdictFlags(options: VerifyAdapterOptions): string[] {
   const flags: string[] = [];
   if (options.export !== undefined) flags.push("--export", options.export);
-  if (options.timeout !== defaultCaseTimeoutMs) flags.push("--timeout", String(options.timeout));
+  if (options.timeout !== defaultCallTimeoutMs) flags.push("--timeout", String(options.timeout));
   if (options.strict) flags.push("--strict");
   return flags;
 }

@@ -40,7 +40,7 @@ describe("create-auth verify-adapter", () => {
       },
     );
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toMatch(/did not finish within 200 ms/);
+    expect(result.stdout).toMatch(/never settled within 200 ms/);
     expect(readFileSync(log, "utf8")).toMatch(/teardown\n$/);
   });
   it("a setup() that fails exits 2 with its error, runs teardown, and a failing teardown does not hide it", async () => {

@@ -138,10 +138,15 @@ describe.concurrent.each(cases)("init on $fixture ($database)", ({ fixture, data
         );
         const report = JSON.parse(script.stdout) as {
           ok: boolean;
-          cases: { id: string; status: string }[];
+          cases: { id: string; status: string; failure?: { message: string } }[];
           exploration?: { failure?: { message: string; steps: string[] } };
         };
-        expect(report.cases.filter((c) => c.status === "failed").map((c) => c.id)).toEqual([]);
+        const failed = report.cases.filter((c) => c.status === "failed");
+        // Why, not only which: a failure under load is read in CI's log.
+        expect(
+          failed.map((c) => c.id),
+          failed.map((c) => `${c.id}: ${c.failure?.message}`).join("\n"),
+        ).toEqual([]);
         expect(report.cases.filter((c) => c.id.startsWith("account.tokens.")).map((c) => c.status)).toEqual(
           Array(4).fill("passed"),
         );

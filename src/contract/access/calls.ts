@@ -142,19 +142,29 @@ export async function callWithin(
   }
 }
 
-interface CallInFlight {
-  method: AdapterMethod;
-  caseId: string;
+/**
+ * A call that did not settle within its limit: its method is marked hung
+ * and the case fails on it. The limit is per call, not per case: a slow
+ * store that answers every call in time passes however many calls a case
+ * makes, on a loaded machine too.
+ */
+export class CallTimedOut extends Error {
+  override name = "CallTimedOut";
+  constructor(
+    readonly method: AdapterMethod,
+    readonly limitMs: number,
+  ) {
+    super(`${method} never settled within ${limitMs} ms`);
+  }
 }
 
-/** One case's view of the adapter; the case as a whole has the time limit. */
+/** One case's view of the adapter; each call has the time limit. */
 export class AdapterCalls {
-  private readonly pending = new Set<CallInFlight>();
-
   constructor(
     readonly port: AdapterPort,
     readonly hung: HungMethods,
     readonly caseId: string,
+    readonly limitMs: number,
   ) {}
 
   has(method: AdapterMethod): boolean {
@@ -167,29 +177,11 @@ export class AdapterCalls {
     return where === undefined ? undefined : `${method} never settled in ${where}; not called again`;
   }
 
-  /** Calls the method as it is; whatever it throws is thrown. */
+  /** Calls the method as it is; whatever it throws is thrown, and CallTimedOut when it does not settle in time. */
   async invoke(method: AdapterMethod, args: unknown[], options?: CallOptions): Promise<unknown> {
-    if (this.hung.stopped) throw new AdapterGone(this.hung.stopped);
-    const call: CallInFlight = { method, caseId: this.caseId };
-    this.pending.add(call);
-    try {
-      const value = await this.port.call(method, args, options);
-      this.hung.settled();
-      return value;
-    } catch (error) {
-      if (error instanceof AdapterGone) this.hung.gone(error.message);
-      else this.hung.settled();
-      throw error;
-    } finally {
-      this.pending.delete(call);
-    }
-  }
-
-  /** After a time limit: every method still pending is marked as hung. */
-  markPendingAsHung(): AdapterMethod[] {
-    const methods = [...new Set([...this.pending].map((c) => c.method))];
-    this.hung.mark(methods, this.caseId);
-    this.pending.clear();
-    return methods;
+    const settled = await callWithin(this.port, this.hung, method, args, this.limitMs, this.caseId, options);
+    if (settled === timedOut) throw new CallTimedOut(method, this.limitMs);
+    if (settled.threw) throw settled.error;
+    return settled.value;
   }
 }

@@ -15,7 +15,7 @@ import {
 import type { AdapterMethod } from "../spec/adapter.js";
 import { ContractFailure, describeValue } from "../spec/failure.js";
 import type { Scribble } from "./answers.js";
-import { type AdapterCalls, AdapterGone, inFlight } from "./calls.js";
+import { type AdapterCalls, AdapterGone, CallTimedOut, inFlight } from "./calls.js";
 import { Checks } from "./checks.js";
 import { DataFactory } from "./data.js";
 import { Ledger } from "./ledger.js";
@@ -104,8 +104,8 @@ export class CaseContext extends Checks {
     try {
       return { threw: false, value: await this.calls.invoke(method, args, options) };
     } catch (error) {
-      // Not the adapter's answer: the run is stopping.
-      if (error instanceof AdapterGone) throw error;
+      // Not the adapter's answer: the run is stopping, or the call never settled.
+      if (error instanceof AdapterGone || error instanceof CallTimedOut) throw error;
       return { threw: true, error };
     }
   }

@@ -1,10 +1,11 @@
 /**
- * One case against the adapter: its own data, its time limit (which does
- * not run while the case waits for real time to pass), then the removal of
- * every record it wrote and a count of what would not go.
+ * One case against the adapter: its own data, a time limit on each call it
+ * makes (a case that waits for real time to pass is not counted against
+ * it), then the removal of every record it wrote and a count of what would
+ * not go.
  */
 import { describeThrown } from "../../lib/errors.js";
-import { AdapterCalls, AdapterGone, type HungMethods } from "../access/calls.js";
+import { AdapterCalls, AdapterGone, CallTimedOut, type HungMethods } from "../access/calls.js";
 import { CaseContext, type Later } from "../access/context.js";
 import { type Leftovers, quietCalls } from "../access/ledger.js";
 import type { AdapterPort } from "../access/port.js";
@@ -17,53 +18,16 @@ export interface CaseOptions {
   seed: number;
   /** Mixed into every unique value, so concurrent runs never share records. */
   nonce: string;
+  /** Each adapter call's limit: a call that has not settled by then is a hang. */
   timeoutMs: number;
   /** Warnings fail the case (--strict). */
   strict: boolean;
   hung: HungMethods;
 }
 
-class Timeout extends Error {}
-
-/** A time limit that can stand still (while the case waits for time to pass on purpose). */
-class CaseLimit {
-  private timer: NodeJS.Timeout | undefined;
-  private left: number;
-  private since = 0;
-  private fire!: (error: Timeout) => void;
-  readonly expired = new Promise<never>((_, reject) => {
-    this.fire = reject;
-  });
-
-  constructor(ms: number) {
-    this.left = ms;
-    this.expired.catch(() => undefined);
-    this.resume();
-  }
-
-  pause(): void {
-    clearTimeout(this.timer);
-    this.left -= performance.now() - this.since;
-  }
-
-  resume(): void {
-    this.since = performance.now();
-    this.timer = setTimeout(() => this.fire(new Timeout()), Math.max(0, this.left));
-  }
-
-  stop(): void {
-    clearTimeout(this.timer);
-  }
-}
-
-function failureOf(error: unknown, calls: AdapterCalls, timeoutMs: number): NonNullable<CaseResult["failure"]> {
-  if (error instanceof Timeout) {
-    const hung = calls.markPendingAsHung();
-    const which = hung.length > 0 ? `${hung.join(", ")} never settled` : "an adapter method never settled";
-    return {
-      message: `did not finish within ${timeoutMs} ms: ${which}; later cases will not call it (raise --timeout for a slow database)`,
-    };
-  }
+function failureOf(error: unknown): NonNullable<CaseResult["failure"]> {
+  if (error instanceof CallTimedOut)
+    return { message: `${error.message}; later cases will not call it (raise --timeout for a slow database)` };
   if (error instanceof AdapterGone) return { message: error.message };
   if (error instanceof ContractFailure)
     return { message: error.message, expected: error.expected, received: error.received };
@@ -112,31 +76,18 @@ export async function runCase(
     });
   }
 
-  const calls = new AdapterCalls(port, options.hung, contractCase.id);
-  const limit = new CaseLimit(options.timeoutMs);
-  const later: Later | undefined =
-    waitUntil &&
-    (async (at) => {
-      limit.pause();
-      try {
-        await waitUntil(at);
-      } finally {
-        limit.resume();
-      }
-    });
+  const calls = new AdapterCalls(port, options.hung, contractCase.id, options.timeoutMs);
   const context = new CaseContext(
     calls,
     randomFor(options.seed, contractCase.id),
     randomFor(options.seed, `${options.nonce}:${contractCase.id}`),
-    later,
+    waitUntil,
   );
   let failure: CaseResult["failure"];
   try {
-    await Promise.race([contractCase.run(context), limit.expired]);
+    await contractCase.run(context);
   } catch (error) {
-    failure = failureOf(error, calls, options.timeoutMs);
-  } finally {
-    limit.stop();
+    failure = failureOf(error);
   }
   // Clean up even after a failure; each call has the case's limit, and a method that hung is not called again.
   const quiet = quietCalls(port, options.hung, options.timeoutMs, `the cleanup of ${contractCase.id}`);
