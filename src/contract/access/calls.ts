@@ -105,8 +105,8 @@ export async function inFlight<T, R>(items: readonly T[], fn: (item: T) => Promi
 
 /**
  * Calls a method with a limit of its own: the result, what it threw, or
- * `timedOut` (and the method is marked hung). Used where one call, not a
- * whole case, has the limit: the exploration's steps and its cleanup.
+ * `timedOut` (and the method is marked hung). Every call has the limit: the
+ * cases' (AdapterCalls), the exploration's steps and the cleanups.
  */
 export async function callWithin(
   port: AdapterPort,

@@ -89,7 +89,7 @@ export async function runCase(
   } catch (error) {
     failure = failureOf(error);
   }
-  // Clean up even after a failure; each call has the case's limit, and a method that hung is not called again.
+  // Clean up even after a failure; each call has the limit, and a method that hung is not called again.
   const quiet = quietCalls(port, options.hung, options.timeoutMs, `the cleanup of ${contractCase.id}`);
   const leftovers: Leftovers = await context.ledger.clear(quiet, (method) => calls.has(method));
   if (!failure && options.strict && context.warnings.length > 0)
