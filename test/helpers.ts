@@ -48,8 +48,10 @@ export const nobody = 65534;
 export const isRoot = process.getuid?.() === 0;
 
 /**
- * Runs the built CLI as a user would: no terminal, colour off, never throws.
- * With `uid` (as root), it runs as that user; with `node`, on that Node binary.
+ * Runs the built CLI as a user would: no terminal, colour off; throws only
+ * when it outlives its limit (said as such, rather than as the half-written
+ * output a test would then misread). With `uid` (as root), it runs as that
+ * user; with `node`, on that Node binary.
  */
 export async function cli(
   args: string[],
@@ -59,12 +61,18 @@ export async function cli(
   const asUser =
     options.uid === undefined ? [] : ["setpriv", `--reuid=${options.uid}`, `--regid=${options.uid}`, "--clear-groups"];
   const command = [...asUser, options.node ?? process.execPath, join(root, "bin", "create-auth.js"), ...args];
-  return execa(command[0]!, command.slice(1), {
+  const limitMs = options.timeoutMs ?? 60_000;
+  const result = await execa(command[0]!, command.slice(1), {
     cwd: options.cwd ?? root,
     env: { NO_COLOR: "1", ...options.env },
     reject: false,
-    timeout: options.timeoutMs ?? 60_000,
+    timeout: limitMs,
   });
+  if (result.timedOut)
+    throw new Error(
+      `create-auth ${args.join(" ")} did not finish within ${limitMs / 1000} s (stopped); its output so far:\n${result.stdout}\n${result.stderr}`,
+    );
+  return result;
 }
 
 /** An Io for running a command in-process: no terminal, its output captured. */
