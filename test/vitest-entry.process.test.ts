@@ -42,6 +42,15 @@ describe("create-auth/vitest", () => {
     expect(output).toMatch(/↓ .*session\.create\.returns-session/);
   });
 
+  it("a method that never settles fails its case at the call's limit, and the run ends", async () => {
+    const result = await runVitest("hangs.contract.ts");
+    expect(result.exitCode).toBe(1);
+    const output = result.stdout + result.stderr;
+    expect(output).toMatch(/getUserByEmail never settled within 300 ms/);
+    expect(output).toMatch(/getUserByEmail never settled in user\.get-by-email\.[a-z-]+; not called again/);
+    expect(output).toMatch(/✓ .*user\.get\.unknown-id-is-null/);
+  });
+
   it("adapterExploration: one test per adapter, failing with the smallest sequence and a reproduction", async () => {
     const result = await runVitest("explore.contract.ts");
     expect(result.exitCode).toBe(1);
