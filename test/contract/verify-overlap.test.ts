@@ -19,7 +19,6 @@ import type { RunSummary } from "../../src/contract/run/summary.js";
 import { runVerification } from "../../src/contract/run/verification.js";
 import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
 import { fixture } from "../helpers.js";
-import { limiter } from "../support/limiter.js";
 import { underLoad } from "../support/slowed-adapter.js";
 
 /**
@@ -180,7 +179,7 @@ async function overlapped(adapter: AnyAdapter, timeoutMs = 60_000) {
 }
 
 describe("the exploration beside the cases, the cases in lanes: the verdict of a run one after another", () => {
-  it("a fault only the overlap of cases and exploration shows fails neither", async () => {
+  it.concurrent("a fault only the overlap of cases and exploration shows fails neither", async () => {
     const sequential = await oneAfterAnother(() => crossWipingAdapter().adapter as AnyAdapter);
     expect(sequential).toEqual({ cases: [], exploration: { ok: true, failure: undefined } });
     for (const load of [false, true]) {
@@ -194,7 +193,7 @@ describe("the exploration beside the cases, the cases in lanes: the verdict of a
   }, 120_000);
 
   for (const name of ["get-account-ignores-provider", "session-and-user-wrong-user", "delete-user-keeps-sessions"])
-    it(`${name}: the same failing cases and the same exploration failure, quiet and under load`, async () => {
+    it.concurrent(`${name}: the same failing cases and the same exploration failure, quiet and under load`, async () => {
       const { default: make } = await import(pathToFileURL(join(fixture("adapters", "broken"), `${name}.ts`)).href);
       const sequential = await oneAfterAnother(() => make() as AnyAdapter);
       expect(sequential.cases.length).toBeGreaterThan(0);
@@ -203,19 +202,19 @@ describe("the exploration beside the cases, the cases in lanes: the verdict of a
     }, 120_000);
 
   // Every planted fault of the project's mutant set: the same failing cases and the same exploration failure
-  // as one after another. Memory stores, a few at a time (each exploration also shrinks what it finds).
+  // as one after another. Memory stores, as many at a time as vitest runs concurrent tests (five): a run
+  // mostly waits for the lifetime cases' second to pass, so more side by side cost no more CPU.
   const mutants = (["broken", "unlisted", "overlap-only"] as const).flatMap((folder) =>
     readdirSync(fixture("adapters", folder))
       .filter((f) => f.endsWith(".ts"))
       .map((f) => ({ name: `${folder}/${f}`, path: join(fixture("adapters", folder), f) })),
   );
-  const inSlot = limiter(3);
   it.concurrent.each(mutants)(
     "$name",
     async ({ path }) => {
       const { default: make } = await import(pathToFileURL(path).href);
-      const sequential = await inSlot(() => oneAfterAnother(() => make() as AnyAdapter, limitFor(path)));
-      expect(await inSlot(() => overlapped(make() as AnyAdapter, limitFor(path)))).toEqual(sequential);
+      const sequential = await oneAfterAnother(() => make() as AnyAdapter, limitFor(path));
+      expect(await overlapped(make() as AnyAdapter, limitFor(path))).toEqual(sequential);
     },
     600_000,
   );
