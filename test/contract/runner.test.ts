@@ -4,6 +4,7 @@ import { allCases } from "../../src/contract/cases/index.js";
 import { type RunEvent, runContract } from "../../src/contract/run/runner.js";
 import type { AnyAdapter } from "../../src/contract/spec/adapter.js";
 import type { ContractCase } from "../../src/contract/spec/case.js";
+import { slowed } from "../support/slowed-adapter.js";
 
 async function run(
   adapter: AnyAdapter,
@@ -324,17 +325,11 @@ describe("data safety", () => {
   });
 
   it("the limit is each call's: a slow store that answers every call in time passes cases of many calls", async () => {
-    const store = memory() as Record<string, (...args: unknown[]) => unknown>;
-    const slow: Record<string, unknown> = {};
     const callMs = 40;
-    for (const [name, method] of Object.entries(store))
-      slow[name] = async (...args: unknown[]) => {
-        await new Promise((resolve) => setTimeout(resolve, callMs));
-        return method.apply(store, args);
-      };
+    const slow = slowed(memory(), () => new Promise((resolve) => setTimeout(resolve, callMs)));
     const many = only("verification-token.values.identifiers", "authenticator.values.counters");
     // Each call answers in a tenth of the limit; each case makes more than ten calls.
-    const { summary, results } = await run(slow as AnyAdapter, { cases: many, timeoutMs: callMs * 10 });
+    const { summary, results } = await run(slow, { cases: many, timeoutMs: callMs * 10 });
     expect(results.map((r) => [r.case.id, r.status, r.failure?.message])).toEqual(
       many.map((c) => [c.id, "passed", undefined]),
     );
