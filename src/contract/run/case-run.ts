@@ -1,8 +1,7 @@
 /**
  * One case against the adapter: its own data, a time limit on each call it
- * makes (a case that waits for real time to pass is not counted against
- * it), then the removal of every record it wrote and a count of what would
- * not go.
+ * makes, then the removal of every record it wrote and a count of what
+ * would not go.
  */
 import { describeThrown } from "../../lib/errors.js";
 import { AdapterCalls, AdapterGone, CallTimedOut, type HungMethods } from "../access/calls.js";

@@ -25,7 +25,7 @@ export interface ContractCase extends CaseInfo {
    * The case lets real time pass (`t.later`): it starts before the other
    * cases, writes what it needs, and finishes after them and after the
    * exploration, so the waiting costs the run nothing it would not spend
-   * anyway. Its time limit does not run while it waits.
+   * anyway. The wait is no adapter call, so no time limit runs through it.
    */
   waits?: boolean;
   /**
