@@ -45,6 +45,7 @@ import { dependencyVersions } from "../../src/catalog/dependencies.js";
 import { root } from "../helpers.js";
 import { type AppName, appsWith } from "../support/framework-apps.js";
 import { betterSqliteBuild, testsNode, versionOf } from "./better-sqlite3-binary.js";
+import { type BuildResult, cachedBuild } from "./build-cache.js";
 import { userEnv } from "./user-env.js";
 
 export type { AppName };
@@ -237,13 +238,18 @@ export const appProduction = Object.fromEntries(
 export async function buildApp(name: AppName, dir: string, production = appProduction[name]) {
   const script = production?.build;
   if (!script) throw new Error(`no production build known for ${name}`);
-  return execa("npm", ["run", script], {
-    cwd: dir,
-    env: appRuntime(name).env(),
-    extendEnv: false,
-    reject: false,
-    all: true,
-  });
+  return runBuild(dir, ["npm", "run", script], appRuntime(name).env());
+}
+
+/**
+ * A production build as from a shell (`env` is the whole environment): run, or, when an earlier run built
+ * exactly these inputs, what that build made laid over `dir` (build-cache.ts).
+ */
+export function runBuild(dir: string, command: string[], env: Record<string, string>): Promise<BuildResult> {
+  const [file, ...args] = command;
+  return cachedBuild(dir, command, env, () =>
+    execa(file!, args, { cwd: dir, env, extendEnv: false, reject: false, all: true }),
+  );
 }
 
 /** The app's production server (appProduction) on its Node and `port` (a free one), stopped when the test ends. */
@@ -465,7 +471,7 @@ export const nextBin = (dir: string) => join(dir, "node_modules/next/dist/bin/ne
 
 /** `next build` as from a shell (no NODE_ENV=test, under which Next.js skips .env.local); never rejects. */
 export const buildNext = (dir: string, env: Record<string, string> = {}) =>
-  execa("node", [nextBin(dir), "build"], { cwd: dir, env: appEnv(env), extendEnv: false, reject: false, all: true });
+  runBuild(dir, ["node", nextBin(dir), "build"], appEnv(env));
 
 /**
  * `next build` as from a shell (no NODE_ENV=test, under which Next.js skips

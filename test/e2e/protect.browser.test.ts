@@ -25,6 +25,7 @@ import {
   freePort,
   freshApp,
   type RunningServer,
+  runBuild,
   signInWithPassword,
   startServer,
   useBrowserAndMail,
@@ -130,7 +131,7 @@ describe("--protect and federated sign-out with the frameworks' own Auth.js pack
       '<form method="POST"><button id="sign-out" type="submit">Sign out</button></form>\n',
     );
     const vite = join(dir, "node_modules/vite/bin/vite.js");
-    const built = await execa("node", [vite, "build"], { cwd: dir, env: appEnv(), reject: false, all: true });
+    const built = await runBuild(dir, ["node", vite, "build"], appEnv());
     expect(built.exitCode, built.all).toBe(0);
     const server = await startServer(["node", vite, "preview", "--port", String(port), "--strictPort"], {
       cwd: dir,

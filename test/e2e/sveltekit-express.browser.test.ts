@@ -25,6 +25,7 @@ import {
   freePort,
   freshApp,
   launchChromium,
+  runBuild,
   sessionOf,
   signInWithPassword,
   startServer,
@@ -106,7 +107,7 @@ describe("framework apps: init --yes, build, start, sign in in Chromium", () => 
     await addUser(dir, user.email, user.password);
 
     const vite = join(dir, "node_modules/vite/bin/vite.js");
-    const built = await execa("node", [vite, "build"], { cwd: dir, env: appEnv(), reject: false, all: true });
+    const built = await runBuild(dir, ["node", vite, "build"], appEnv());
     expect(built.exitCode, built.all).toBe(0);
     // The build wrote .svelte-kit/tsconfig.json ($lib, $env types), which the app's tsconfig extends.
     await typecheck(dir);

@@ -24,6 +24,7 @@ import {
   freePort,
   freshApp,
   launchChromium,
+  runBuild,
   startNext,
   startServer,
 } from "./apps.js";
@@ -85,7 +86,7 @@ describe("two-factor sign-in in Chromium", () => {
     expect(out).toContain("created src/routes/two-factor/[...path]/+server.ts");
     await addUser(dir, user.email, user.password);
     const vite = join(dir, "node_modules/vite/bin/vite.js");
-    const built = await execa("node", [vite, "build"], { cwd: dir, env: appEnv(), reject: false, all: true });
+    const built = await runBuild(dir, ["node", vite, "build"], appEnv());
     expect(built.exitCode, built.all).toBe(0);
     // The build wrote .svelte-kit/tsconfig.json ($lib, $env types), which the app's tsconfig extends.
     await typecheck(dir);

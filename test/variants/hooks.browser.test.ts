@@ -37,6 +37,7 @@ import {
   freshApp,
   launchChromium,
   type RunningServer,
+  runBuild,
   sessionOf,
   signInWithPassword,
   startApp,
@@ -209,7 +210,7 @@ describe("own hooks and middleware, init --yes", () => {
     expect(devSession.status, dev.output()).toBe(200);
     expect((await fetch(dev.origin)).headers.get(ownHeader.name)).toBe(ownHeader.value);
     await dev.stop();
-    const built = await execa("node", [vite, "build"], { cwd: dir, env: appEnv(), reject: false, all: true });
+    const built = await runBuild(dir, ["node", vite, "build"], appEnv());
     expect(built.exitCode, built.all).toBe(0);
 
     // The secret stays in .env.local: neither the server's build nor the browser's has it.
