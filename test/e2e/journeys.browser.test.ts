@@ -248,12 +248,16 @@ describe("journeys: every command leaves a project that compiles, and the app si
         op,
         output: server.output,
         whileSignedIn: async (page) => {
-          expect(op.grants).toEqual(["authorization_code"]);
+          // Signed in by the code; on a slow machine the sign-in's own pages may already have been due a refresh.
+          expect(op.grants[0]).toBe("authorization_code");
+          const refreshes = op.grants.length - 1;
           // The access token expires; reading the session refreshes it at the provider.
           await new Promise((resolve) => setTimeout(resolve, REFRESH_AFTER_MS));
           const session = (await sessionOf(page, auth)) as { error?: string; user?: { email?: string } } | null;
           expect(session?.error, server.output()).toBeUndefined();
-          expect(op.grants, server.output()).toEqual(["authorization_code", "refresh_token"]);
+          expect(op.grants.length, server.output()).toBeGreaterThan(refreshes + 1);
+          expect(new Set(op.grants.slice(1)), server.output()).toEqual(new Set(["refresh_token"]));
+          // A refresh token used twice (two requests refreshing at once) is an error at the provider.
           expect(op.errors).toEqual([]);
         },
         signOut: (page) => signOutOnAuthPage(page, auth),
