@@ -91,6 +91,19 @@ describe("build cache", () => {
     expect(existsSync(join(second, "out/server.js"))).toBe(true);
   });
 
+  it("keeps a build whose output holds a value the source has too (a default beside the env file's)", async () => {
+    const cache = tempDir("create-auth-build-cache-");
+    const withDefault = (secret: string) => {
+      const dir = project(secret, 'export const url = process.env.DATABASE_URL ?? "file:./default-auth.db";\n');
+      writeFileSync(join(dir, ".env"), "DATABASE_URL=file:./default-auth.db\n");
+      return dir;
+    };
+    const first = withDefault("default-secret-0123456789");
+    await run(first, builder(first, ' // "file:./default-auth.db"').build, cache);
+    const second = withDefault("other-secret-0123456789ab");
+    expect((await run(second, builder(second).build, cache)).reused).toBe(true);
+  });
+
   it("reads a SQLite database by its tables and row counts, not the times its migrations ran", async () => {
     const cache = tempDir("create-auth-build-cache-");
     const withDatabase = (migratedAt: string, table = "user") => {

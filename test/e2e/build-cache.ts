@@ -151,14 +151,22 @@ const stampOf = (path: string): Stamp => {
   return `${s.size}:${s.mtimeMs}:${s.ino}`;
 };
 
-/** Values of the project's env files long enough to be recognised in a build's output. */
-function envValues(dir: string): string[] {
-  const values: string[] = [];
-  for (const file of projectFiles(dir).filter((f) => envFile.test(f)))
+/**
+ * The values of the project's env files that a build could only have taken from them: long enough to be
+ * recognised, and found in no other file of the project (a default in its source is part of the key).
+ */
+function envOnlyValues(dir: string, made: Set<string>): Map<string, string> {
+  const values = new Map<string, string>();
+  const files = projectFiles(dir).filter((file) => !made.has(file) && !lstatSync(join(dir, file)).isSymbolicLink());
+  for (const file of files.filter((f) => envFile.test(f)))
     for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
-      const value = /^\s*(?:export\s+)?[\w.-]+\s*=\s*["']?([^"'\s#]+)/.exec(line)?.[1];
-      if (value && value.length >= 12) values.push(value);
+      const [, name, value] = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*["']?([^"'\s#]+)/.exec(line) ?? [];
+      if (name && value && value.length >= 12) values.set(value, name);
     }
+  for (const file of files.filter((f) => !envFile.test(f))) {
+    const text = readFileSync(join(dir, file), "latin1");
+    for (const value of values.keys()) if (text.includes(value)) values.delete(value);
+  }
   return values;
 }
 
@@ -176,7 +184,7 @@ interface Kept {
  */
 function keepable(dir: string, made: string[], removed: string[]): Kept | string {
   const relocated = asProjectToken(dir);
-  const values = envValues(dir);
+  const values = envOnlyValues(dir, new Set(made));
   const files = new Map<string, Buffer>();
   const links: Record<string, string> = {};
   for (const file of made) {
@@ -186,7 +194,8 @@ function keepable(dir: string, made: string[], removed: string[]): Kept | string
     }
     const bytes = readFileSync(join(dir, file));
     const latin1 = bytes.toString("latin1");
-    if (values.some((v) => latin1.includes(v))) return `${file} holds a value of an env file`;
+    for (const [value, name] of values)
+      if (latin1.includes(value)) return `${file} holds the value of ${name} from an env file`;
     if (relocated(latin1) === latin1) {
       files.set(file, bytes);
       continue;
