@@ -163,8 +163,15 @@ export async function installedApp(name: AppName, extra: DependencyName[] = []):
   for (const file of filesOf(fixture)) hash.update(file).update(readFileSync(join(fixture, file)));
   hash.update(packages.join(" ")).update(runtime.version).update("locked-v3");
   const dir = join(root, ".cache/e2e-apps", `${name}${extra.length ? "-orm" : ""}-${hash.digest("hex").slice(0, 12)}`);
+  return installedOnce(dir, (dir) => install(dir, fixture, packages, runtime));
+}
+
+/**
+ * `dir` of .cache/e2e-apps, made by `make` unless it is ready (`make` writes .ready last): test files in other
+ * workers may want the same app at the same time, so one makes it and the others wait for it.
+ */
+export async function installedOnce(dir: string, make: (dir: string) => Promise<void>): Promise<string> {
   if (existsSync(join(dir, ".ready"))) return dir;
-  // Test files in other workers may want the same app at the same time: one installs, the others wait for it.
   mkdirSync(join(root, ".cache/e2e-apps"), { recursive: true });
   const { lock } = (await import("proper-lockfile")).default;
   const release = await lock(join(root, ".cache/e2e-apps"), {
@@ -174,7 +181,7 @@ export async function installedApp(name: AppName, extra: DependencyName[] = []):
     retries: { retries: 1200, minTimeout: 500, maxTimeout: 1000 },
   });
   try {
-    if (!existsSync(join(dir, ".ready"))) await install(dir, fixture, packages, runtime);
+    if (!existsSync(join(dir, ".ready"))) await make(dir);
   } finally {
     await release();
   }
