@@ -16,6 +16,8 @@ function project(secret: string, source = "export const a = 1;\n"): string {
   writeFileSync(join(dir, "stale.txt"), "left by an earlier build\n");
   // As a framework's sync writes before the build (.svelte-kit/tsconfig.json): the folder in an input.
   writeFileSync(join(dir, "generated.json"), JSON.stringify({ root: dir }));
+  // A link an earlier build or dev server left, to a folder of the project.
+  symlinkSync(join(dir, "src"), join(dir, "src-link"));
   return dir;
 }
 

@@ -10,12 +10,13 @@
  * output, a fixture, a package or the Node makes a new key, so what a test
  * starts is always the build of exactly what it has.
  *
- * Two inputs change on every run without changing what a build makes: the
- * random port in a URL and the random AUTH_SECRET that init writes. So env
- * files count by their variable names, not their values; a build that copied
- * a value of theirs into its output is never reused (it depends on the
- * value), nor one that holds the project's temporary path (it would point at
- * a folder gone by the next run). CREATE_AUTH_TEST_FRESH_BUILDS=1 builds every time.
+ * Three inputs change on every run without changing what a build makes: the
+ * random port in a URL and the random AUTH_SECRET that init writes, and the
+ * project's temporary folder. So env files count by their variable names, not
+ * their values, and a build that copied a value only they hold into its output
+ * is never reused (it depends on the value); the folder, in the inputs and in
+ * what the build made (Next.js's server files name it), is kept as a token and
+ * written back as the new copy's. CREATE_AUTH_TEST_FRESH_BUILDS=1 builds every time.
  */
 import { createHash } from "node:crypto";
 import {
@@ -96,6 +97,10 @@ function inputsOf(dir: string, command: string[], env: Record<string, string>): 
   const inputs: Record<string, string> = { node: process.version, command: JSON.stringify(command.map(local)) };
   for (const name of Object.keys(env).sort()) inputs[`env ${name}`] = digest(local(env[name]!));
   for (const file of projectFiles(dir)) {
+    if (lstatSync(join(dir, file)).isSymbolicLink()) {
+      inputs[file] = `link to ${local(readlinkSync(join(dir, file)))}`;
+      continue;
+    }
     const bytes = readFileSync(join(dir, file));
     // What framework tools generate before a build (.svelte-kit's tsconfig) may name the folder.
     const text = bytes.toString("latin1");
