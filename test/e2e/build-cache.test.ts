@@ -16,6 +16,12 @@ function project(secret: string, source = "export const a = 1;\n"): string {
   writeFileSync(join(dir, "stale.txt"), "left by an earlier build\n");
   // As a framework's sync writes before the build (.svelte-kit/tsconfig.json): the folder in an input.
   writeFileSync(join(dir, "generated.json"), JSON.stringify({ root: dir }));
+  // What SvelteKit's sync wrote before the build, with the time in it (the build writes it again).
+  mkdirSync(join(dir, ".svelte-kit/generated"), { recursive: true });
+  writeFileSync(
+    join(dir, ".svelte-kit/generated/internal.js"),
+    `export const version = "${process.hrtime.bigint()}";\n`,
+  );
   // A link an earlier build or dev server left, to a folder of the project.
   symlinkSync(join(dir, "src"), join(dir, "src-link"));
   return dir;
@@ -35,8 +41,12 @@ function builder(dir: string, extra = "") {
   return { build, runs: () => runs };
 }
 
-const run = (dir: string, build: () => Promise<{ exitCode: number; all: string }>, cache: string) =>
-  cachedBuild(dir, ["node", join(dir, "build.js")], { PATH: "/usr/bin" }, build, cache);
+const run = (
+  dir: string,
+  build: () => Promise<{ exitCode: number; all: string }>,
+  cache: string,
+  shell: Record<string, string> = {},
+) => cachedBuild(dir, ["node", join(dir, "build.js")], { PATH: "/usr/bin", ...shell }, build, cache);
 
 describe("build cache", () => {
   it("reuses a build of the same files, whatever the env files' values, as the new copy's own", async () => {
@@ -47,7 +57,8 @@ describe("build cache", () => {
 
     const second = project("second-secret-987654321");
     const again = builder(second);
-    const result = await run(second, again.build, cache);
+    // Started from another folder: the shell's PWD and OLDPWD differ, and no build reads them.
+    const result = await run(second, again.build, cache, { PWD: "/elsewhere", OLDPWD: "/before" });
     expect(result).toMatchObject({ exitCode: 0, reused: true });
     expect(result.all).toContain("built");
     expect(again.runs()).toBe(0);
@@ -110,7 +121,8 @@ describe("build cache", () => {
     const cache = tempDir("create-auth-build-cache-");
     const withDatabase = (migratedAt: string, table = "user") => {
       const dir = project("db-secret-0123456789abc");
-      const db = new Database(join(dir, "auth.db"));
+      // Named as the tests leave it while a build runs without it: found by its header, not its name.
+      const db = new Database(join(dir, "auth.db.kept"));
       db.exec(`CREATE TABLE ${table} (id TEXT PRIMARY KEY); CREATE TABLE migrations (name TEXT, at TEXT);`);
       db.prepare("INSERT INTO migrations VALUES ('0001', ?)").run(migratedAt);
       db.close();

@@ -50,7 +50,14 @@ const keepMs = 7 * 24 * 3600 * 1000;
 /** What a build writes that a server never reads, and that holds absolute paths. */
 const notKept = [/^\.next\/cache\//, /^\.next\/trace$/, /^node_modules\/\.cache\//];
 const envFile = /(^|\/)\.env(\.[\w.-]+)?$/;
-const sqliteFile = /\.(db|sqlite3?)$/;
+const sqliteHeader = Buffer.from("SQLite format 3\0");
+/** A shell's own bookkeeping, which differs with where the run was started from; no build reads it. */
+const shellOnly = new Set(["PWD", "OLDPWD", "_", "SHLVL"]);
+/**
+ * What the framework's tools generate from the sources before a build and the build makes again (SvelteKit's
+ * sync, with the time in its version; Vite's dev dependency cache): outputs, not inputs.
+ */
+const regenerated = [/^\.svelte-kit\//, /^node_modules\/\.vite\//];
 
 /** The project's files a build reads or writes: all but node_modules, whose state is its lockfile's. */
 function projectFiles(dir: string): string[] {
@@ -95,8 +102,10 @@ function inputsOf(dir: string, command: string[], env: Record<string, string>): 
   const digest = (text: string | Buffer) => createHash("sha256").update(text).digest("hex").slice(0, 16);
   const local = asProjectToken(dir);
   const inputs: Record<string, string> = { node: process.version, command: JSON.stringify(command.map(local)) };
-  for (const name of Object.keys(env).sort()) inputs[`env ${name}`] = digest(local(env[name]!));
+  for (const name of Object.keys(env).sort())
+    if (!shellOnly.has(name)) inputs[`env ${name}`] = digest(local(env[name]!));
   for (const file of projectFiles(dir)) {
+    if (regenerated.some((pattern) => pattern.test(file))) continue;
     if (lstatSync(join(dir, file)).isSymbolicLink()) {
       inputs[file] = `link to ${local(readlinkSync(join(dir, file)))}`;
       continue;
@@ -107,8 +116,8 @@ function inputsOf(dir: string, command: string[], env: Record<string, string>): 
     inputs[file] = digest(
       envFile.test(file)
         ? envNames(bytes.toString("utf8"))
-        : sqliteFile.test(file)
-          ? sqliteShape(join(dir, file), bytes)
+        : bytes.subarray(0, sqliteHeader.length).equals(sqliteHeader)
+          ? sqliteShape(join(dir, file))
           : local(text) === text
             ? bytes
             : local(text),
@@ -127,8 +136,7 @@ const keyOf = (inputs: Record<string, string>) =>
  * A SQLite database as the key sees it: its tables and how many rows each holds, not the bytes, which
  * carry the time its migrations ran.
  */
-function sqliteShape(path: string, bytes: Buffer): string {
-  if (bytes.length === 0) return "";
+function sqliteShape(path: string): string {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     const tables = db.prepare("SELECT type, name, sql FROM sqlite_master ORDER BY name").all() as {
