@@ -56,6 +56,8 @@ async function traced(cases: ContractCase[], timeoutMs = 60_000) {
     beside: {
       async start(_port, _hung, turns) {
         calls.push("beside");
+        await turns.mayPrepare();
+        calls.push("beside prepares");
         turns.prepared();
         await turns.alone();
         calls.push("beside decides");
@@ -80,9 +82,10 @@ describe("cases that let real time pass", () => {
       "end session.get.unknown-token-is-null",
       "end test.waits",
     ]);
-    // What runs beside prepares before any case's call; the waiting case's write comes before every other
-    // case's call; what runs beside decides once every case is done.
-    expect(calls.slice(0, 2)).toEqual(["beside", "createUser"]);
+    // The waiting case's write comes first, so its time passes while what runs beside prepares, alone;
+    // then the other cases' calls; what runs beside decides once every case is done.
+    expect(calls.slice(0, 3)).toEqual(["beside", "createUser", "beside prepares"]);
+    expect(calls.indexOf("beside prepares")).toBeLessThan(calls.indexOf("getUser"));
     expect(calls.at(-1)).toBe("beside decides");
   });
 

@@ -253,6 +253,7 @@ class Exploration {
 
   async run(): Promise<ExploreResult> {
     if (commandArbitraries(this.usable).length === 0) return this.result(undefined);
+    await this.options.turns?.mayPrepare();
     this.folding = await foldingKeys(
       this.probe(this.before, false),
       saltFrom(`${this.options.nonce}:fold`),

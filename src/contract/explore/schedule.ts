@@ -69,6 +69,12 @@ export async function decideInSeedOrder(
 
 /** When the exploration runs beside the cases (run/turns.ts): where it waits for them. */
 export interface ExplorationTurns {
+  /**
+   * Resolves once the cases that let real time pass have made the writes
+   * they wait on: the preparation runs after them, alone, so their time
+   * passes during it instead of after it.
+   */
+  mayPrepare(): Promise<void>;
   /** Its preparation is done: the cases may start beside it. */
   prepared(): void;
   /**

@@ -3,10 +3,10 @@
  * runner decides pass, fail or skip; reporters only present.
  *
  * Cases that let real time pass start first, one after another, and stop
- * where they wait; then the other cases run, in as many lanes as
- * `concurrency` asks; then the waiting cases resume once their time has
- * come. What the caller runs beside them (verify-adapter's exploration)
- * runs meanwhile, and each verdict is then decided alone (turns.ts), so a
+ * where they wait; then what the caller runs beside them (verify-adapter's
+ * exploration) prepares alone; then the other cases run, in as many lanes
+ * as `concurrency` asks, beside it; then the waiting cases resume once
+ * their time has come. Each verdict is then decided alone (turns.ts), so a
  * seed gives the same verdict whatever overlapped.
  */
 import { HungMethods } from "../access/calls.js";
@@ -141,6 +141,9 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
   // Where a hang voids the run, both sides share one record: a stop on either ends both at once.
   const besideHung = options.endsOnHang !== undefined ? hung : new HungMethods();
   const beside = options.beside && !hung.stopped ? options.beside.start(port, besideHung, turns) : undefined;
+  const gate = new Gate();
+  const waiting = await startAllWaiting(port, options, caseOptions, gate);
+  turns.waitingParked();
   if (beside) await turns.untilPrepared(beside);
   // Cases beside each other or beside the exploration: a verdict is decided alone.
   const overlapped = (options.concurrency > 1 && options.cases.length > 1) || beside !== undefined;
@@ -153,7 +156,7 @@ export async function runContract(options: RunOptions): Promise<RunSummary> {
     ended.add(index);
     emit({ type: "case:end", result });
   };
-  await runTogether(port, options, caseOptions, (index, result) =>
+  await runTogether(port, options, caseOptions, gate, waiting, (index, result) =>
     record(index, result, !overlapped || result.status !== "failed"),
   );
   if (beside) await turns.untilTogetherDone(beside);
@@ -202,22 +205,36 @@ function inTurn(port: AdapterPort, contractCase: ContractCase, options: CaseOpti
   return runCase(port, contractCase, options, contractCase.waits ? sleepUntil : undefined);
 }
 
-/** Every case once: the waiting ones started first, the rest in lanes, then the waiting ones resumed. */
+type Waiting = { index: number; resume(): Promise<CaseResult> };
+
+/** The cases that let real time pass, one after another, each run to where it waits. */
+async function startAllWaiting(
+  port: AdapterPort,
+  options: RunOptions,
+  caseOptions: CaseOptions,
+  gate: Gate,
+): Promise<Waiting[]> {
+  const emit = options.onEvent ?? (() => undefined);
+  const waiting: Waiting[] = [];
+  for (const [index, contractCase] of options.cases.entries()) {
+    if (!contractCase.waits) continue;
+    emit({ type: "case:start", case: caseInfo(contractCase) });
+    waiting.push({ index, ...(await startWaiting(port, contractCase, caseOptions, gate)) });
+  }
+  return waiting;
+}
+
+/** Every other case once, in lanes; then the waiting ones resumed. */
 async function runTogether(
   port: AdapterPort,
   options: RunOptions,
   caseOptions: CaseOptions,
+  gate: Gate,
+  waiting: Waiting[],
   record: (index: number, result: CaseResult) => void,
 ): Promise<void> {
   const emit = options.onEvent ?? (() => undefined);
   const indexed = options.cases.map((contractCase, index) => ({ contractCase, index }));
-  const gate = new Gate();
-  const waiting: Array<{ index: number; resume(): Promise<CaseResult> }> = [];
-  for (const { contractCase, index } of indexed.filter((c) => c.contractCase.waits)) {
-    emit({ type: "case:start", case: caseInfo(contractCase) });
-    waiting.push({ index, ...(await startWaiting(port, contractCase, caseOptions, gate)) });
-  }
-
   const rest = indexed.filter((c) => !c.contractCase.waits);
   let next = 0;
   const lane = async () => {

@@ -3,8 +3,10 @@
  * each decides its verdict alone, so what is reported depends on the seed
  * only, never on which calls happened to overlap.
  *
- * 1. The exploration prepares alone (its collation probe decides how every
- *    later sequence compares keys, so nothing may run beside it).
+ * 1. The cases that let real time pass make the writes they wait on, one
+ *    after another; then the exploration prepares alone (its collation probe
+ *    decides how every later sequence compares keys, so nothing may run
+ *    beside it) while their time passes.
  * 2. Together: the cases (in their lanes) and the exploration's jobs.
  * 3. The cases alone: a case that failed beside other work runs again alone
  *    and that run is its verdict.
@@ -28,9 +30,19 @@ function signal<T = void>(): { promise: Promise<T>; resolve(value: T): void } {
 }
 
 export class Turns implements ExplorationTurns {
+  private readonly parked = signal();
   private readonly ready = signal();
   private readonly together = signal();
   private readonly cases = signal<boolean>();
+
+  mayPrepare(): Promise<void> {
+    return this.parked.promise;
+  }
+
+  /** The waiting cases have made their writes (or there are none): the exploration may prepare. */
+  waitingParked(): void {
+    this.parked.resolve();
+  }
 
   prepared(): void {
     this.ready.resolve();
