@@ -80,6 +80,8 @@ async function refuseUnknownCommand(program: Command, command: Command, cwd: str
 interface RunContext {
   command: string | undefined;
   debug: boolean;
+  /** Asked for JSON (--json): an error is also a JSON object on stdout, where the reading program looks. */
+  json: boolean;
 }
 
 function buildProgram(io: Io, setExitCode: (code: number) => void, context: RunContext): Command {
@@ -130,11 +132,15 @@ Exit codes: 0 success, 1 the adapter breaks the contract, an edit was refused or
 }
 
 /** Writes the error for a person: one line, then what to do. */
-function report(thrown: unknown, { err, env }: Io, context: RunContext): number {
+function report(thrown: unknown, { out, err, env }: Io, context: RunContext): number {
   const error = thrown instanceof CliError ? thrown : fromSystemError(thrown);
   if (!error) return reportBug(thrown, err, context, env);
   err.write(`error: ${printable(error.message)}\n`);
   if (error.hint) err.write(`${printable(error.hint, { keepNewlines: true })}\n`);
+  if (context.json) {
+    const { message, hint, exitCode } = error;
+    out.write(`${JSON.stringify({ version: 1, error: { message, ...(hint && { hint }), exitCode } }, null, 2)}\n`);
+  }
   return error.exitCode;
 }
 
@@ -165,13 +171,14 @@ function reportBug(thrown: unknown, err: NodeJS.WritableStream, context: RunCont
 }
 
 /** The run in progress, for an error thrown where no await catches it. */
-let current: RunContext = { command: undefined, debug: false };
+let current: RunContext = { command: undefined, debug: false, json: false };
 
 /** Runs one command line (argv as process.argv has it) and returns the exit code; tests call it in-process. */
 export async function run(argv: string[], io: Io): Promise<number> {
   let code: number = ExitCode.ok;
   // Read from the words themselves: a bug can strike before commander has parsed them.
-  const context: RunContext = { command: undefined, debug: argv.slice(2).includes("--debug") };
+  const words = argv.slice(2);
+  const context: RunContext = { command: undefined, debug: words.includes("--debug"), json: words.includes("--json") };
   current = context;
   try {
     await buildProgram(io, (c) => (code = c), context).parseAsync(argv);

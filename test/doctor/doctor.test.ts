@@ -33,6 +33,18 @@ describe("doctor usage errors", () => {
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toMatch(/No auth config found/);
   });
+
+  it("with --json, says so as JSON on stdout too, where the reading program looks", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "package.json"), "{}\n");
+    const result = await inProcess(["doctor", "--dir", dir, "--json"]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toMatch(/^error: No auth config found/);
+    const parsed = JSON.parse(result.stdout);
+    expect(parsed).toMatchObject({ version: 1, error: { exitCode: 2 } });
+    expect(parsed.error.message).toMatch(/^No auth config found in /);
+    expect(parsed.error.hint).toMatch(/--config/);
+  });
 });
 
 describe("doctor output", () => {
