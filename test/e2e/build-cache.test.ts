@@ -1,7 +1,16 @@
 // The browser layer's build cache (build-cache.ts): a build is reused only for the same inputs, laid over the
 // new copy as that copy's own (its folder in the files and links), and never when it depends on a value the
 // key leaves out. The "build" here writes files itself, as a framework's would.
-import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -90,6 +99,21 @@ describe("build cache", () => {
     const retry = builder(retried);
     expect((await run(retried, retry.build, cache)).reused).toBe(false);
     expect(retry.runs()).toBe(1);
+  });
+
+  it("builds again, and keeps the new build, when an entry cannot be read", async () => {
+    const cache = tempDir("create-auth-build-cache-");
+    const first = project("first-secret-0123456789");
+    await run(first, builder(first).build, cache);
+    const [entry] = readdirSync(cache).filter((name) => !name.startsWith("."));
+    writeFileSync(join(cache, entry!, "build.json"), '{"removed": [');
+
+    const second = project("second-secret-987654321");
+    const again = builder(second);
+    expect(await run(second, again.build, cache)).toMatchObject({ exitCode: 0, reused: false });
+    expect(again.runs()).toBe(1);
+    const third = project("third-secret-0123456789a");
+    expect((await run(third, builder(third).build, cache)).reused).toBe(true);
   });
 
   it("never keeps a build that copied an env file's value into its output", async () => {

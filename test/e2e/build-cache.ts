@@ -241,12 +241,26 @@ function store(cacheDir: string, key: string, kept: Kept, output: string, inputs
   }
 }
 
-function restore(entry: string, dir: string): BuildResult {
-  const { removed, links, output } = JSON.parse(readFileSync(join(entry, "build.json"), "utf8")) as {
-    removed: string[];
-    links: Record<string, string>;
-    output: string;
-  };
+/** An entry's build.json. */
+interface StoredBuild {
+  removed: string[];
+  links: Record<string, string>;
+  output: string;
+}
+
+/** What an entry keeps, or undefined when it cannot be read (a disk that filled, a hand edit): then it is built again. */
+function readEntry(entry: string): StoredBuild | undefined {
+  try {
+    const kept = JSON.parse(readFileSync(join(entry, "build.json"), "utf8")) as StoredBuild;
+    if (Array.isArray(kept.removed) && typeof kept.links === "object" && typeof kept.output === "string") return kept;
+  } catch {
+    // unreadable: below
+  }
+  rmSync(entry, { recursive: true, force: true });
+  return undefined;
+}
+
+function restore(entry: string, dir: string, { removed, links, output }: StoredBuild): BuildResult {
   for (const file of removed) rmSync(join(dir, file), { force: true });
   const token = Buffer.from(projectToken);
   const files = join(entry, "files");
@@ -283,7 +297,8 @@ export async function cachedBuild(
   const inputs = inputsOf(dir, command, env);
   const key = keyOf(inputs);
   const entry = join(cacheDir, key);
-  if (!fresh && existsSync(join(entry, "build.json"))) return restore(entry, dir);
+  const kept = fresh || !existsSync(join(entry, "build.json")) ? undefined : readEntry(entry);
+  if (kept) return restore(entry, dir, kept);
   const before = new Map(projectFiles(dir).map((file) => [file, stampOf(join(dir, file))]));
   const result = await build();
   const output = result.all ?? "";
@@ -294,8 +309,8 @@ export async function cachedBuild(
   );
   const present = new Set(after);
   const removed = [...before.keys()].filter((file) => !present.has(file));
-  const kept = keepable(dir, made, removed);
-  if (typeof kept === "string") console.log(`[build cache] not kept: ${kept}`);
-  else store(cacheDir, key, kept, output, inputs);
+  const keep = keepable(dir, made, removed);
+  if (typeof keep === "string") console.log(`[build cache] not kept: ${keep}`);
+  else store(cacheDir, key, keep, output, inputs);
   return { exitCode: 0, all: output, reused: false };
 }
