@@ -46,6 +46,7 @@ import { root } from "../helpers.js";
 import { type AppName, appsWith } from "../support/framework-apps.js";
 import { betterSqliteBuild, testsNode, versionOf } from "./better-sqlite3-binary.js";
 import { type BuildResult, cachedBuild } from "./build-cache.js";
+import { copyTemplate } from "./template-copy.js";
 import { userEnv } from "./user-env.js";
 
 export type { AppName };
@@ -161,7 +162,7 @@ export async function installedApp(name: AppName, extra: DependencyName[] = []):
   const packages = [...(initPackages[name] ?? []), ...common, ...extra].map((p) => `${p}@${versions[p]}`);
   const hash = createHash("sha256");
   for (const file of filesOf(fixture)) hash.update(file).update(readFileSync(join(fixture, file)));
-  hash.update(packages.join(" ")).update(runtime.version).update("locked-v3");
+  hash.update(packages.join(" ")).update(runtime.version).update("locked-v4");
   const dir = join(root, ".cache/e2e-apps", `${name}${extra.length ? "-orm" : ""}-${hash.digest("hex").slice(0, 12)}`);
   return installedOnce(dir, (dir) => install(dir, fixture, packages, runtime));
 }
@@ -215,7 +216,7 @@ const hasInstallScript = (dir: string) =>
       ?.install,
   );
 
-/** A fresh copy of app `name` in a temp dir, its node_modules hard-linked from the installed template. */
+/** A fresh copy of app `name` in a temp dir, its node_modules hard-linked from the installed template (template-copy.ts). */
 export async function freshApp(
   name: AppName,
   defer: (fn: () => unknown) => void,
@@ -224,11 +225,7 @@ export async function freshApp(
   const source = await installedApp(name, extra);
   const dir = mkdtempSync(join(tmpdir(), `create-auth-${name}-`));
   defer(() => rmSync(dir, { recursive: true, force: true }));
-  for (const entry of readdirSync(source)) {
-    if (entry === ".ready") continue;
-    if (entry === "node_modules") await execa("cp", ["-al", join(source, entry), join(dir, entry)]);
-    else cpSync(join(source, entry), join(dir, entry), { recursive: true });
-  }
+  await copyTemplate(source, dir);
   return dir;
 }
 

@@ -18,6 +18,7 @@ import { root } from "../helpers.js";
 import { copyInput, filesUnder } from "../upgrade/cases.js";
 import { appEnv, appRuntime, installedOnce, nextBin, runBuild } from "./apps.js";
 import { betterSqliteBuild } from "./better-sqlite3-binary.js";
+import { copyTemplate } from "./template-copy.js";
 import { userEnv } from "./user-env.js";
 
 // prisma generate needs no engine for the prisma-client generator, but its CLI looks for one and would download it.
@@ -53,18 +54,9 @@ export async function installedV4App(name: string): Promise<string> {
   const fixture = join(root, "fixtures/upgrade", name, "input");
   const hash = createHash("sha256");
   for (const file of filesUnder(fixture)) hash.update(file).update(readFileSync(join(fixture, file)));
-  hash.update(process.version).update("v4-app-1");
+  hash.update(process.version).update("v4-app-2");
   const dir = join(root, ".cache/e2e-apps", `upgrade-${name}-${hash.digest("hex").slice(0, 12)}`);
   return installedOnce(dir, (dir) => install(dir, name));
-}
-
-/** A template's files in `dir`: node_modules hard-linked, the rest copied. */
-async function copyApp(template: string, dir: string): Promise<void> {
-  for (const entry of readdirSync(template)) {
-    if (entry === ".ready") continue;
-    if (entry === "node_modules") await execa("cp", ["-al", join(template, entry), join(dir, entry)]);
-    else cpSync(join(template, entry), join(dir, entry), { recursive: true });
-  }
 }
 
 /**
@@ -83,7 +75,7 @@ export async function freshV4App(
   const template = await installedV4App(name);
   const dir = mkdtempSync(join(tmpdir(), `create-auth-v4-${name}-`));
   defer(() => rmSync(dir, { recursive: true, force: true }));
-  await copyApp(template, dir);
+  await copyTemplate(template, dir);
   if (options.built) {
     const env = appEnv({ ...prismaEnv, NEXTAUTH_URL: buildOrigin });
     const steps = [
