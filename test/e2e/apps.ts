@@ -21,19 +21,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
@@ -222,11 +211,7 @@ export async function freshApp(
   defer: (fn: () => unknown) => void,
   extra: DependencyName[] = [],
 ): Promise<string> {
-  const source = await installedApp(name, extra);
-  const dir = mkdtempSync(join(tmpdir(), `create-auth-${name}-`));
-  defer(() => rmSync(dir, { recursive: true, force: true }));
-  await copyTemplate(source, dir);
-  return dir;
+  return copyTemplate(await installedApp(name, extra), name, defer);
 }
 
 /**

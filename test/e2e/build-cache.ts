@@ -251,8 +251,10 @@ interface StoredBuild {
 /** What an entry keeps, or undefined when it cannot be read (a disk that filled, a hand edit): then it is built again. */
 function readEntry(entry: string): StoredBuild | undefined {
   try {
-    const kept = JSON.parse(readFileSync(join(entry, "build.json"), "utf8")) as StoredBuild;
-    if (Array.isArray(kept.removed) && typeof kept.links === "object" && typeof kept.output === "string") return kept;
+    const stored = JSON.parse(readFileSync(join(entry, "build.json"), "utf8")) as StoredBuild;
+    const { removed, links, output } = stored ?? {};
+    if (Array.isArray(removed) && links !== null && typeof links === "object" && typeof output === "string")
+      return stored;
   } catch {
     // unreadable: below
   }
@@ -297,8 +299,8 @@ export async function cachedBuild(
   const inputs = inputsOf(dir, command, env);
   const key = keyOf(inputs);
   const entry = join(cacheDir, key);
-  const kept = fresh || !existsSync(join(entry, "build.json")) ? undefined : readEntry(entry);
-  if (kept) return restore(entry, dir, kept);
+  const stored = fresh || !existsSync(join(entry, "build.json")) ? undefined : readEntry(entry);
+  if (stored) return restore(entry, dir, stored);
   const before = new Map(projectFiles(dir).map((file) => [file, stampOf(join(dir, file))]));
   const result = await build();
   const output = result.all ?? "";
@@ -309,8 +311,8 @@ export async function cachedBuild(
   );
   const present = new Set(after);
   const removed = [...before.keys()].filter((file) => !present.has(file));
-  const keep = keepable(dir, made, removed);
-  if (typeof keep === "string") console.log(`[build cache] not kept: ${keep}`);
-  else store(cacheDir, key, keep, output, inputs);
+  const kept = keepable(dir, made, removed);
+  if (typeof kept === "string") console.log(`[build cache] not kept: ${kept}`);
+  else store(cacheDir, key, kept, output, inputs);
   return { exitCode: 0, all: output, reused: false };
 }

@@ -1,6 +1,6 @@
 // A copy of an installed fixture app shares its packages with the template, never what npm rewrites in place.
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../helpers.js";
 import { copyTemplate } from "./template-copy.js";
@@ -18,8 +18,9 @@ function template(): string {
 describe("a copy of an installed app", () => {
   it("links the packages and copies npm's record of them, so an install in the copy leaves the template as it was", async () => {
     const source = template();
-    const copy = tempDir("create-auth-template-copy-");
-    await copyTemplate(source, copy);
+    const deferred: Array<() => unknown> = [];
+    const copy = await copyTemplate(source, "template-test", (fn) => deferred.push(fn));
+    expect(basename(copy)).toMatch(/^create-auth-template-test-/);
 
     const inode = (dir: string, file: string) => statSync(join(dir, file)).ino;
     expect(inode(copy, "node_modules/next-auth/package.json")).toBe(
@@ -33,5 +34,7 @@ describe("a copy of an installed app", () => {
     expect(readFileSync(join(source, "node_modules/.package-lock.json"), "utf8")).toBe('{ "next-auth": "4.24.11" }\n');
     expect(readFileSync(join(source, "package.json"), "utf8")).toBe('{ "name": "app" }\n');
     expect(() => statSync(join(copy, ".ready"))).toThrow();
+    for (const fn of deferred) fn();
+    expect(existsSync(copy)).toBe(false);
   });
 });

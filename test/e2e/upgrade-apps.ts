@@ -10,8 +10,7 @@
  * (freshV4App).
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { root } from "../helpers.js";
@@ -73,9 +72,7 @@ export async function freshV4App(
   options: { built?: boolean } = {},
 ): Promise<string> {
   const template = await installedV4App(name);
-  const dir = mkdtempSync(join(tmpdir(), `create-auth-v4-${name}-`));
-  defer(() => rmSync(dir, { recursive: true, force: true }));
-  await copyTemplate(template, dir);
+  const dir = await copyTemplate(template, `v4-${name}`, defer);
   if (options.built) {
     const env = appEnv({ ...prismaEnv, NEXTAUTH_URL: buildOrigin });
     const steps = [
